@@ -1,0 +1,42 @@
+# chessfed — the two commands a new machine needs are `make demo` and `make test`.
+PY       ?= python3
+VENV     := .venv
+BIN      := $(VENV)/bin
+export PREFECT_HOME := $(CURDIR)/.prefect
+export PREFECT_SERVER_ANALYTICS_ENABLED := false
+
+.PHONY: demo test bench lint lock clean install demo-inputs
+
+$(BIN)/uv:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check uv
+
+# Installs the exact versions in requirements.lock (made by `make lock`), then the project itself.
+$(VENV)/.installed: requirements.lock pyproject.toml | $(BIN)/uv
+	$(BIN)/uv pip install --quiet --python $(BIN)/python -r requirements.lock
+	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
+	touch $@
+
+install: $(VENV)/.installed
+
+demo: install
+	$(BIN)/chessfed run inputs --out outputs
+
+test: install
+	$(BIN)/python -m pytest
+
+bench: install
+	$(BIN)/python -m flows.bench
+
+lint: install
+	$(BIN)/ruff check flows transforms tests
+
+# Regenerates the committed demo inputs (deterministic, seeded).
+demo-inputs: install
+	$(BIN)/chessfed demo-inputs inputs
+
+lock: | $(BIN)/uv
+	$(BIN)/uv pip compile --quiet --extra test pyproject.toml -o requirements.lock
+
+clean:
+	rm -rf $(VENV) .prefect outputs/*/

@@ -67,16 +67,6 @@ class ResultCode(StrEnum):
     HPB = "HPB"
     ZPB = "ZPB"
 
-    @classmethod
-    def parse(cls, text: str) -> "ResultCode":
-        """Accept the spellings DESIGN.md allows (``½-½``, ``0.5-0.5``, ``=``)."""
-        t = text.strip().replace("½", "1/2")
-        aliases = {"0.5-0.5": "1/2-1/2", "=-=": "1/2-1/2", "=": "1/2-1/2",
-                   "1:0": "1-0", "0:1": "0-1", "+:-": "+/-", "-:+": "-/+", "-:-": "-/-",
-                   "+-": "+/-", "-+": "-/+", "--": "-/-"}
-        t = aliases.get(t, t).upper() if t.upper() in {"PAB", "FPB", "HPB", "ZPB"} else aliases.get(t, t)
-        return cls(t)
-
     @property
     def is_bye(self) -> bool:
         return self in (ResultCode.PAB, ResultCode.FPB, ResultCode.HPB, ResultCode.ZPB)

@@ -1,0 +1,256 @@
+"""Steps every event flow shares: reading config and inputs, validating, publishing
+(pages, PDFs, bulletin, outbox, manifest). One Prefect task per read, write, render or send;
+retries only on I/O."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import platform
+import time
+from dataclasses import dataclass, field
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+from prefect import task
+
+from flows import io, mail, render
+from flows.present import Section, Table, table_from_frame
+from transforms.config import EventConfig, parse_event_config
+from transforms.errors import ConfigError, Finding, Severity
+from transforms.ingest import Schema, cast_frame, normalise_results
+
+
+@dataclass
+class Publication:
+    """Everything one run publishes for an event, collected before it is written."""
+
+    out_dir: Path
+    files: dict[str, bytes | str] = field(default_factory=dict)
+    """Relative path -> content (CSV, HTML, TRF, JSON)."""
+    pdfs: dict[str, str] = field(default_factory=dict)
+    """Relative path of a PDF -> the HTML it is rendered from."""
+    timings: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    """Warnings and director decisions recorded in the manifest."""
+
+    def page(self, rel: str, html: str, *, pdf: bool = True) -> None:
+        self.files[rel] = html
+        if pdf:
+            self.pdfs[rel.removesuffix(".html") + ".pdf"] = html
+
+
+@task(retries=2, retry_delay_seconds=[1, 3])
+def read_config(event_dir: Path) -> EventConfig:
+    path = event_dir / "event.toml"
+    if not path.exists():
+        raise ConfigError(str(path), "", "event.toml is missing")
+    return parse_event_config(path.read_text(encoding="utf-8"), file=f"{event_dir.name}/event.toml")
+
+
+@task(retries=2, retry_delay_seconds=[1, 3])
+def read_inputs(event_dir: Path, names: list[str]) -> dict[str, tuple[pl.DataFrame, list[Finding]]]:
+    """Read every CSV the event has among ``names`` as strings (absent files are skipped)."""
+    out = {}
+    for name in names:
+        path = event_dir / name
+        if path.exists():
+            out[name] = io.read_csv_strings(path)
+    return out
+
+
+def validate(raw: dict[str, tuple[pl.DataFrame, list[Finding]]], schemas: dict[str, Schema],
+             required: tuple[str, ...]) -> tuple[dict[str, pl.DataFrame], list[Finding]]:
+    """Cast every file to its schema; missing required files are errors."""
+    findings: list[Finding] = []
+    typed: dict[str, pl.DataFrame] = {}
+    for name in required:
+        if name not in raw:
+            findings.append(Finding(name, None, "", "", Severity.ERROR, "required file is missing"))
+    for name, schema in schemas.items():
+        if name not in raw:
+            continue
+        frame, read_findings = raw[name]
+        findings.extend(read_findings)
+        if frame.width == 0:
+            typed[name] = pl.DataFrame(schema={c.name: pl.String for c in schema.columns})
+            continue
+        frame, cast_findings = cast_frame(normalise_results(frame), schema)
+        findings.extend(cast_findings)
+        typed[name] = frame
+    return typed, findings
+
+
+def has_errors(findings: list[Finding], *files: str) -> bool:
+    return any(f.severity is Severity.ERROR and f.file in files for f in findings)
+
+
+def findings_frame(findings: list[Finding]) -> pl.DataFrame:
+    schema = {"file": pl.String, "line": pl.Int64, "column": pl.String, "value": pl.String,
+              "severity": pl.String, "reason": pl.String}
+    rows = [f.as_row() for f in findings]
+    return pl.DataFrame(rows, schema=schema, orient="row").sort(
+        ["file", "line"], nulls_last=False, maintain_order=True)
+
+
+def event_context(cfg: EventConfig, as_of: dt.date) -> dict[str, Any]:
+    e = cfg.event
+    dates = f"{e.start:%d %b %Y}" if e.start == e.end else f"{e.start:%d %b %Y} – {e.end:%d %b %Y}"
+    return {"event": {"name": e.name, "venue": e.venue, "dates": dates, "code": e.code},
+            "as_of": as_of.isoformat()}
+
+
+def publish_validation(pub: Publication, cfg: EventConfig, findings: list[Finding],
+                       as_of: dt.date) -> pl.DataFrame:
+    frame = findings_frame(findings)
+    pub.files["validation.csv"] = frame.write_csv()
+    n_err = frame.filter(pl.col("severity") == "error").height
+    n_warn = frame.height - n_err
+    section = Section(
+        "Findings",
+        intro=[f"{n_err} error(s) and {n_warn} warning(s). Errors set the row aside and stop the "
+               "steps that depend on that file; warnings are for a person to look at."],
+        tables=[table_from_frame(frame.with_columns(
+            pl.when(pl.col("severity") == "error").then(pl.lit("error")).otherwise(pl.lit("flag")).alias("_css")),
+            [("file", "File"), ("line", "Line"), ("column", "Column"), ("value", "Value"),
+             ("severity", "Severity"), ("reason", "Reason")], numeric=["line"], row_css="_css",
+            empty="No findings: every input row was accepted.")])
+    pub.page("validation.html", render.render_page(
+        "report.html", title="Validation report", subtitle="", sections=[section],
+        **event_context(cfg, as_of)), pdf=False)
+    return frame
+
+
+@task
+def render_pdfs(htmls: dict[str, str], previous: dict[str, str]) -> dict[str, bytes | None]:
+    """Render the PDFs whose HTML changed since the last run (``previous``: path -> sha256 of
+    the HTML it was made from); unchanged ones come back as None and are kept."""
+    todo = {p: h for p, h in htmls.items()
+            if previous.get(p) != hashlib.sha256(h.encode()).hexdigest()}
+    pdfs = render.htmls_to_pdfs(list(todo.values()))
+    out: dict[str, bytes | None] = {p: None for p in htmls}
+    out.update(zip(todo, pdfs))
+    return out
+
+
+@task(retries=2, retry_delay_seconds=[1, 3])
+def write_outputs(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
+    """Write every output atomically; files that are byte-identical are left untouched."""
+    written = []
+    for rel, data in sorted(files.items()):
+        path = out_dir / rel
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        if path.exists() and path.read_bytes() == raw:
+            continue
+        io.atomic_write(path, raw)
+        written.append(rel)
+    return written
+
+
+@task(retries=3, retry_delay_seconds=[2, 5, 15])
+def send_messages(host: str, port: int, messages: list) -> int:
+    return mail.send_smtp(host, port, messages)
+
+
+def previous_render_hashes(out_dir: Path) -> dict[str, str]:
+    try:
+        data = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {o["path"]: o["html_sha256"] for o in data.get("outputs", [])
+            if o.get("html_sha256") and (out_dir / o["path"]).exists()}
+
+
+def outbox(pub: Publication, cfg: EventConfig, recipients: list[tuple[str, str]], *,
+           subject: str, lead: str, highlights: list[str], as_of: dt.date,
+           pdf_name: str = "bulletin.pdf") -> list[tuple[str, Any]]:
+    """One message per recipient; returned as (relative .eml path, EmailMessage)."""
+    messages = []
+    date = dt.datetime.combine(as_of, dt.time(18, 0)).strftime("%a, %d %b %Y %H:%M:%S +0000")
+    for name, email in recipients:
+        html = render.render_page("email.html", subject=subject, recipient=name, lead=lead,
+                                  highlights=highlights, web="",
+                                  signature=f"{cfg.event.organiser} — {cfg.event.contact}")
+        text = "\n".join([f"Dear {name},", "", lead, "", *[f"- {h}" for h in highlights], "",
+                          "The full bulletin is attached as a PDF.", "", cfg.event.organiser])
+        msg = mail.build_message(sender=cfg.publish.sender, to_name=name, to_email=email,
+                                 subject=f"{cfg.publish.subject_prefix}{subject}", html=html,
+                                 text=text, attachments=[], date=date)
+        safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in email)
+        messages.append((f"outbox/{safe}.eml", msg))
+    return messages
+
+
+def attach(messages: list[tuple[str, Any]], pdf_name: str, pdf: bytes) -> None:
+    for _, msg in messages:
+        msg.add_attachment(pdf, maintype="application", subtype="pdf", filename=pdf_name)
+
+
+def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_names: list[str],
+           as_of: dt.date, started: float, messages: list[tuple[str, Any]] | None = None,
+           pdf_attachment: str = "bulletin.pdf") -> dict[str, Any]:
+    """Render PDFs, write outputs and the outbox (or send), and the manifest."""
+    t = time.perf_counter()
+    previous = previous_render_hashes(pub.out_dir)
+    pdfs = render_pdfs(pub.pdfs, previous)
+    pub.timings["render_pdf_s"] = round(time.perf_counter() - t, 3)
+    for rel, data in pdfs.items():
+        if data is not None:
+            pub.files[rel] = data
+    messages = messages or []
+    if messages:
+        bulletin = pdfs.get(pdf_attachment) or (pub.out_dir / pdf_attachment).read_bytes()
+        attach(messages, pdf_attachment, bulletin)
+        if cfg is not None and cfg.publish.smtp_host:
+            sent = send_messages(cfg.publish.smtp_host, cfg.publish.smtp_port, [m for _, m in messages])
+            pub.notes.append(f"sent {sent} message(s) through {cfg.publish.smtp_host}:{cfg.publish.smtp_port}")
+        else:
+            for rel, msg in messages:
+                pub.files[rel] = msg.as_bytes()
+    t = time.perf_counter()
+    write_outputs(pub.out_dir, pub.files)
+    pub.timings["write_s"] = round(time.perf_counter() - t, 3)
+    pub.timings["total_s"] = round(time.perf_counter() - started, 3)
+    outputs = []
+    for rel in sorted(set(pub.files) | set(pdfs)):
+        entry: dict[str, Any] = {"path": rel}
+        path = pub.out_dir / rel
+        if path.exists():
+            entry["sha256"] = io.sha256(path)
+            entry["bytes"] = path.stat().st_size
+        if rel in pub.pdfs:
+            entry["html_sha256"] = hashlib.sha256(pub.pdfs[rel].encode()).hexdigest()
+        outputs.append(entry)
+    inputs = [{"path": n, "sha256": io.sha256(event_dir / n), "bytes": (event_dir / n).stat().st_size}
+              for n in ["event.toml", *input_names] if (event_dir / n).exists()]
+    manifest = {
+        "event": cfg.event.id if cfg else event_dir.name,
+        "as_of": as_of.isoformat(),
+        "inputs": inputs,
+        "outputs": outputs,
+        "versions": {p: _version(p) for p in ("chessfed", "prefect", "polars", "jinja2", "weasyprint")}
+        | {"python": platform.python_version()},
+        "timings": pub.timings,
+        "notes": pub.notes,
+    }
+    write_outputs(pub.out_dir, {"manifest.json": json.dumps(manifest, indent=2, sort_keys=False) + "\n"})
+    return manifest
+
+
+def _version(pkg: str) -> str:
+    try:
+        return version(pkg)
+    except Exception:  # noqa: BLE001 - a missing optional package is not an error here
+        return "not installed"
+
+
+def link_list(pub: Publication) -> list[dict[str, str]]:
+    rels = sorted({*pub.files, *pub.pdfs} - {"index.html"})
+    return [{"href": r, "label": r} for r in rels if not r.startswith("outbox/")]
+
+
+def tables_note(tables: list[Table]) -> int:
+    return sum(len(t.rows) for t in tables)

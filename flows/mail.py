@@ -1,0 +1,37 @@
+"""Email bulletins: one MIME message per recipient (HTML body, PDF attached), written to the
+outbox as .eml (the embedded default) or sent through SMTP when the event configures it."""
+
+from __future__ import annotations
+
+import smtplib
+from email.message import EmailMessage
+import hashlib
+from email.utils import formataddr
+from typing import Iterable
+
+
+def build_message(*, sender: str, to_name: str, to_email: str, subject: str, html: str,
+                  text: str, attachments: Iterable[tuple[str, bytes]], date: str,
+                  domain: str = "chessfed.local") -> EmailMessage:
+    """A multipart message; ``date`` is given (no clock here) so reruns are byte-identical
+    except where the event data changed."""
+    msg = EmailMessage()
+    msg["From"] = sender
+    msg["To"] = formataddr((to_name, to_email))
+    msg["Subject"] = subject
+    msg["Date"] = date
+    digest = hashlib.sha256(f"{to_email}\n{subject}\n{date}".encode()).hexdigest()[:24]
+    msg["Message-ID"] = f"<{digest}@{domain}>"
+    msg.set_content(text)
+    msg.add_alternative(html, subtype="html")
+    for filename, data in attachments:
+        msg.add_attachment(data, maintype="application", subtype="pdf", filename=filename)
+    return msg
+
+
+def send_smtp(host: str, port: int, messages: list[EmailMessage], *, timeout: float = 30) -> int:
+    """Send the messages over one SMTP connection; returns how many were accepted."""
+    with smtplib.SMTP(host, port, timeout=timeout) as smtp:
+        for m in messages:
+            smtp.send_message(m)
+    return len(messages)

@@ -1,0 +1,98 @@
+"""Presentation objects for the templates: documents, sections and tables, with every value
+already formatted (templates only display, STYLE.md rule 7)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any, Iterable, Sequence
+
+import polars as pl
+
+
+@dataclass
+class Col:
+    label: str
+    css: str = ""
+
+
+@dataclass
+class Row:
+    cells: list[str]
+    css: str = ""
+
+
+@dataclass
+class Table:
+    columns: list[Col]
+    rows: list[Row]
+    caption: str = ""
+    empty: str = "Nothing to show yet."
+
+
+@dataclass
+class Details:
+    summary: str
+    table: Table
+
+
+@dataclass
+class Section:
+    heading: str
+    intro: list[str] = field(default_factory=list)
+    tables: list[Table] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    facts: list[tuple[str, str]] = field(default_factory=list)
+    details: list[Details] = field(default_factory=list)
+    wide: bool = False
+    level: int = 2
+
+
+def fmt(value: Any, *, money: bool = False, currency: str = "") -> str:
+    """One cell's text: ints plain, halves as .5, money with thousands separators."""
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if money and isinstance(value, int | float | Decimal):
+        if currency == "INR":
+            return _inr(Decimal(str(value)))
+        return f"{Decimal(str(value)):,.2f}"
+    if isinstance(value, float):
+        if value == int(value):
+            return str(int(value))
+        return f"{value:.2f}".rstrip("0")
+    return str(value)
+
+
+def _inr(amount: Decimal) -> str:
+    """Indian grouping (2,50,000) as the seed writes rupee amounts."""
+    whole = int(amount)
+    s = str(abs(whole))
+    if len(s) > 3:
+        head, tail = s[:-3], s[-3:]
+        groups = []
+        while len(head) > 2:
+            groups.insert(0, head[-2:])
+            head = head[:-2]
+        if head:
+            groups.insert(0, head)
+        s = ",".join(groups + [tail])
+    return ("-" if whole < 0 else "") + s
+
+
+def table_from_frame(frame: pl.DataFrame, columns: Sequence[tuple[str, str]] | None = None, *,
+                     numeric: Iterable[str] = (), money: Iterable[str] = (), currency: str = "",
+                     caption: str = "", row_css: str | None = None, cell_cols: Iterable[str] = (),
+                     empty: str = "Nothing to show yet.") -> Table:
+    """Turn a frame into a :class:`Table`; ``columns`` is (column, label) in display order."""
+    if columns is None:
+        columns = [(c, c) for c in frame.columns]
+    numeric, money, cell_cols = set(numeric), set(money), set(cell_cols)
+    cols = [Col(label, "num" if (c in numeric or c in money) else ("cell" if c in cell_cols else ""))
+            for c, label in columns]
+    rows = []
+    for rec in frame.iter_rows(named=True):
+        cells = [fmt(rec.get(c), money=c in money, currency=currency) for c, _ in columns]
+        rows.append(Row(cells, (rec.get(row_css) or "") if row_css else ""))
+    return Table(cols, rows, caption=caption, empty=empty)

@@ -18,7 +18,7 @@ import polars as pl
 from prefect import task
 
 from flows import io, mail, render
-from flows.present import Section, Table, table_from_frame
+from flows.present import Section, table_from_frame
 from transforms.config import EventConfig, parse_event_config
 from transforms.errors import ConfigError, Finding, Severity
 from transforms.ingest import Schema, cast_frame, normalise_results
@@ -164,11 +164,11 @@ def previous_render_hashes(out_dir: Path) -> dict[str, str]:
             if o.get("html_sha256") and (out_dir / o["path"]).exists()}
 
 
-def outbox(pub: Publication, cfg: EventConfig, recipients: list[tuple[str, str]], *,
-           subject: str, lead: str, highlights: list[str], as_of: dt.date,
-           pdf_name: str = "bulletin.pdf") -> list[tuple[str, Any]]:
-    """One message per recipient; returned as (relative .eml path, EmailMessage)."""
-    messages = []
+def outbox(cfg: EventConfig, recipients: list[tuple[str, str]], *, subject: str, lead: str,
+           highlights: list[str], as_of: dt.date) -> list[tuple[str, dict[str, Any]]]:
+    """One message per recipient, as (relative .eml path, build_message arguments); the
+    bulletin PDF is attached when it has been rendered."""
+    specs = []
     date = dt.datetime.combine(as_of, dt.time(18, 0)).strftime("%a, %d %b %Y %H:%M:%S +0000")
     for name, email in recipients:
         html = render.render_page("email.html", subject=subject, recipient=name, lead=lead,
@@ -176,21 +176,15 @@ def outbox(pub: Publication, cfg: EventConfig, recipients: list[tuple[str, str]]
                                   signature=f"{cfg.event.organiser} — {cfg.event.contact}")
         text = "\n".join([f"Dear {name},", "", lead, "", *[f"- {h}" for h in highlights], "",
                           "The full bulletin is attached as a PDF.", "", cfg.event.organiser])
-        msg = mail.build_message(sender=cfg.publish.sender, to_name=name, to_email=email,
-                                 subject=f"{cfg.publish.subject_prefix}{subject}", html=html,
-                                 text=text, attachments=[], date=date)
         safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in email)
-        messages.append((f"outbox/{safe}.eml", msg))
-    return messages
-
-
-def attach(messages: list[tuple[str, Any]], pdf_name: str, pdf: bytes) -> None:
-    for _, msg in messages:
-        msg.add_attachment(pdf, maintype="application", subtype="pdf", filename=pdf_name)
+        specs.append((f"outbox/{safe}.eml", dict(
+            sender=cfg.publish.sender, to_name=name, to_email=email,
+            subject=f"{cfg.publish.subject_prefix}{subject}", html=html, text=text, date=date)))
+    return specs
 
 
 def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_names: list[str],
-           as_of: dt.date, started: float, messages: list[tuple[str, Any]] | None = None,
+           as_of: dt.date, started: float, messages: list[tuple[str, dict[str, Any]]] | None = None,
            pdf_attachment: str = "bulletin.pdf") -> dict[str, Any]:
     """Render PDFs, write outputs and the outbox (or send), and the manifest."""
     t = time.perf_counter()
@@ -200,15 +194,15 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
     for rel, data in pdfs.items():
         if data is not None:
             pub.files[rel] = data
-    messages = messages or []
     if messages:
         bulletin = pdfs.get(pdf_attachment) or (pub.out_dir / pdf_attachment).read_bytes()
-        attach(messages, pdf_attachment, bulletin)
+        built = [(rel, mail.build_message(**spec, attachments=[(pdf_attachment, bulletin)]))
+                 for rel, spec in messages]
         if cfg is not None and cfg.publish.smtp_host:
-            sent = send_messages(cfg.publish.smtp_host, cfg.publish.smtp_port, [m for _, m in messages])
+            sent = send_messages(cfg.publish.smtp_host, cfg.publish.smtp_port, [m for _, m in built])
             pub.notes.append(f"sent {sent} message(s) through {cfg.publish.smtp_host}:{cfg.publish.smtp_port}")
         else:
-            for rel, msg in messages:
+            for rel, msg in built:
                 pub.files[rel] = msg.as_bytes()
     t = time.perf_counter()
     write_outputs(pub.out_dir, pub.files)
@@ -250,7 +244,3 @@ def _version(pkg: str) -> str:
 def link_list(pub: Publication) -> list[dict[str, str]]:
     rels = sorted({*pub.files, *pub.pdfs} - {"index.html"})
     return [{"href": r, "label": r} for r in rels if not r.startswith("outbox/")]
-
-
-def tables_note(tables: list[Table]) -> int:
-    return sum(len(t.rows) for t in tables)

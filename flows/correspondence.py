@@ -32,7 +32,7 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
     pub.files["index.html"] = render.render_page(
         "index.html", title=cfg.event.name, subtitle="", facts=[], errors=n_err,
         warnings=len(findings) - n_err, sections=sections, links=common.link_list(pub), **ctx)
-    messages = common.outbox(pub, cfg, [(r.name, r.email) for r in cfg.publish.recipients],
+    messages = common.outbox(cfg, [(r.name, r.email) for r in cfg.publish.recipients],
                              subject=f"{cfg.event.name} — bulletin", lead="Bulletin attached.",
                              highlights=[], as_of=as_of)
     return common.finish(pub, cfg, event_dir, names, as_of, started, messages)

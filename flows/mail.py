@@ -3,9 +3,9 @@ outbox as .eml (the embedded default) or sent through SMTP when the event config
 
 from __future__ import annotations
 
+import hashlib
 import smtplib
 from email.message import EmailMessage
-import hashlib
 from email.utils import formataddr
 from typing import Iterable
 
@@ -26,6 +26,9 @@ def build_message(*, sender: str, to_name: str, to_email: str, subject: str, htm
     msg.add_alternative(html, subtype="html")
     for filename, data in attachments:
         msg.add_attachment(data, maintype="application", subtype="pdf", filename=filename)
+    # Fixed MIME boundaries (the library draws random ones) keep reruns byte-identical.
+    for i, part in enumerate(p for p in msg.walk() if p.is_multipart()):
+        part.set_boundary(f"=_chessfed_{digest}_{i}")
     return msg
 
 

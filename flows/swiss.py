@@ -160,7 +160,7 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) ->
     assoc = typed.get("associations.csv")
     if assoc is not None and "email" in assoc.columns:
         recipients += [(f"{r['name']}", r["email"]) for r in assoc.iter_rows(named=True) if r["email"]]
-    messages = common.outbox(pub, cfg, recipients, subject=f"{cfg.event.name} — bulletin",
+    messages = common.outbox(cfg, recipients, subject=f"{cfg.event.name} — bulletin",
                              lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
                              highlights=highlights, as_of=as_of)
     return common.finish(pub, cfg, event_dir, names, as_of, started, messages)

@@ -191,7 +191,17 @@ def test_girls_in_open_use_the_states_open_quota():
     rows = [entry(f"b{i}", registered_at=datetime(2024, 8, 1, 10, i)) for i in range(4)]
     r = decide(*rows, entry("g", gender="F", registered_at=datetime(2024, 8, 2)))
     assert status(r, "g") == "rejected"
-    assert "state quota" in reasons(r, "g")
+    assert reasons(r, "g").startswith("no seat left: quota of 'TN' in open (4 allowed)")
+
+
+def test_codes_compare_case_blind():
+    r = decide(
+        entry("g", section="girls", gender="f", nationality="ind"),
+        entry("s", entry_type="seeded", seed_reason="title_gm_im", title="im"),
+    )
+    assert set(statuses(r).values()) == {"accepted"}
+    [f] = decide(entry("b", section="girls", gender="m")).findings
+    assert (f.value, f.reason) == ("m", "gender 'm' may not enter the girls section")
 
 
 def test_known_entry_type():
@@ -376,7 +386,10 @@ def test_host_additional_entries_two_per_category_on_top_of_quota():
     r = decide(*rows, *hosts, *girls)
     rejected = [p for p, s in statuses(r).items() if s == "rejected"]
     assert rejected == ["h2"]
-    assert reasons(r, "h2").startswith("host's additional seats full: entry no. 3 (2 allowed)")
+    assert reasons(r, "h2") == (
+        "no seat left: host's additional seats of 'HR' in open (2 allowed); "
+        "this is entry no. 3 by registered_at, then player_id"
+    )
 
 
 def test_secretary_seat_one_per_category():
@@ -459,8 +472,8 @@ def test_quota_per_association_fifth_entry_rejected_by_registered_at_then_player
         "other_state": "accepted",
     }
     assert reasons(r, "late") == (
-        "state quota for this category full: entry no. 5 (4 allowed), "
-        "seats go by registered_at then player_id"
+        "no seat left: quota of 'TN' in open (4 allowed); "
+        "this is entry no. 5 by registered_at, then player_id"
     )
     t2 = decide(*[entry(p, registered_at=t) for p in ("e", "d", "c", "b", "a")])
     assert [p for p, s in statuses(t2).items() if s == "rejected"] == ["e"]
@@ -477,7 +490,7 @@ def test_quota_per_association_rejected_entry_takes_no_seat():
         "q3": "accepted",
         "q4": "accepted",
     }
-    assert "state quota" not in reasons(r, "q0")
+    assert "no seat left" not in reasons(r, "q0")
 
 
 def test_quota_per_association_counts_each_category_separately():
@@ -801,7 +814,8 @@ def test_line_defaults_to_row_position_when_absent():
     "kwargs, key",
     [
         ({"quota_per_category": -1}, "quota_per_category"),
-        ({"ordinary_fee": 2000}, "ordinary_fee"),
+        ({"ordinary_fee": "two thousand"}, "ordinary_fee"),
+        ({"late_fee": -250}, "late_fee"),
         ({"medal_bonus": {"u17": {"TN": 1}}}, "medal_bonus.u17"),
         ({"female_only_categories": frozenset({"women"})}, "female_only_categories"),
         ({"boarding_types": frozenset({"vip"})}, "boarding_types"),
@@ -893,6 +907,8 @@ def test_draw_agreement_without_moves_or_consent_columns():
 
 
 def test_rules_accept_plain_toml_values_and_freeze_them():
+    assert JuniorEntryRules(ordinary_fee=2000, late_fee=250.5).late_fee == Decimal("250.5")
+    assert JuniorEntryRules(ordinary_fee=2000).ordinary_fee == Decimal(2000)
     table = {"open": {"TN": 1}}
     rules = JuniorEntryRules(
         medal_bonus=table, boarding_types=["quota"], categories=["open", "girls"]
@@ -930,3 +946,40 @@ def test_shared_fide_id_is_a_warning_on_each_entry():
         (3, "fide_id", "25012345", Severity.WARNING),
     ]
     assert r.findings[0].reason == "the same FIDE id is on lines 2, 3; a player has one entry"
+
+
+def test_entry_list_by_category_and_state_holds_accepted_players_only():
+    r = decide(
+        entry("t2", name="Zed", state="TN"),
+        entry("t1", name="Abe", state="TN"),
+        entry("g", name="Gia", section="girls", gender="F", state="KA"),
+        entry("h", name="Hal", state="HR", entry_type="host", rating=None),
+        entry("x", name="Out", nationality="USA"),
+    )
+    got = r.entry_list.select("section", "state", "player_id", "rating")
+    expected = pl.DataFrame(
+        {
+            "section": ["open", "open", "open", "girls"],
+            "state": ["HR", "TN", "TN", "KA"],
+            "player_id": ["h", "t1", "t2", "g"],
+            "rating": [None, 1800, 1800, 1800],
+        },
+        schema_overrides={"rating": pl.Int64},
+    )
+    assert_frame_equal(got, expected)
+
+
+def test_secretary_and_medal_seat_reasons_name_the_category_and_state():
+    r = decide(
+        entry("s1", entry_type="secretary", registered_at=datetime(2024, 8, 1)),
+        entry("s2", entry_type="secretary", registered_at=datetime(2024, 8, 2)),
+        entry("r1", state="RJ", entry_type="medal_bonus", registered_at=datetime(2024, 8, 1)),
+        entry("r2", state="RJ", entry_type="medal_bonus", registered_at=datetime(2024, 8, 2)),
+    )
+    assert reasons(r, "s2") == (
+        "no seat left: AICF Secretary's seat in open (1 allowed); "
+        "this is entry no. 2 by registered_at, then player_id"
+    )
+    assert reasons(r, "r2").startswith(
+        "no seat left: medal-state additional entries of 'RJ' in open (1 allowed)"
+    )

@@ -109,7 +109,7 @@ class EventConfig:
     publish: PublishConfig
     swiss: SwissConfig | None = None
     rules: Mapping[str, Any] = field(default_factory=dict)
-    """Raw rule tables (``[entries]``, ``[correspondence]``) handed to the rule modules,
+    """Raw rule tables (``[entries]``, ``[golden_knights]``) handed to the rule modules,
     which load them with :func:`from_table` into their own frozen dataclasses."""
     source: str = "event.toml"
 
@@ -236,7 +236,7 @@ def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(file, "", f"not valid TOML: {e}") from None
-    known = {"event", "publish", "swiss", "entries", "correspondence"}
+    known = {"event", "publish", "swiss", "entries", "golden_knights"}
     for k in data:
         if k not in known:
             raise ConfigError(file, k, f"unknown table (known: {', '.join(sorted(known))})")
@@ -266,8 +266,8 @@ def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
         dup = {i for i in ids if ids.count(i) > 1}
         if dup:
             raise ConfigError(file, "swiss.categories", f"duplicate category id {sorted(dup)[0]!r}")
-    elif "correspondence" not in data:
-        raise ConfigError(file, "correspondence", "missing required table for kind = 'correspondence'")
-    rules = {k: data[k] for k in ("entries", "correspondence") if k in data}
+    elif "golden_knights" not in data:
+        raise ConfigError(file, "golden_knights", "missing required table for kind = 'correspondence'")
+    rules = {k: data[k] for k in ("entries", "golden_knights") if k in data}
     return EventConfig(event=event, publish=publish, swiss=swiss,
                        rules=types.MappingProxyType(rules), source=file)

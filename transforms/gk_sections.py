@@ -25,7 +25,8 @@ def propose_sections(
     Decision: a member is never twice in one section: within a pot, entries are matched to
     sections by augmenting paths (Kuhn), preferring the serpentine choice; an entry that cannot
     be placed without a member meeting himself waits (so do the last len(pool) % size entries,
-    the lowest rated). Section names continue after ``existing_names`` (P01, P02 … /
+    the lowest rated); a seat left empty that way takes the best-rated waiting entry that fits,
+    and a section that still has an empty seat is not proposed (its entries wait). Section names continue after ``existing_names`` (P01, P02 … /
     S01 … / F01 …), so published sections are never renamed or reshuffled.
     """
     size = rules.section_size
@@ -70,6 +71,17 @@ def propose_sections(
         name = f"{prefix}{k:02d}"
         if name not in taken:
             names.append(name)
+    # a seat left empty by a member conflict takes the best-rated waiting entry that fits
+    member_of = dict(rows)
+    for s in range(n):
+        for seat in range(size):
+            if seats[s][seat] is None:
+                for e in waiting:
+                    if member_of[e] not in placed_members[s]:
+                        seats[s][seat] = e
+                        placed_members[s].add(member_of[e])
+                        waiting.remove(e)
+                        break
     out = []
     for s in range(n):
         if any(e is None for e in seats[s]):  # an incomplete section is not proposed

@@ -103,6 +103,31 @@ class GKResult:
     findings: list[Finding] = field(default_factory=list)
 
 
+INPUT_SCHEMAS: dict[str, dict[str, pl.DataType]] = {
+    "members": {"member_id": pl.String(), "name": pl.String(), "email": pl.String(),
+                "membership_expires": pl.Date(), "country": pl.String(), "region": pl.String(),
+                "apo_fpo": pl.Boolean(), "rating": pl.Int64(), "line": pl.Int64()},
+    "entries": {"entry_id": pl.String(), "member_id": pl.String(), "received": pl.Date(),
+                "channel": pl.String(), "fee_paid": pl.Float64(), "line": pl.Int64()},
+    "sections": {"stage": pl.String(), "section": pl.String(), "entry_id": pl.String(), "line": pl.Int64()},
+    "games": {"stage": pl.String(), "section": pl.String(), "white": pl.String(), "black": pl.String(),
+              "result": pl.String(), "ended": pl.Date(), "line": pl.Int64()},
+    "oversteps": {"stage": pl.String(), "section": pl.String(), "entry_id": pl.String(),
+                  "opponent": pl.String(), "reported": pl.Date(), "line": pl.Int64()},
+}
+"""What :func:`run_golden_knights` reads. Optional files may be passed as None; optional columns
+(email, region, rating, ended, line) may be missing and are then null."""
+
+
+def _complete(df: pl.DataFrame | None, schema: dict[str, pl.DataType]) -> pl.DataFrame:
+    if df is None:
+        return pl.DataFrame(schema=schema)
+    missing = [pl.lit(None, dtype).alias(c) for c, dtype in schema.items() if c not in df.columns]
+    df = df.with_columns(missing) if missing else df
+    casts = {c: t for c, t in schema.items() if c != "fee_paid" and df.schema[c] != t}
+    return df.cast(casts) if casts else df
+
+
 def _yes(v: str | None) -> bool | None:
     t = (v or "").strip().lower()
     return True if t in {"yes", "true", "1", "y"} else False if t in {"no", "false", "0", "n"} else None
@@ -151,9 +176,9 @@ def run_golden_knights(
     rules: GKRules,
     members: pl.DataFrame,
     entries: pl.DataFrame,
-    sections: pl.DataFrame,
-    games: pl.DataFrame,
-    oversteps: pl.DataFrame,
+    sections: pl.DataFrame | None,
+    games: pl.DataFrame | None,
+    oversteps: pl.DataFrame | None,
     overrides: pl.DataFrame | None = None,
     *,
     event_year: int,
@@ -170,8 +195,12 @@ def run_golden_knights(
     findings: list[Finding] = []
     applied: list[dict] = []
     review: list[tuple] = []
-    ov = overrides if overrides is not None else pl.DataFrame(schema=OVERRIDES_SCHEMA)
-    ov = ov.with_columns(pl.col("line").cast(pl.Int64))
+    members = _complete(members, INPUT_SCHEMAS["members"])
+    entries = _complete(entries, INPUT_SCHEMAS["entries"])
+    sections = _complete(sections, INPUT_SCHEMAS["sections"])
+    games = _complete(games, INPUT_SCHEMAS["games"])
+    oversteps = _complete(oversteps, INPUT_SCHEMAS["oversteps"])
+    ov = _complete(overrides, OVERRIDES_SCHEMA)
     director, f = apply_rule_7_overrides(ov)
     findings += f
 

@@ -42,7 +42,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from decimal import Decimal
+from decimal import Decimal, InvalidOperation
 from enum import StrEnum
 from types import MappingProxyType
 
@@ -258,8 +258,13 @@ class JuniorEntryRules:
                 raise ConfigError(file, key, f"must be a whole number >= 0, got {value!r}")
         for key in ("ordinary_fee", "special_fee", "late_fee", "boarding_lump_sum"):
             value = getattr(self, key)
-            if not isinstance(value, Decimal) or value < 0:
-                raise ConfigError(file, key, f"must be a Decimal amount >= 0, got {value!r}")
+            try:  # TOML gives int or float; keep exact rupees and paise as Decimal
+                amount = None if isinstance(value, bool) else Decimal(str(value))
+            except InvalidOperation:
+                amount = None
+            if amount is None or not amount.is_finite() or amount < 0:
+                raise ConfigError(file, key, f"must be an amount in rupees >= 0, got {value!r}")
+            set_(self, key, amount)
         for key in ("female_only_categories",):
             unknown = set(getattr(self, key)) - set(self.categories)
             if unknown:
@@ -298,6 +303,10 @@ class EntryDecision:
     """One row per players.csv row, in file order: line, player_id, name, section, state,
     entry_type, status (accepted|rejected), reasons ("; "-joined, empty when accepted),
     fee_due, late_fee, fee_paid, balance (= fee_paid - fee_due - late_fee), boarding."""
+    entry_list: pl.DataFrame
+    """The accepted entries by category and state: section, state, player_id, name,
+    entry_type, seed_reason, title, fide_id, rating; sorted by category (config order),
+    state, name, player_id."""
     by_category_state: pl.DataFrame
     """Accepted entries per (section, state): accepted, then one count column per entry type."""
     ledger: pl.DataFrame
@@ -310,7 +319,8 @@ class EntryDecision:
 # --------------------------------------------------------------------------------------------
 # Per-row eligibility rules. Each returns an expression that is the rejection reason, or null.
 # They run on the prepared frame (see _prepare): string columns null-filled, plus the helper
-# columns _affiliated (state is an affiliated association), _arrears_cleared, _no_assoc.
+# columns _affiliated (state is an affiliated association), _arrears_cleared, _no_assoc, and
+# upper-cased _gender, _nationality, _title (findings still quote the value as read).
 
 
 def age_limit(rules: JuniorEntryRules) -> pl.Expr:
@@ -330,7 +340,7 @@ def age_limit(rules: JuniorEntryRules) -> pl.Expr:
 
 def indian_nationals_only(rules: JuniorEntryRules) -> pl.Expr:
     """NJ 2024 Eligibility — "Only Indian nationals are eligible to participate"."""
-    return pl.when(pl.col("nationality") != rules.nationality).then(
+    return pl.when(pl.col("_nationality") != rules.nationality.upper()).then(
         pl.format(f"nationality '{{}}' is not {rules.nationality}", pl.col("nationality"))
     )
 
@@ -361,7 +371,7 @@ def girls_section_female(rules: JuniorEntryRules) -> pl.Expr:
     open section" are extra seeded routes, not a restriction on girls entering Open).
     """
     return pl.when(
-        pl.col("section").is_in(list(rules.female_only_categories)) & (pl.col("gender") != "F")
+        pl.col("section").is_in(list(rules.female_only_categories)) & (pl.col("_gender") != "F")
     ).then(
         pl.format("gender '{}' may not enter the {} section", pl.col("gender"), pl.col("section"))
     )
@@ -430,7 +440,9 @@ def seeded_route(rules: JuniorEntryRules) -> pl.Expr:
             pl.format(f"seed route {route} does not seed into the {{}} section", pl.col("section"))
         )
     for route, titles in rules.seed_titles.items():
-        expr = expr.when(seeded & (reason == route) & ~pl.col("title").is_in(list(titles))).then(
+        expr = expr.when(
+            seeded & (reason == route) & ~pl.col("_title").is_in([t.upper() for t in titles])
+        ).then(
             pl.format(
                 f"seed route {route} needs title {'/'.join(sorted(titles))}, has '{{}}'",
                 pl.col("title"),
@@ -523,11 +535,17 @@ def _seat_overflow(etype: EntryType, by_state: bool, cap: pl.Expr, what: str) ->
     group = ["section", "state"] if by_state else ["section"]
     candidate = pl.col("_ok") & (pl.col("entry_type") == etype)
     position = candidate.cast(pl.Int32).cum_sum().over(group)
+    where = (
+        pl.format("{} of '{}' in {}", pl.lit(what), pl.col("state"), pl.col("section"))
+        if by_state
+        else pl.format("{} in {}", pl.lit(what), pl.col("section"))
+    )
     return pl.when(candidate & (position > cap)).then(
         pl.format(
-            f"{what} full: entry no. {{}} ({{}} allowed), seats go by registered_at then player_id",
-            position,
+            "no seat left: {} ({} allowed); this is entry no. {} by registered_at, then player_id",
+            where,
             cap,
+            position,
         )
     )
 
@@ -540,9 +558,7 @@ def quota_per_association(rules: JuniorEntryRules) -> pl.Expr:
     the four seats; entries rejected for another reason take no seat. Seeded, special and the
     other extra routes do not use the quota.
     """
-    return _seat_overflow(
-        EntryType.QUOTA, True, pl.lit(rules.quota_per_category), "state quota for this category"
-    )
+    return _seat_overflow(EntryType.QUOTA, True, pl.lit(rules.quota_per_category), "quota")
 
 
 def host_additional_entries(rules: JuniorEntryRules) -> pl.Expr:
@@ -738,6 +754,9 @@ def _prepare(
     df = df.with_columns(
         [pl.col(c).cast(pl.String).fill_null("").str.strip_chars() for c in strings]
         + [pl.col("fee_paid").cast(MONEY).fill_null(Decimal(0)).cast(MONEY)]
+    ).with_columns(
+        # Codes compare case-blind: "f", "ind" and "gm" mean what "F", "IND" and "GM" mean.
+        pl.col("gender", "nationality", "title").str.to_uppercase().name.prefix("_")
     )
     assoc = associations.select(
         pl.col("state").cast(pl.String).str.strip_chars(),
@@ -831,15 +850,42 @@ def evaluate_entries(
     )
     return EntryDecision(
         decisions=decisions,
+        entry_list=_entry_list(df, rules),
         by_category_state=_by_category_state(decisions, rules),
         ledger=_ledger(decisions, associations),
         findings=tuple(_findings(df, all_names)),
     )
 
 
+def _category_order(rules: JuniorEntryRules) -> pl.Expr:
+    order = {cat: i for i, cat in enumerate(rules.categories)}
+    return pl.col("section").replace_strict(order, default=len(order), return_dtype=pl.Int64)
+
+
+def _entry_list(df: pl.DataFrame, rules: JuniorEntryRules) -> pl.DataFrame:
+    """The entry list of each category and state: accepted players only."""
+    rating = pl.col("rating").cast(pl.Int64) if "rating" in df.columns else pl.lit(None, pl.Int64)
+    return (
+        df.filter(pl.col("_accepted"))
+        .select(
+            "section",
+            "state",
+            "player_id",
+            "name",
+            "entry_type",
+            "seed_reason",
+            "title",
+            "fide_id",
+            rating.alias("rating"),
+            _category_order(rules).alias("_order"),
+        )
+        .sort("_order", "section", "state", "name", "player_id")
+        .drop("_order")
+    )
+
+
 def _by_category_state(decisions: pl.DataFrame, rules: JuniorEntryRules) -> pl.DataFrame:
     """Entry lists by category and state: accepted counts, split by entry type."""
-    order = {cat: i for i, cat in enumerate(rules.categories)}
     return (
         decisions.filter(pl.col("status") == "accepted")
         .group_by("section", "state")
@@ -850,7 +896,7 @@ def _by_category_state(decisions: pl.DataFrame, rules: JuniorEntryRules) -> pl.D
                 for t in EntryType
             ],
         )
-        .with_columns(_order=pl.col("section").replace_strict(order, default=len(order)))
+        .with_columns(_order=_category_order(rules))
         .sort("_order", "section", "state")
         .drop("_order")
     )
@@ -906,37 +952,43 @@ def _findings(df: pl.DataFrame, names: list[str]) -> list[Finding]:
     out: list[tuple[int, int, Finding]] = []
     for row in frame.select(*cols, *[f"_r_{n}" for n in names], *extra).iter_rows(named=True):
         line = row["line"]
-
-        def add(order: int, column: str, severity: Severity, reason: str) -> None:
-            value = _value_text(row[column])
-            out.append(
-                (line or 0, order, Finding(PLAYERS_FILE, line, column, value, severity, reason))
-            )
-
-        for i, name in enumerate(names):
-            if row[f"_r_{name}"] is not None:
-                add(i, column_of[name], Severity.ERROR, row[f"_r_{name}"])
+        found: list[tuple[int, str, Severity, str]] = [
+            (i, column_of[name], Severity.ERROR, row[f"_r_{name}"])
+            for i, name in enumerate(names)
+            if row[f"_r_{name}"] is not None
+        ]
         if row["_accepted"] and row["balance"] < 0:
-            add(
-                len(names),
-                "fee_paid",
-                Severity.WARNING,
-                f"accepted entry owes Rs {-row['balance']} (fee and late fee not fully paid)",
+            owed = -row["balance"]
+            found.append(
+                (
+                    len(names),
+                    "fee_paid",
+                    Severity.WARNING,
+                    f"accepted entry owes Rs {owed} (fee and late fee not fully paid)",
+                )
             )
         if row["entry_type"] != EntryType.SEEDED and row["seed_reason"]:
-            add(
-                len(names) + 1,
-                "seed_reason",
-                Severity.WARNING,
-                f"seed_reason given for a {row['entry_type']} entry; ignored",
+            found.append(
+                (
+                    len(names) + 1,
+                    "seed_reason",
+                    Severity.WARNING,
+                    f"seed_reason given for a {row['entry_type']} entry; ignored",
+                )
             )
         if row["_shared_lines"] is not None:
-            add(
-                len(names) + 2,
-                "fide_id",
-                Severity.WARNING,
-                f"the same FIDE id is on lines {row['_shared_lines']}; a player has one entry",
+            found.append(
+                (
+                    len(names) + 2,
+                    "fide_id",
+                    Severity.WARNING,
+                    f"the same FIDE id is on lines {row['_shared_lines']}; a player has one entry",
+                )
             )
+        out.extend(
+            (line or 0, order, Finding(PLAYERS_FILE, line, col, _value_text(row[col]), sev, why))
+            for order, col, sev, why in found
+        )
     return [f for _, _, f in sorted(out, key=lambda t: (t[0], t[1]))]
 
 

@@ -1,0 +1,27 @@
+"""A PDF rendered from the report template carries the text, header and page numbers."""
+
+import io
+
+from pypdf import PdfReader
+
+from flows.present import Section, table_from_frame
+from flows.render import html_to_pdf, render_page
+
+import polars as pl
+
+
+def test_report_pdf_contains_table_text_and_page_numbers():
+    frame = pl.DataFrame({"rank": list(range(1, 121)), "name": [f"Player {i:03d}" for i in range(1, 121)],
+                          "points": [11 - i * 0.05 for i in range(120)]})
+    html = render_page("report.html", title="Standings after round 11", subtitle="",
+                       sections=[Section("Open", tables=[table_from_frame(frame, numeric=["rank", "points"])])],
+                       event={"name": "Test Championship", "venue": "Karnal", "dates": "16–24 Sep 2024",
+                              "code": ""}, as_of="2024-09-24")
+    reader = PdfReader(io.BytesIO(html_to_pdf(html)))
+    assert len(reader.pages) >= 2  # 120 rows do not fit on one A4 page
+    first = reader.pages[0].extract_text()
+    assert "Standings after round 11" in first and "Player 001" in first
+    assert f"Page 1 of {len(reader.pages)}" in first
+    last = reader.pages[-1].extract_text()
+    assert "Player 120" in last
+    assert "rank" in last  # the thead repeats on every page

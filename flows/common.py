@@ -37,10 +37,12 @@ class Publication:
     notes: list[str] = field(default_factory=list)
     """Warnings and director decisions recorded in the manifest."""
 
-    def page(self, rel: str, html: str, *, pdf: bool = True) -> None:
+    def page(self, rel: str, html: str, *, pdf: bool | str = True) -> None:
+        """Publish an HTML page and, unless ``pdf`` is False, its PDF (from ``pdf`` when it
+        is a leaner HTML text of the same document)."""
         self.files[rel] = html
         if pdf:
-            self.pdfs[rel.removesuffix(".html") + ".pdf"] = html
+            self.pdfs[rel.removesuffix(".html") + ".pdf"] = pdf if isinstance(pdf, str) else html
 
 
 @task(retries=2, retry_delay_seconds=[1, 3])

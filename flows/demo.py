@@ -5,13 +5,29 @@ from __future__ import annotations
 from pathlib import Path
 
 from flows import io
-from transforms.demo_data import demo_national_junior
+from flows.simulate import simulate
+from transforms.config import from_table, parse_event_config
+from transforms.gk_rules import GKRules
+from transforms.gk_simulate import demo_files
+from transforms.demo_data import demo_national_junior_files
 
 
 def write_demo_inputs(folder: Path) -> list[Path]:
     nj = folder / "national-junior-2024"
-    players, associations = demo_national_junior()
-    return [
+    players, associations, withdrawals, byes = demo_national_junior_files()
+    written = [
         io.atomic_write(nj / "players.csv", players.write_csv()),
         io.atomic_write(nj / "associations.csv", associations.write_csv()),
+        io.atomic_write(nj / "withdrawals.csv", withdrawals.write_csv()),
+        io.atomic_write(nj / "bye_requests.csv", byes.write_csv()),
     ]
+    # The results are played by our own engine: `chessfed simulate` (seeded) through round 11.
+    (nj / "results.csv").unlink(missing_ok=True)
+    simulate(nj)
+    written.append(nj / "results.csv")
+    gk = folder / "golden-knights-2019"
+    cfg = parse_event_config((gk / "event.toml").read_text(encoding="utf-8"), file=str(gk / "event.toml"))
+    rules = from_table(GKRules, cfg.rules["golden_knights"], file=cfg.source, key="golden_knights")
+    for name, frame in demo_files(rules, seed=2019, event_year=cfg.event.start.year).items():
+        written.append(io.atomic_write(gk / name, frame.write_csv()))
+    return written

@@ -2,6 +2,7 @@
 
     chessfed standings --trf FILE.trf --tiebreaks BH-C1,BH,SB,DE,WIN,BWG \\
         --edition fide-2024 --out OUT.csv [--explain WHY.csv] [--rounds N] [--round-robin]
+        [--unrated-rating R]
 
 OUT.csv has the header ``rank,sno,name,points,`` then one column per tie-break code in the
 order given (decimals, e.g. ``12.5``, ``0.0``; empty where a tie-break has no value).
@@ -37,6 +38,9 @@ def _add_arguments(p: argparse.ArgumentParser) -> None:
                    help="rounds to count (default: the last round in the file)")
     p.add_argument("--round-robin", action="store_true",
                    help="pre-determined pairings: forfeits count as games (C.07 15.2)")
+    p.add_argument("--unrated-rating", type=int, default=None,
+                   help="rating an unrated player counts with in ARO/TPR/... (C.07 10), "
+                        "if the regulations give one; otherwise those tie-breaks stay empty")
     p.add_argument("--out", required=True, type=Path, help="standings CSV to write")
     p.add_argument("--explain", type=Path, default=None,
                    help="also write the contributions behind each tie-break (CSV)")
@@ -79,11 +83,13 @@ def run(args: argparse.Namespace) -> int:
         tournament = parse_trf(text, source=str(args.trf))
         players = tournament.players_frame()
         ranking = rank_players(tournament.scorecard, players, codes, edition=edition,
-                               rounds=args.rounds, round_robin=args.round_robin)
+                               rounds=args.rounds, round_robin=args.round_robin,
+                               unrated_rating=args.unrated_rating)
         write_atomic(args.out, standings_csv(ranking, codes))
         if args.explain is not None:
             why = explain_tiebreaks(tournament.scorecard, players, codes, edition=edition,
-                                    rounds=args.rounds, round_robin=args.round_robin)
+                                    rounds=args.rounds, round_robin=args.round_robin,
+                                    unrated_rating=args.unrated_rating)
             write_atomic(args.explain, why.write_csv())
     except (ChessfedError, OSError) as exc:
         print(f"chessfed standings: {exc}", file=sys.stderr)

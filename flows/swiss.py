@@ -1,21 +1,57 @@
 """The Swiss event flow (National Junior): read → validate → entries → scorecard →
-standings / crosstable / prizes → next-round pairing → publish."""
+standings / crosstable / prizes → next-round pairing and audit → publish."""
 
 from __future__ import annotations
 
 import datetime as dt
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import polars as pl
 from prefect import flow
 
 from flows import common, render
-from flows.present import Section, table_from_frame
+from flows import swiss_pages as pages
 from transforms import scorecard as sc
-from transforms.config import EventConfig
-from transforms.errors import Finding, Severity
+from transforms import swiss_round as sr
+from transforms.config import Category, EventConfig, from_table
+from transforms.dutch import pair_round
+from transforms.errors import ChessfedError, Finding, Severity
 from transforms.ingest import SWISS_REQUIRED, SWISS_SCHEMAS
+from transforms.junior_entries import (EntryDecision, JuniorEntryRules, evaluate_entries,
+                                       flag_early_draws)
+from transforms.standings import allocate_prizes, rank_players
+from transforms.trf import write_trf
+
+
+@dataclass
+class CategoryRun:
+    """One category's state in this run."""
+
+    cat: Category
+    players: pl.DataFrame
+    """Accepted players of the category, with ``sno``."""
+    results: pl.DataFrame
+    """The category's checked results.csv rows (all rounds, finished or not)."""
+    done: int
+    """Rounds complete from round 1 on."""
+    card: pl.DataFrame
+    """Scorecard through ``done``."""
+    rankings: dict[int, pl.DataFrame] = field(default_factory=dict)
+    """Round -> standings after it (points and tie-breaks)."""
+
+
+@dataclass
+class SwissRun:
+    cfg: EventConfig
+    as_of: dt.date
+    typed: dict[str, pl.DataFrame]
+    findings: list[Finding]
+    entries: EntryDecision | None
+    categories: list[CategoryRun]
+    blocked: str = ""
+    """Why standings and pairings are not published (errors in the files they depend on)."""
 
 
 def check_players(players: pl.DataFrame, cfg: EventConfig, as_of: dt.date) -> list[Finding]:
@@ -40,26 +76,114 @@ def check_players(players: pl.DataFrame, cfg: EventConfig, as_of: dt.date) -> li
 
 
 def check_player_refs(frame: pl.DataFrame, file: str, known: set[str], rounds: int) -> list[Finding]:
+    """DESIGN.md Inputs — withdrawals and bye requests name known players and real rounds."""
     out = []
     for r in frame.iter_rows(named=True):
         if r["player_id"] not in known:
             out.append(Finding(file, r["line"], "player_id", r["player_id"], Severity.ERROR,
                                "unknown player (not in players.csv or rejected there)"))
-        rnd = r.get("round", r.get("from_round"))
-        if rnd is not None and rnd > rounds:
-            col = "round" if "round" in r else "from_round"
-            out.append(Finding(file, r["line"], col, str(rnd), Severity.ERROR,
+        col = "round" if "round" in r else "from_round"
+        if r.get(col) is not None and r[col] > rounds:
+            out.append(Finding(file, r["line"], col, str(r[col]), Severity.ERROR,
                                f"the event has {rounds} rounds"))
     return out
 
 
-def standings_section(cat_name: str, ranking: pl.DataFrame, players: pl.DataFrame, codes: list[str],
-                      after_round: int) -> Section:
-    frame = ranking.join(players.select("sno", "state", "rating", "title"), on="sno", how="left")
-    cols = [("rank", "Rk"), ("sno", "SNo"), ("title", ""), ("name", "Name"), ("state", "State"),
-            ("rating", "Rtg"), ("points", "Pts")] + [(c, c) for c in codes]
-    return Section(f"{cat_name} — standings after round {after_round}",
-                   tables=[table_from_frame(frame, cols, numeric=["rank", "sno", "rating", "points", *codes])])
+def prepare(cfg: EventConfig, raw: dict, as_of: dt.date) -> SwissRun:
+    """Validate, decide entries, check results and build every category's scorecard."""
+    assert cfg.swiss is not None
+    typed, findings = common.validate(raw, SWISS_SCHEMAS, SWISS_REQUIRED)
+    players = typed.get("players.csv")
+    if players is None or "registered_at" not in players.columns or players.schema["registered_at"] == pl.String:
+        return SwissRun(cfg, as_of, typed, findings, None, [],
+                        blocked="players.csv is missing or unreadable (see the validation report).")
+    findings += check_players(players, cfg, as_of)
+    bad = {f.line for f in findings if f.file == "players.csv" and f.severity is Severity.ERROR}
+    players = players.filter(~pl.col("line").is_in(sorted(x for x in bad if x is not None)))
+    entries = None
+    assoc = typed.get("associations.csv")
+    if assoc is not None and "entries" in cfg.rules and "arrears_cleared" in assoc.columns:
+        rules = from_table(JuniorEntryRules, cfg.rules["entries"], file=cfg.source, key="entries")
+        entries = evaluate_entries(players, assoc, rules)
+        findings += list(entries.findings)
+        accepted = set(entries.decisions.filter(pl.col("status") == "accepted")["player_id"])
+        players = players.filter(pl.col("player_id").is_in(sorted(accepted)))
+    rounds = cfg.swiss.rounds
+    known = set(players["player_id"])
+    for name in ("withdrawals.csv", "bye_requests.csv"):
+        if name in typed and typed[name].height and "player_id" in typed[name].columns:
+            findings += check_player_refs(typed[name], name, known, rounds)
+    results = typed.get("results.csv")
+    if results is None or "round" not in results.columns or results.schema["round"] == pl.String:
+        results = pl.DataFrame(schema={"line": pl.Int64, "round": pl.Int64, "board": pl.Int64,
+                                       "white_id": pl.String, "black_id": pl.String,
+                                       "result": pl.String, "moves": pl.Int64,
+                                       "draw_consent": pl.Boolean})
+    results, more = sc.check_results(results, players, rounds=rounds,
+                                     withdrawals=typed.get("withdrawals.csv"))
+    findings += more
+    findings += flag_early_draws(results)
+    run = SwissRun(cfg, as_of, typed, findings, entries, [])
+    if common.has_errors(findings, "results.csv"):
+        run.blocked = ("results.csv has errors: standings and pairings wait until they are "
+                       "corrected (see the validation report).")
+    players = sc.assign_start_numbers(players)
+    for cat in cfg.swiss.categories:
+        cp = players.filter(pl.col("section") == cat.id)
+        cr = results.filter(pl.col("section") == cat.id)
+        done = sc.complete_rounds(cr) if cr.height else 0
+        card = sc.scorecard_from_results(cr, cp.select("player_id", "sno"), through_round=done,
+                                         pab_points=cfg.swiss.pab_points)
+        run.categories.append(CategoryRun(cat, cp, cr, done, card))
+    return run
+
+
+def standings(run: SwissRun, c: CategoryRun, through: int) -> pl.DataFrame:
+    """Standings after round ``through``: points then the configured tie-breaks."""
+    assert run.cfg.swiss is not None
+    card = c.card.filter(pl.col("round") <= through)
+    return rank_players(card, c.players.select("sno", "name", "rating"), run.cfg.swiss.tiebreaks,
+                        edition=run.cfg.swiss.tiebreak_edition, rounds=through)
+
+
+def engine_input(run: SwissRun, c: CategoryRun, round_no: int, setup: sr.RoundSetup):
+    s = run.cfg.swiss
+    assert s is not None
+    return sr.engine_input(c.players, c.card, round_no, setup, name=f"{run.cfg.event.name} — {c.cat.name}",
+                           total_rounds=s.rounds, edition=s.dutch_edition, initial_colour=s.initial_colour)
+
+
+def next_pairing(run: SwissRun, c: CategoryRun) -> tuple[int, list, sr.RoundSetup] | None:
+    """FIDE C.04.3 — pair the round after the last complete one, if it is not paired yet
+    (no rows for it in results.csv) and the event has rounds left."""
+    s = run.cfg.swiss
+    assert s is not None
+    r = c.done + 1
+    if r > s.rounds or c.results.filter(pl.col("round") == r).height:
+        return None
+    setup = sr.round_setup(c.players, r, run.typed.get("bye_requests.csv"), run.typed.get("withdrawals.csv"))
+    boards = pair_round(engine_input(run, c, r, setup), round_no=r, edition=s.dutch_edition)
+    return r, boards, setup
+
+
+def audit(run: SwissRun, c: CategoryRun) -> list[dict]:
+    """Re-pair every complete round from its history (like ``pair -c``) and list the rounds
+    whose recorded pairing differs from the engine's."""
+    out = []
+    for r in range(1, c.done + 1):
+        setup = sr.setup_from_scorecard(c.card, r)
+        try:
+            ours = set(pair_round(engine_input(run, c, r, setup), round_no=r))
+        except ChessfedError as e:
+            out.append({"category": c.cat.id, "round": r, "difference": f"engine: {e}"})
+            continue
+        recorded = sr.recorded_boards(c.card, r)
+        if ours != recorded:
+            only_rec = sorted(recorded - ours, key=str)
+            only_ours = sorted(ours - recorded, key=str)
+            out.append({"category": c.cat.id, "round": r,
+                        "difference": f"recorded only {only_rec}; engine only {only_ours}"})
+    return out
 
 
 @flow(name="swiss-event")
@@ -73,99 +197,55 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) ->
     names = list(SWISS_SCHEMAS)
     raw = common.read_inputs(event_dir, names)
     t = time.perf_counter()
-    typed, findings = common.validate(raw, SWISS_SCHEMAS, SWISS_REQUIRED)
-    players = typed.get("players.csv", pl.DataFrame(schema={c.name: pl.String for c in SWISS_SCHEMAS["players.csv"].columns}))
-    findings += check_players(players, cfg, as_of)
-    bad_lines = {f.line for f in findings if f.file == "players.csv" and f.severity is Severity.ERROR}
-    players = players.filter(~pl.col("line").is_in(sorted(x for x in bad_lines if x is not None)))
-    known = set(players["player_id"])
-    rounds = cfg.swiss.rounds
-    for name in ("withdrawals.csv", "bye_requests.csv"):
-        if name in typed:
-            findings += check_player_refs(typed[name], name, known, rounds)
-    results = typed.get("results.csv")
-    if results is not None and not common.has_errors(findings, "players.csv"):
-        results, more = sc.check_results(results, players, rounds=rounds,
-                                         withdrawals=typed.get("withdrawals.csv"))
-        findings += more
+    run = prepare(cfg, raw, as_of)
     pub.timings["validate_s"] = round(time.perf_counter() - t, 3)
-
     ctx = common.event_context(cfg, as_of)
-    sections: list[Section] = []
-    bulletin: list[Section] = []
-    highlights: list[str] = []
-    blocked = common.has_errors(findings, "players.csv", "results.csv")
-    if blocked:
-        msg = ("Standings and pairings are not published: players.csv or results.csv has errors "
-               "(see the validation report).")
-        pub.notes.append(msg)
-        sections.append(Section("Not published", intro=[msg]))
+    bulletin, highlights = [], []
+    if run.entries is not None:
+        bulletin += pages.entries(pub, run, ctx)
+    if run.blocked:
+        pub.notes.append(run.blocked)
+        bulletin.append(pages.Section("Not published", intro=[run.blocked]))
     else:
-        players = sc.assign_start_numbers(players)
-        per_round: dict[int, list[Section]] = {}
-        per_round_csv: dict[int, list[pl.DataFrame]] = {}
-        for cat in cfg.swiss.categories:
-            cp = players.filter(pl.col("section") == cat.id)
-            cr = (results.filter(pl.col("section") == cat.id) if results is not None
-                  else pl.DataFrame(schema={"round": pl.Int64, "result": pl.String}))
-            done = sc.complete_rounds(cr) if cr.height else 0
-            card = sc.scorecard_from_results(cr, cp.select("player_id", "sno"), through_round=done,
-                                             pab_points=cfg.swiss.pab_points) if done else None
-            for r in range(1, done + 1):
-                ranking = sc.points_ranking(card.filter(pl.col("round") <= r), cp)
-                per_round.setdefault(r, []).append(
-                    standings_section(cat.name, ranking, cp, [], r))
-                per_round_csv.setdefault(r, []).append(
-                    ranking.with_columns(pl.lit(cat.id).alias("category")).select("category", *ranking.columns))
-            if done:
-                ranking = sc.points_ranking(card, cp)
-                final = standings_section(cat.name, ranking, cp, [], done)
-                bulletin.append(final)
-                cross = sc.crosstable(card, ranking)
-                rcols = [c for c in cross.columns if c.startswith("r") and c[1:].isdigit()]
-                bulletin.append(Section(
-                    f"{cat.name} — crosstable after round {done}", wide=True,
-                    tables=[table_from_frame(cross, [("rank", "Rk"), ("name", "Name"), ("points", "Pts")]
-                                             + [(c, c[1:]) for c in rcols],
-                                             numeric=["rank", "points"], cell_cols=rcols)]))
-                top = ranking.row(0, named=True)
-                highlights.append(f"{cat.name}: {top['name']} leads with {common_fmt(top['points'])} "
-                                  f"after round {done}.")
-            else:
-                entries = cp.select("sno", "name", "state", "rating")
-                bulletin.append(Section(f"{cat.name} — starting list ({cp.height} players)",
-                                        tables=[table_from_frame(entries, [("sno", "SNo"), ("name", "Name"),
-                                                                           ("state", "State"), ("rating", "Rtg")],
-                                                                 numeric=["sno", "rating"])]))
-                highlights.append(f"{cat.name}: {cp.height} players on the starting list.")
-        for r, secs in sorted(per_round.items()):
-            rel = f"standings/round-{r:02d}"
-            pub.files[f"{rel}.csv"] = pl.concat(per_round_csv[r]).write_csv()
-            pub.page(f"{rel}.html", render.render_page(
-                "report.html", title=f"Standings after round {r}", subtitle="", sections=secs, **ctx))
-        sections.extend(bulletin)
-
-    common.publish_validation(pub, cfg, findings, as_of)
-    n_err = sum(f.severity is Severity.ERROR for f in findings)
-    n_warn = len(findings) - n_err
+        t = time.perf_counter()
+        for c in run.categories:
+            for r in range(1, c.done + 1):
+                c.rankings[r] = standings(run, c, r)
+        pub.timings["standings_s"] = round(time.perf_counter() - t, 3)
+        pages.standings_by_round(pub, run, ctx)
+        t = time.perf_counter()
+        audits, pairings = [], {}
+        for c in run.categories:
+            audits += audit(run, c)
+            nxt = next_pairing(run, c)
+            if nxt is not None:
+                pairings[c.cat.id] = nxt
+        pub.timings["pairing_s"] = round(time.perf_counter() - t, 3)
+        pages.pairings_by_round(pub, run, pairings, ctx)
+        for c in run.categories:
+            if c.done:
+                pub.files[f"event-{c.cat.id}.trf"] = write_trf(engine_input(
+                    run, c, c.done + 1, sr.RoundSetup({}, frozenset())))
+        bulletin += pages.bulletin_sections(pub, run, pairings, audits, ctx, highlights)
+        for d in audits:
+            pub.notes.append(f"pairing audit {d['category']} round {d['round']}: {d['difference']}")
+        prizes = {c.cat.id: allocate_prizes(c.rankings[c.done], c.cat.prizes, shared=cfg.swiss.prizes_shared)
+                  for c in run.categories if c.done == cfg.swiss.rounds and c.cat.prizes}
+        if prizes:
+            bulletin += pages.prizes(pub, run, prizes, ctx)
+    common.publish_validation(pub, cfg, run.findings, as_of)
     pub.pdfs["bulletin.pdf"] = render.render_page(
-        "report.html", title="Bulletin", subtitle=f"As of {as_of:%d %B %Y}.", sections=bulletin or sections, **ctx)
+        "report.html", title="Bulletin", subtitle=f"As of {as_of:%d %B %Y}.", sections=bulletin, **ctx)
+    n_err = sum(f.severity is Severity.ERROR for f in run.findings)
     pub.files["index.html"] = render.render_page(
         "index.html", title=cfg.event.name, subtitle=f"Published {as_of:%d %B %Y}.",
-        facts=[("Organiser", cfg.event.organiser), ("Rounds", str(rounds)),
-               ("Categories", ", ".join(c.name for c in cfg.swiss.categories)),
-               ("Contact", cfg.event.contact)],
-        errors=n_err, warnings=n_warn, sections=sections, links=common.link_list(pub), **ctx)
+        facts=pages.event_facts(run), errors=n_err, warnings=len(run.findings) - n_err,
+        sections=[], links=common.link_list(pub), **ctx)
     recipients = [(r.name, r.email) for r in cfg.publish.recipients]
-    assoc = typed.get("associations.csv")
+    assoc = run.typed.get("associations.csv")
     if assoc is not None and "email" in assoc.columns:
-        recipients += [(f"{r['name']}", r["email"]) for r in assoc.iter_rows(named=True) if r["email"]]
+        recipients += [(r["name"], r["email"]) for r in assoc.iter_rows(named=True) if r["email"]]
     messages = common.outbox(cfg, recipients, subject=f"{cfg.event.name} — bulletin",
                              lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
                              highlights=highlights, as_of=as_of)
     return common.finish(pub, cfg, event_dir, names, as_of, started, messages)
-
-
-def common_fmt(x: float) -> str:
-    from flows.present import fmt
-    return fmt(x)

@@ -40,6 +40,7 @@ def test_gk_rule_3_four_and_a_half_or_more_advance():
     q, rows = advance(scores({"P01": A}))
     assert [e for e, v in q.items() if v] == ["A1", "A2"]
     assert q["A4"] is False and q["A7"] is False
+    assert rows.filter(pl.col("entry_id") == "A4")["basis"][0] == "scored below 4½"
     assert "4½ or more" in rows.filter(pl.col("entry_id") == "A2")["basis"][0]
 
 
@@ -103,3 +104,9 @@ def test_gk_rule_3_director_advance_override_counts_before_the_fill():
 def test_gk_rule_3_scores_are_game_points_of_complete_sections_only():
     q, _ = advance(scores({"P01": A}, complete=False))
     assert q == {}
+
+
+def test_gk_rule_3_with_too_few_four_pointers_every_one_fills_and_the_last_section_stays_short():
+    # A gives two 4½+ qualifiers and one 4-pointer: all three advance, 4 seats stay empty
+    q, _ = advance(scores({"P01": A}), complete=True)
+    assert sorted(e for e, v in q.items() if v) == ["A1", "A2", "A3"]

@@ -126,12 +126,23 @@ def test_gk_rule_1_unknown_member_is_rejected():
     assert status(judged)["E1"] == "rejected"
 
 
-def test_gk_rule_9_entry_before_dec_1_is_a_carry_forward_judged_as_received_on_the_opening_date():
+def test_gk_rule_9_entries_are_received_from_dec_1_of_the_previous_year_not_before():
     judged, _ = judge_entries(RULES, members({"member_id": "M1"}, {"member_id": "M2"}), entries(
-        ("CF", "M1", D(Y - 1, 10, 20)),   # carried forward from the 2018 event
-        ("STALE", "M2", D(Y - 2, 11, 30)),  # before the 2018 event even opened
+        ("NOV30", "M1", D(Y - 1, 11, 30)), ("DEC1", "M2", D(Y - 1, 12, 1)),
     ), event_year=Y)
-    assert status(judged) == {"CF": "accepted", "STALE": "rejected"}
+    assert status(judged) == {"NOV30": "rejected", "DEC1": "accepted"}
+    assert "2018-12-01" in judged.filter(pl.col("entry_id") == "NOV30")["reason"][0]
+
+
+def test_gk_rule_9_carried_in_entries_count_as_received_on_the_opening_date_at_no_extra_cost():
+    # last year's 2nd entry, postmarked 15 Oct 2018, paid last year's fee of $20
+    carried = entries(("CF", "M1", D(Y - 1, 10, 15), 20.0))
+    judged, findings = judge_entries(RULES, members({"member_id": "M1"}), entries(
+        ("CF", "M1", D(Y - 1, 10, 15), 20.0), ("NEW", "M1", D(Y, 9, 30)),
+    ), event_year=Y, carried_in=carried)
+    assert status(judged) == {"CF": "accepted", "NEW": "accepted"}  # CF is entry 1, NEW entry 2
+    assert judged["file"].to_list() == ["carried_in.csv", "entries.csv"]
+    assert [(f.file, f.line, f.severity) for f in findings] == [("entries.csv", 2, "warning")]
 
 
 def test_gk_rule_9_entries_received_from_dec_1_of_the_previous_year_count_for_this_year():
@@ -149,8 +160,13 @@ def test_gk_rule_9_carried_forward_entries_are_accepted_by_next_years_run():
     assert cf.columns == ["entry_id", "member_id", "received", "channel", "fee_paid"]
     assert cf["entry_id"].to_list() == ["E2"]
     # next year: E2 arrived before the 2020 opening (1 Dec 2019): judged as received then, a 1st entry
-    judged, _ = judge_entries(RULES, m, cf.with_columns(line=pl.lit(2, pl.Int64)), event_year=Y + 1)
-    assert status(judged) == {"E2": "accepted"}
+    cf_in = cf.with_columns(line=pl.lit(2, pl.Int64))
+    nxt = run_golden_knights(RULES, m, entries(("F1", "M1", D(Y + 1, 2, 1))), None, None, None, None,
+                             event_year=Y + 1, as_of=D(Y + 1, 3, 1), carried_in=cf_in)
+    assert status(nxt.entries) == {"E2": "accepted", "F1": "accepted"}
+    # without the carried_in file the same row would be too early for 2020
+    judged, _ = judge_entries(RULES, m, cf_in, event_year=Y + 1)
+    assert status(judged) == {"E2": "rejected"}
 
 
 def test_gk_rule_9_duplicate_entry_id_is_a_finding_with_its_line():

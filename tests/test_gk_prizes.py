@@ -7,9 +7,14 @@ from decimal import Decimal
 import polars as pl
 import pytest
 
-from transforms.gk_prizes import rule_4_awards, rule_5_prizes, rule_6_weighted_points, scaled_prize_table
-from transforms.gk_rules import GKRules
 from transforms.errors import ConfigError
+from transforms.gk_prizes import (
+    rule_4_awards,
+    rule_5_prizes,
+    rule_6_weighted_points,
+    scaled_prize_table,
+)
+from transforms.gk_rules import GKRules
 
 RULES = GKRules()
 C = Decimal
@@ -134,3 +139,12 @@ def test_gk_rules_config_errors_name_the_key():
         GKRules(entry_deadlines=((1, (12, 31)), (2, (9, 30))))
     with pytest.raises(ConfigError, match="golden_knights.stage_weights"):
         GKRules(stage_weights=(C("1.0"), C("2.21"), C("4.5")))
+
+
+def test_gk_rule_5_players_tied_for_first_are_co_champions_with_title_and_plaque_each():
+    st = standings({"A": 30.0, "B": 30.0, "C": 20.0})
+    p = rule_5_prizes(RULES, st, 200)
+    assert amounts(p) == {"A": C("650.00"), "B": C("650.00"), "C": C("300.00")}
+    aw = rule_4_awards(RULES, pl.DataFrame(schema={"stage": pl.String, "entry_id": pl.String,
+                                                   "member_id": pl.String, "qualified": pl.Boolean}), st, p)
+    assert aw.filter(pl.col("award") == "champion_title_and_plaque")["entry_id"].to_list() == ["A", "B"]

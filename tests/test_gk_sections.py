@@ -131,6 +131,6 @@ def test_gk_rule_2_games_outside_the_section_or_recorded_twice_are_findings():
     res = run_golden_knights(RULES, m, e, published, games, None, None, event_year=Y, as_of=D(Y, 6, 1))
     got = sorted((f.line, f.column) for f in res.findings if f.file == "games.csv")
     assert got == [(3, "black"), (4, "black")]
-    assert "twice" in [f for f in res.findings if f.line == 3 and f.file == "games.csv"][0].reason
+    assert "twice" in next(f for f in res.findings if f.line == 3 and f.file == "games.csv").reason
     # only the first row counts
     assert res.crosstables.filter(pl.col("entry_id") == "E000")["score"][0] == 1.0

@@ -983,3 +983,11 @@ def test_secretary_and_medal_seat_reasons_name_the_category_and_state():
     assert reasons(r, "r2").startswith(
         "no seat left: medal-state additional entries of 'RJ' in open (1 allowed)"
     )
+
+
+def test_missing_required_column_is_an_input_error_naming_it():
+    from transforms.errors import InputError
+
+    with pytest.raises(InputError) as err:
+        evaluate_entries(players(entry("a")).drop("birth_date"), associations(), RULES)
+    assert (err.value.file, err.value.column) == ("players.csv", "birth_date")

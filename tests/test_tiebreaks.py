@@ -14,7 +14,9 @@ from transforms.errors import ConfigError
 from transforms.model import SCORECARD_SCHEMA
 from transforms.tiebreaks import (
     REGISTRY,
+    Modifier,
     UnknownTiebreak,
+    apply_cuts,
     compute_tiebreaks,
     dp_from_p,
     expected_hundredths,
@@ -291,25 +293,37 @@ def test_progressive_score_and_its_cut1_C07_7_5():
                                          "PS-C1": {1: 4.5, 2: 3.0, 3: 2.0, 4: 0.5}}
 
 
-def test_aro_is_rounded_half_up_over_rated_games_only_C07_10_1():
+def test_aro_is_rounded_half_up_over_games_played_C07_10_1():
+    #   1: 2w1 3b1 4w½     (forfeits are no games for ratings, C.07 15.2)
+    #   2: 1b0 +4w 3b1
+    #   3: 4w1 1w0 2w0
+    #   4: 3b0 -2b 1b½
     t = """
     1: 2w1 3b1 4w½
     2: 1b0 +4w 3b1
     3: 4w1 1w0 2w0
     4: 3b0 -2b 1b½
     """
-    ratings = {1: 2001, 2: 1900, 3: 1901, 4: 0}
+    ratings = {1: 2001, 2: 1900, 3: 1901, 4: 1800}
     r = tb(t, ["ARO", "ARO-C1"], ratings=ratings)
-    assert r["ARO"][1] == 1901.0  # (1900 + 1901) / 2 = 1900.5 -> 1901; 4 is unrated
-    assert r["ARO"][2] == 1951.0  # the forfeit against 4 is no game (C.07 15.2/16)
-    assert r["ARO-C1"][1] == 1901.0
-    assert r["ARO"][4] == 1951.0  # 3 (1901) and 1 (2001)
-    # a player whose only rated game is cut has no ARO-C1
+    assert r["ARO"][1] == 1867.0  # (1900 + 1901 + 1800) / 3 = 1867.0
+    assert r["ARO"][2] == 1951.0  # (2001 + 1901) / 2 = 1951; the forfeit against 4 is no game
+    assert r["ARO-C1"][1] == 1901.0  # 1900.5 rounds half up
+    # a player whose only game is cut has no ARO-C1
     t1 = """
     1: 2w1
     2: 1b0
     """
     assert tb(t1, ["ARO-C1"], ratings={1: 2000, 2: 1800})["ARO-C1"] == {1: None, 2: None}
+
+
+def test_rating_tiebreaks_need_every_participant_rated_C07_10():
+    # Decision pinned: with an unrated participant (rating 0) ARO is not applicable (null for
+    # everybody) unless the rules give unrated participants a rating.
+    ratings = {1: 2000, 2: 1900, 3: 1800, 4: 0}
+    assert set(tb(PLAIN, ["ARO", "TPR"], ratings=ratings)["ARO"].values()) == {None}
+    r = tb(PLAIN, ["ARO"], ratings=ratings, unrated_rating=1000)["ARO"]
+    assert r[1] == round((1900 + 1800 + 1000) / 3)
 
 
 def test_dp_and_expected_score_tables_FIDE_B02_8_1():
@@ -329,7 +343,10 @@ def test_tpr_is_aro_plus_dp_and_ptp_the_lowest_rating_reaching_the_score_C07_10_
     r = tb(t, ["TPR", "PTP"], ratings={1: 1900, 2: 1800, 3: 2000})
     assert r["TPR"][1] == 2093.0
     ptp = r["PTP"][1]
-    e = lambda rating: expected_hundredths(int(rating) - 1800) + expected_hundredths(int(rating) - 2000)  # noqa: E731
+
+    def e(rating: float) -> int:
+        return expected_hundredths(int(rating) - 1800) + expected_hundredths(int(rating) - 2000)
+
     assert e(ptp) >= 150 > e(ptp - 1)
 
 
@@ -415,3 +432,59 @@ def test_explanation_lists_every_contribution_and_the_cut():
     assert mine["dropped_by_cut"].to_list() == [False, True, False, False]
     assert mine.filter(~pl.col("dropped_by_cut"))["value"].sum() == 7.0
     assert "16.4" in mine["note"][1]
+
+
+def test_de_explanation_names_the_group_and_the_rule_used_C07_6_3():
+    # 1, 2, 3 and 6 on 1.0 after two rounds; 1 beat 2, 3 and 6 met neither of them.
+    t = """
+    1: 2w1 4b0
+    2: 1b0 5w1
+    3: 6w1 4w0
+    4: 5b1 1w1
+    5: 4w0 2b0
+    6: 3b0 PAB
+    """
+    sc = card(t)
+    why = explain_tiebreaks(sc, players(sc), ["DE"], edition="fide-2024")
+    summary = why.filter(pl.col("round").is_null() & (pl.col("sno") == 1))
+    assert summary["note"][0].startswith("tie group 1, 2, 3, 6: not all met (6.3)")
+    assert summary["value"][0] == 1.0
+
+
+def test_vur_with_the_lowest_contribution_is_the_one_cut_C07_16_5_1():
+    # Decision pinned: 16.5.1 says "the lowest contribution coming from such rounds". Under the
+    # 2026 caps two VURs can have different dummies: an HPB (dummy 3.0, x 0.5 = 1.5) and a
+    # forfeit loss (dummy 3.5, x 0 = 0). The forfeit loss (0) is cut, not the HPB; the least
+    # significant value (a loss to a 2.0 opponent, 0) is not lower than it.
+    el = pl.DataFrame({
+        "sno": [1] * 6, "round": [1, 2, 3, 4, 5, 6],
+        "opp_score": [3.0, 3.5, 4.0, 4.0, 4.0, 2.0],
+        "sb": [1.5, 0.0, 4.0, 4.0, 4.0, 0.0],
+        "vur": [True, True, False, False, False, False],
+    })
+    cut = apply_cuts(el, Modifier(1, 0), sig="opp_score", val="sb", vur_exception=True)
+    assert cut.filter(pl.col("dropped_by_cut"))["round"].to_list() == [2]
+
+
+def test_perfect_performance_of_full_and_zero_scores_C07_10_3():
+    # Decision pinned: 100% -> highest opponent + 800, 0% -> lowest opponent - 800
+    t = """
+    1: 2w1 3b1
+    2: 1b0 3w0
+    3: 2b1 1w0
+    """
+    r = tb(t, ["PTP"], ratings={1: 1900, 2: 1800, 3: 2000})["PTP"]
+    assert (r[1], r[2]) == (2800.0, 1100.0)
+
+
+def test_repeated_meetings_count_as_their_average_in_direct_encounter():
+    # Decision pinned: 1 and 2 (both 1.5) met twice: 1-0 and ½-½ -> DE 0.75 and 0.25
+    t = """
+    1: 2w1 2b½ 3w0
+    2: 1b0 1w½ 4b1
+    3: PAB PAB 1b1
+    4: PAB PAB 2w0
+    """
+    sc = card(t)
+    out = compute_tiebreaks(sc, players(sc), ["DE"], edition="fide-2024")
+    assert out["DE"].to_list() == [0.75, 0.25, 0.0, 0.0]

@@ -12,6 +12,7 @@ import datetime as dt
 import tomllib
 import types
 import typing
+import collections.abc
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from enum import Enum, StrEnum
@@ -144,8 +145,13 @@ def _convert(value: Any, tp: Any, *, file: str, key: str) -> Any:
         if len(args) != len(value):
             raise ConfigError(file, key, f"expected {len(args)} items, got {value!r}")
         return tuple(_convert(v, a, file=file, key=f"{key}[{i}]")
-                     for i, (v, a) in enumerate(zip(args, value)))
-    if origin in (dict, Mapping, typing.Mapping) or tp is dict:
+                     for i, (v, a) in enumerate(zip(value, args)))
+    if origin in (frozenset, set) or tp in (frozenset, set):
+        if not isinstance(value, list | tuple):
+            raise ConfigError(file, key, f"expected a list, got {value!r}")
+        et = args[0] if args else Any
+        return frozenset(_convert(v, et, file=file, key=f"{key}[{i}]") for i, v in enumerate(value))
+    if origin in (dict, Mapping, typing.Mapping, collections.abc.Mapping) or tp is dict:
         if not isinstance(value, dict):
             raise ConfigError(file, key, f"expected a table, got {value!r}")
         kt, vt = args if args else (str, Any)

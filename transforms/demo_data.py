@@ -54,6 +54,16 @@ SEEDS = {
 
 def demo_national_junior(seed: int = 2024) -> tuple[pl.DataFrame, pl.DataFrame]:
     """Return (players, associations) frames in the players.csv / associations.csv columns."""
+    players, associations, _, _ = demo_national_junior_files(seed)
+    withdrawals = pl.DataFrame({"player_id": ["O012"], "from_round": ["8"],
+                                "reason": ["illness, withdrawn with the chief arbiter's permission"]})
+    bye_requests = pl.DataFrame({"player_id": ["O020", "G015", "O033", "G027"],
+                                 "round": ["3", "5", "6", "9"], "kind": ["HPB", "HPB", "HPB", "ZPB"]})
+    return players, associations, withdrawals, bye_requests
+
+
+def demo_national_junior_files(seed: int = 2024) -> tuple[pl.DataFrame, ...]:
+    """(players, associations, withdrawals, bye_requests) of the demo event."""
     rng = random.Random(seed)
     rows: list[dict] = []
     used_names: set[str] = set()
@@ -137,4 +147,8 @@ def demo_national_junior(seed: int = 2024) -> tuple[pl.DataFrame, pl.DataFrame]:
         "arrears_cleared": ["false" if s in ARREARS else "true" for s in states],
         "email": [f"secretary@{s.lower()}-chess.example" for s in states],
     })
-    return players, associations
+    withdrawals = pl.DataFrame({"player_id": ["O012"], "from_round": ["8"],
+                                "reason": ["illness, withdrawn with the chief arbiter's permission"]})
+    bye_requests = pl.DataFrame({"player_id": ["O020", "G015", "O033", "G027"],
+                                 "round": ["3", "5", "6", "9"], "kind": ["HPB", "HPB", "HPB", "ZPB"]})
+    return players, associations, withdrawals, bye_requests

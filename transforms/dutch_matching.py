@@ -21,15 +21,59 @@ def max_weight_matching(w: list[list[int]]) -> list[int]:
     return _Solver(w).solve()
 
 
+def max_weight_matching_warm(w: list[list[int]], mate: list[int] | None,
+                             dual: list[int] | None, scale: int = 2
+                             ) -> tuple[list[int], list[int], int]:
+    """Maximum-weight matching started from a previous optimum (``mate``, vertex ``dual``
+    in units of ``scale`` × weight) after some weights changed. Duals too low for the new
+    weights are raised and the edges that stop being tight are unmatched; the solver then
+    only repairs what changed. Returns the new (mate, dual, scale)."""
+    n = len(w)
+    if mate is None or dual is None:
+        sv = _Solver(w)
+    else:
+        mate = list(mate)
+        u = list(dual)
+        for i in range(n):
+            row = w[i]
+            need = 0
+            for j in range(n):
+                x = row[j]
+                if x > 0:
+                    d = scale * x - u[j]
+                    if d > need:
+                        need = d
+            if u[i] < need:
+                u[i] = need
+                m = mate[i]
+                if m != -1:
+                    mate[m] = -1
+                    mate[i] = -1
+        for i in range(n):
+            m = mate[i]
+            if m > i and (w[i][m] <= 0 or u[i] + u[m] != scale * w[i][m]):
+                mate[i] = mate[m] = -1
+        sv = _Solver(w, mate, u, scale)
+    m = sv.solve()
+    return m, sv.vertex_duals(), sv.scale
+
+
 class _Solver:
-    def __init__(self, w: list[list[int]]):
+    """Primal-dual solver. Started cold (all duals at the largest weight) or warm from a
+    matching and vertex duals that are feasible with every matched edge tight: exposed
+    vertices whose dual is still positive are the roots of the alternating trees, and a
+    vertex whose dual reaches zero may be left exposed (complementary slackness)."""
+
+    def __init__(self, w: list[list[int]], mate: list[int] | None = None,
+                 dual: list[int] | None = None, scale: int = 2):
         n = self.n = len(w)
-        # Doubled weights keep every dual change integral.
-        self.w = [[2 * x for x in row] for row in w]
-        self.nbrs = [[j for j in range(n) if j != i and w[i][j] > 0] for i in range(n)]
+        self.scale = scale
+        self.w = [[scale * x for x in row] for row in w]
+        self.nbrs = [[j for j, x in enumerate(row) if x > 0 and j != i]
+                     for i, row in enumerate(w)]
         maxw = max((x for row in self.w for x in row), default=0)
-        self.mate = [-1] * n
-        self.dual = [maxw] * n + [0] * n
+        self.mate = list(mate) if mate is not None else [-1] * n
+        self.dual = (list(dual) if dual is not None else [maxw] * n) + [0] * n
         self.label = [_FREE] * (2 * n)
         self.labelend: list[tuple[int, int] | None] = [None] * (2 * n)
         self.inblossom = list(range(n))
@@ -269,16 +313,22 @@ class _Solver:
         n = self.n
         if n == 0:
             return []
-        for _stage in range(n):
+        while True:
             self.label = [_FREE] * (2 * n)
+            self.labelend = [None] * (2 * n)
             self.bestedge = [None] * (2 * n)
             for b in range(n, 2 * n):
                 self.bbest[b] = None
             self.allowed = set()
             self.queue = []
+            roots = False
             for v in range(n):
-                if self.mate[v] == -1 and self.label[self.inblossom[v]] == _FREE:
+                if (self.mate[v] == -1 and self.dual[v] > 0
+                        and self.label[self.inblossom[v]] == _FREE):
                     self.assign_label(v, _S, None)
+                    roots = True
+            if not roots:
+                break
             augmented = False
             while True:
                 while self.queue and not augmented:
@@ -294,6 +344,11 @@ class _Solver:
                                 self.allow(v, w)
                         if self.is_allowed(v, w):
                             if self.label[bw] == _FREE:
+                                if self.mate[self.base[bw]] == -1:
+                                    # an exposed vertex with zero dual: augmenting path
+                                    self.augment_matching(v, w)
+                                    augmented = True
+                                    break
                                 self.assign_label(w, _T, (v, w))
                             elif self.label[bw] == _S:
                                 base = self.scan_blossom(v, w)
@@ -318,7 +373,18 @@ class _Solver:
                 if augmented:
                     break
                 # dual adjustment
-                dtype, delta, dedge, dblossom = 1, min(self.dual[:n]), None, -1
+                for b in range(2 * n):
+                    if (self.parent[b] == -1 and self.label[b] == _S
+                            and self.bestedge[b] is not None and (b < n or self.base[b] >= 0)
+                            and self.slack(*self.bestedge[b]) % 2):
+                        self.rescale()
+                        break
+                dtype, delta, dedge, dblossom = 1, None, None, -1
+                dvertex = -1
+                for v in range(n):
+                    if self.label[self.inblossom[v]] == _S and (
+                            delta is None or self.dual[v] < delta):
+                        delta, dvertex = self.dual[v], v
                 for v in range(n):
                     if self.label[self.inblossom[v]] == _FREE and self.bestedge[v] is not None:
                         d = self.slack(*self.bestedge[v])
@@ -327,9 +393,7 @@ class _Solver:
                 for b in range(2 * n):
                     if (self.parent[b] == -1 and self.label[b] == _S
                             and self.bestedge[b] is not None and (b < n or self.base[b] >= 0)):
-                        d = self.slack(*self.bestedge[b])
-                        assert d % 2 == 0
-                        d //= 2
+                        d = self.slack(*self.bestedge[b]) // 2
                         if d < delta:
                             dtype, delta, dedge = 3, d, self.bestedge[b]
                 for b in range(n, 2 * n):
@@ -349,6 +413,9 @@ class _Solver:
                         elif self.label[b] == _T:
                             self.dual[b] -= delta
                 if dtype == 1:
+                    if self.mate[dvertex] != -1:
+                        # leave dvertex exposed: flip the even path from its root
+                        self.flip_to_exposed(dvertex)
                     break
                 if dtype == 2:
                     i, j = dedge
@@ -362,10 +429,94 @@ class _Solver:
                     self.queue.append(i)
                 else:
                     self.expand_blossom(dblossom, False)
-            if not augmented:
-                break
             for b in range(n, 2 * n):
                 if (self.parent[b] == -1 and self.base[b] >= 0 and self.label[b] == _S
                         and self.dual[b] == 0):
                     self.expand_blossom(b, True)
         return self.mate
+
+    def rescale(self) -> None:
+        """Double weights and duals so that half a slack stays integral."""
+        self.scale *= 2
+        self.w = [[2 * x for x in row] for row in self.w]
+        self.dual = [2 * d for d in self.dual]
+
+    def flip_to_exposed(self, v: int) -> None:
+        s, j = v, -1
+        while True:
+            bs = self.inblossom[s]
+            if bs >= self.n:
+                self.augment_blossom(bs, s)
+            self.mate[s] = j
+            le = self.labelend[bs]
+            if le is None:
+                break
+            t = le[0]
+            bt = self.inblossom[t]
+            s2, j2 = self.labelend[bt]
+            if bt >= self.n:
+                self.augment_blossom(bt, j2)
+            self.mate[j2] = s2
+            s, j = s2, j2
+
+    def vertex_duals(self) -> list[int]:
+        """Vertex duals with every blossom dissolved into its vertices (feasible, but the
+        edge from a blossom base to its outside mate may no longer be tight)."""
+        out = self.dual[:self.n]
+        for v in range(self.n):
+            b = self.parent[v]
+            while b != -1:
+                out[v] += self.dual[b]
+                b = self.parent[b]
+        return out
+
+
+class MatchingGraph:
+    """A weighted graph the Dutch engine re-solves after each change of weights.
+
+    ``solve()`` returns ``mate`` with an unmatched vertex mapped to itself. Pairs fixed with
+    :meth:`fix` are taken out of the graph (they are matched to each other in every optimum).
+    """
+
+    def __init__(self, n: int):
+        self.n = n
+        self.w = [[0] * n for _ in range(n)]
+        self.fixed: dict[int, int] = {}
+        self.solves = 0
+        self._mate: list[int] | None = None
+        self._dual: list[int] = []
+        self._scale = 2
+
+    def set(self, i: int, j: int, weight: int) -> None:
+        self.w[i][j] = weight
+        self.w[j][i] = weight
+
+    def fix(self, i: int, j: int) -> None:
+        self.fixed[i] = j
+        self.fixed[j] = i
+
+    def solve(self) -> list[int]:
+        """Re-optimise after the changes since the last call (warm start)."""
+        self.solves += 1
+        free = [v for v in range(self.n) if v not in self.fixed]
+        pos = {v: k for k, v in enumerate(free)}
+        sub = [[self.w[a][b] for b in free] for a in free]
+        if self._mate is None:
+            m, u, self._scale = max_weight_matching_warm(sub, None, None)
+        else:
+            smate = [pos.get(self._mate[a], -1) if self._mate[a] != -1 else -1 for a in free]
+            sdual = [self._dual[a] for a in free]
+            m, u, self._scale = max_weight_matching_warm(sub, smate, sdual, self._scale)
+        self._mate = [-1] * self.n
+        self._dual = [0] * self.n
+        for k, a in enumerate(free):
+            self._dual[a] = u[k]
+            if m[k] != -1:
+                self._mate[a] = free[m[k]]
+        mate = list(range(self.n))
+        for v, u2 in self.fixed.items():
+            mate[v] = u2
+        for a in free:
+            if self._mate[a] != -1:
+                mate[a] = self._mate[a]
+        return mate

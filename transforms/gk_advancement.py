@@ -59,7 +59,7 @@ def rule_3_advancement(
         basis=pl.when(pl.col("score") >= top).then(pl.lit(f"scored {_fmt(top)} or more (rule 3)"))
         .when((best < top) & (pl.col("score") >= fb))
         .then(pl.lit(f"scored {_fmt(fb)}; nobody in the section reached {_fmt(top)} (rule 3)"))
-        .when(best >= top).then(pl.lit(f"scored {_fmt(fb)}: may fill the last {_next(stage)} section (rule 3)"))
+        .when((best >= top) & (pl.col("score") >= fb)).then(pl.lit(f"scored {_fmt(fb)}: may fill the last {_next(stage)} section (rule 3)"))
         .otherwise(pl.lit(f"scored below {_fmt(top)}")),
     )
     # the director's decisions (rule 7)

@@ -13,14 +13,18 @@ ENTRY_STATUS_SCHEMA = {
     "entry_id": pl.String(), "member_id": pl.String(), "status": pl.String(), "reason": pl.String(),
 }
 ACCEPTED, CARRIED, REJECTED = "accepted", "carried_forward", "rejected"
+CARRIED_IN_FILE = "carried_in.csv"
+"""Where the previous year's carried_forward.csv is read from (the lead's flows decide the name)."""
 
 
 def judge_entries(
-    rules: GKRules, members: pl.DataFrame, entries: pl.DataFrame, *, event_year: int
+    rules: GKRules, members: pl.DataFrame, entries: pl.DataFrame, *, event_year: int,
+    carried_in: pl.DataFrame | None = None,
 ) -> tuple[pl.DataFrame, list[Finding]]:
     """GK rules 1, 8, 9 — entry eligibility, fee, number of entries and deadlines.
 
-    Returns the entries frame with ``status`` (accepted | carried_forward | rejected),
+    Returns the entries frame (carried_in rows first) with ``file`` (entries.csv or
+    carried_in.csv, for findings), ``status`` (accepted | carried_forward | rejected),
     ``reason``, ``rank`` (the entry's number k among its member's entries) and ``deadline``.
 
     Decision: a member's entries are numbered k = 1, 2, … in order of ``received`` (then file
@@ -31,9 +35,15 @@ def judge_entries(
     Decision: a late entry is carried forward to next year's event (rule 9), never rejected.
     Decision: entries numbered beyond ``max_entries_per_member`` are rejected (rule 8), not
     carried forward.
-    Decision: an entry received before the opening date (1 Dec of the previous year) is one
-    the previous year's run carried forward; it is judged as if received on the opening date.
-    One received before the previous event's opening is rejected as stale.
+    Decision: entries.csv rows received before the opening date (1 Dec of the previous year)
+    are rejected ("will begin receiving entries after December 1"). Entries the previous
+    year's run carried forward come in ``carried_in`` (last year's carried_forward.csv, same
+    columns): they are judged as if received on the opening date (or later, when received
+    later), are exempt from this year's fee ("at no additional cost should the entry fee …
+    be increased") and are numbered with the member's other entries. An entries.csv row whose
+    entry_id is also in ``carried_in`` is ignored with a warning.
+    Decision: an entry received in December of the event year (when next year's event is
+    already open) counts for this year's event if its deadline allows, else it is carried.
     Decision: membership must be current on the day the entry was received
     (``membership_expires >= received``); later lapses are flagged, not rejected (rule 1,
     :func:`membership_flags`).
@@ -43,14 +53,24 @@ def judge_entries(
     """
     findings: list[Finding] = []
     opening = rules.opening(event_year)
-    stale_before = rules.opening(event_year - 1)
     countries = list(rules.residence_countries)
     excluded = list(rules.excluded_regions)
 
-    df = entries.with_columns(pl.col("line").cast(pl.Int64))
-    dup = df.filter(pl.col("entry_id").is_duplicated() & (pl.col("line") != pl.col("line").min().over("entry_id")))
+    df = entries.with_columns(pl.col("line").cast(pl.Int64), file=pl.lit("entries.csv"), _carried=pl.lit(False))
+    if carried_in is not None and not carried_in.is_empty():
+        cin = carried_in.with_columns(pl.col("line").cast(pl.Int64), file=pl.lit(CARRIED_IN_FILE),
+                                      _carried=pl.lit(True)).select(df.columns).cast(df.schema)
+        again = df.filter(pl.col("entry_id").is_in(cin["entry_id"].to_list()))
+        for row in again.iter_rows(named=True):
+            findings.append(Finding("entries.csv", row["line"], "entry_id", row["entry_id"], Severity.WARNING,
+                                    f"entry already carried forward from last year ({CARRIED_IN_FILE}); this row is ignored"))
+        df = pl.concat([cin.sort("line"), df.filter(~pl.col("entry_id").is_in(cin["entry_id"].to_list())).sort("line")])
+    else:
+        df = df.sort("line")
+    df = df.with_columns(_ord=pl.int_range(pl.len()))
+    dup = df.filter(pl.col("_ord") != pl.col("_ord").min().over("entry_id"))
     for row in dup.iter_rows(named=True):
-        findings.append(Finding("entries.csv", row["line"], "entry_id", row["entry_id"], Severity.ERROR,
+        findings.append(Finding(row["file"], row["line"], "entry_id", row["entry_id"], Severity.ERROR,
                                 "entry_id appears more than once; the later row is rejected"))
     m = members.select(
         "member_id", "membership_expires", "country", "region", "apo_fpo",
@@ -65,24 +85,24 @@ def judge_entries(
     )
     resident = in_na | (pl.col("apo_fpo").fill_null(False) & pl.lit(rules.accept_apo_fpo))
     first_reason = (
-        pl.when(pl.col("line") != pl.col("line").min().over("entry_id"))
+        pl.when(pl.col("_ord") != pl.col("_ord").min().over("entry_id"))
         .then(pl.lit("duplicate entry_id"))
         .when(pl.col("_known").is_null())
         .then(pl.lit("member_id not in members.csv (rule 1: open to US Chess members)"))
         .when(pl.col("received").is_null())
         .then(pl.lit("no received date"))
-        .when(pl.col("received") < pl.lit(stale_before))
-        .then(pl.lit(f"received before {stale_before.isoformat()}, before the previous event opened (rule 9)"))
+        .when(~pl.col("_carried") & (pl.col("received") < pl.lit(opening)))
+        .then(pl.lit(f"received before entries opened on {opening.isoformat()} (rule 9)"))
         .when(pl.col("membership_expires").is_null() | (pl.col("membership_expires") < pl.col("received")))
         .then(pl.lit("membership not current when the entry was received (rule 1)"))
         .when(~resident)
         .then(pl.lit("residence outside North America and its islands, Hawaii, or APO/FPO (rule 1)"))
-        .when(fee.is_null() | (fee < float(rules.entry_fee)))
+        .when(~pl.col("_carried") & (fee.is_null() | (fee < float(rules.entry_fee))))
         .then(pl.lit(f"fee paid below the ${rules.entry_fee} entry fee (rule 8)"))
         .otherwise(None)
     )
     df = df.with_columns(_pre=first_reason, _eff=effective)
-    ok = df.filter(pl.col("_pre").is_null()).sort("_eff", "line").with_columns(
+    ok = df.filter(pl.col("_pre").is_null()).sort("_eff", "_ord").with_columns(
         rank=pl.int_range(1, pl.len() + 1).over("member_id").cast(pl.Int64)
     )
     deadline_rows = [(k, rules.deadline(k, event_year)) for k in range(1, rules.max_entries_per_member + 1)]
@@ -107,19 +127,19 @@ def judge_entries(
         rank=pl.lit(None, pl.Int64), deadline=pl.lit(None, pl.Date),
         status=pl.lit(REJECTED), reason=pl.col("_pre"),
     )
-    cols = [*entries.columns, "rank", "deadline", "status", "reason"]
-    out = pl.concat([ok.select(cols), bad.select(cols)]).sort("line")
+    cols = [*entries.columns, "file", "rank", "deadline", "status", "reason", "_ord"]
+    out = pl.concat([ok.select(cols), bad.select(cols)]).sort("_ord").drop("_ord")
     return out, findings
 
 
 def carried_forward(judged: pl.DataFrame, entry_columns: list[str]) -> pl.DataFrame:
     """GK rule 9 — entries moved to next year's event, in the input schema of entries.csv.
 
-    Decision: the received date is kept; next year's run judges an entry received before its
-    opening date as received on the opening date (see :func:`judge_entries`).
+    Decision: the received date is kept; next year's run reads these rows as ``carried_in``
+    and judges them as received on its opening date (see :func:`judge_entries`).
     """
-    cols = [c for c in entry_columns if c != "line"]
-    return judged.filter(pl.col("status") == CARRIED).sort("line").select(cols)
+    cols = [c for c in entry_columns if c not in {"line", "file"}]
+    return judged.filter(pl.col("status") == CARRIED).select(cols)
 
 
 def membership_flags(

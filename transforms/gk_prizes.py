@@ -84,7 +84,7 @@ def scaled_prize_table(rules: GKRules, entries_assigned: int) -> list[int]:
     out = []
     for p in rules.prize_table:
         v = Decimal(p) * entries_assigned / rules.prize_base_entries
-        out.append(int((v * 100).quantize(Decimal("1"), rounding=ROUND_HALF_UP)))
+        out.append(int((v * 100).quantize(Decimal(1), rounding=ROUND_HALF_UP)))
     return out
 
 
@@ -126,8 +126,8 @@ def rule_4_awards(rules: GKRules, qualifiers: pl.DataFrame, standings: pl.DataFr
     forfeit losses); the title and plaque to every player in place 1 (co-champions if tied,
     listed for the director).
     """
-    gift = qualifiers.filter((pl.col("stage") == Stage.PRELIMINARY.value) & (pl.col("qualified") == False))  # noqa: E712
-    framing = qualifiers.filter((pl.col("stage") == Stage.SEMIFINAL.value) & (pl.col("qualified") == False))  # noqa: E712
+    gift = qualifiers.filter((pl.col("stage") == Stage.PRELIMINARY.value) & (~pl.col("qualified")))
+    framing = qualifiers.filter((pl.col("stage") == Stage.SEMIFINAL.value) & (~pl.col("qualified")))
     parts = [
         gift.select("entry_id", "member_id", award=pl.lit(GIFT), value=pl.lit(f"{Decimal(rules.gift_certificate):.2f}")),
         framing.select("entry_id", "member_id", award=pl.lit(FRAMING), value=pl.lit("")),

@@ -139,7 +139,7 @@ def rule_12_rulings(
     rulings, review = [], []
     ruled_games: set[int] = set()
     for o in ov.iter_rows(named=True):
-        key = (o["stage"], o["section"], *sorted((o["entry_id"], o["opponent"])))
+        key = (o["stage"], o["section"], *sorted((o["entry_id"] or "", o["opponent"] or "")))
         if key not in idx:
             f.append(Finding("time_oversteps.csv", o["line"], "opponent", o["opponent"] or "", Severity.ERROR,
                              "no game between entry_id and opponent in that stage and section; row ignored"))
@@ -290,7 +290,10 @@ def crosstables(seated: pl.DataFrame, card: pl.DataFrame, scores: pl.DataFrame, 
     wide = allc.pivot(on="opp_seat", index=["stage", "section", "entry_id"], values="cell",
                       on_columns=list(range(1, max_seat + 1))) if max_seat else None
     if wide is None:
-        return pl.DataFrame()
+        return pl.DataFrame(schema={
+            "stage": pl.String, "section": pl.String, "seat": pl.Int64, "entry_id": pl.String,
+            "member_id": pl.String, "name": pl.String, "rating": pl.Int64, "score": pl.Float64,
+            "finished": pl.Int64, "section_complete": pl.Boolean})
     wide = wide.rename({str(k): f"c{k}" for k in range(1, max_seat + 1) if str(k) in wide.columns})
     out = seats.join(wide, on=["stage", "section", "entry_id"], how="left") \
         .join(people, on="entry_id", how="left") \

@@ -84,7 +84,7 @@ class GKRules:
     stage_weights: tuple[Decimal, Decimal, Decimal] = (Decimal("1.0"), Decimal("2.2"), Decimal("4.5"))
     """Rule 6: weighted value of a win in preliminary, semifinal, final; a draw is half."""
     prize_table: tuple[Decimal, ...] = (
-        Decimal("800"), Decimal("500"), Decimal("300"), *(Decimal("100"),) * 7,
+        Decimal(800), Decimal(500), Decimal(300), *(Decimal(100),) * 7,
     )
     """Rule 5: prizes by place for ``prize_base_entries`` entries."""
     prize_base_entries: int = 200

@@ -43,21 +43,8 @@ def propose_sections(
         order = list(range(n)) if pot % 2 == 0 else list(range(n - 1, -1, -1))
         # preferred section of the i-th entry in the pot is order[i]
         match_sec: dict[int, int] = {}  # section -> index in pot_rows
-
-        def try_place(i: int, seen: set[int]) -> bool:
-            member = pot_rows[i][1]
-            prefs = order[i:] + order[:i]
-            for s in prefs:
-                if s in seen or member in placed_members[s]:
-                    continue
-                seen.add(s)
-                if s not in match_sec or try_place(match_sec[s], seen):
-                    match_sec[s] = i
-                    return True
-            return False
-
         for i in range(len(pot_rows)):
-            if not try_place(i, set()):
+            if not _augment(i, set(), pot_rows, order, match_sec, placed_members):
                 waiting.append(pot_rows[i][0])
         for s, i in match_sec.items():
             seats[s][pot] = pot_rows[i][0]
@@ -90,6 +77,21 @@ def propose_sections(
         out.extend((stage, names[s], e, seat + 1) for seat, e in enumerate(seats[s]))
     proposed = pl.DataFrame(out, schema=PROPOSED_SCHEMA, orient="row")
     return proposed, pl.DataFrame({"entry_id": waiting}, schema={"entry_id": pl.String()})
+
+
+def _augment(i: int, seen: set[int], pot_rows: list, order: list[int], match_sec: dict[int, int],
+             placed_members: list[set[str]]) -> bool:
+    """Kuhn's augmenting path: seat pot entry i, moving earlier ones if needed; a section
+    already holding the entry's member is never used (rule 2)."""
+    member = pot_rows[i][1]
+    for s in order[i:] + order[:i]:
+        if s in seen or member in placed_members[s]:
+            continue
+        seen.add(s)
+        if s not in match_sec or _augment(match_sec[s], seen, pot_rows, order, match_sec, placed_members):
+            match_sec[s] = i
+            return True
+    return False
 
 
 def section_schedule(rules: GKRules, sections: pl.DataFrame) -> pl.DataFrame:

@@ -160,7 +160,7 @@ def simulate_stage_games(
             draw = 0.28 - 0.4 * abs(e - 0.5)
             v = rnd.random()
             res = "1-0" if v < e - draw / 2 else ("1/2-1/2" if v < e + draw / 2 else "0-1")
-        ended = start + dt.timedelta(days=rnd.randint(120, 900))
+        ended = start + dt.timedelta(days=rnd.randint(90, 850))
         games.append((stage_, section, white, black, res, ended))
     # oversteps: a few players, one or two each (two → the second game is lost on time)
     ids = sorted(schedule["white"].unique().to_list())
@@ -186,6 +186,8 @@ def simulate_golden_knights(
 ) -> tuple[pl.DataFrame, pl.DataFrame, pl.DataFrame]:
     """Carry an event through all three stages: published sections, games and time oversteps.
 
+    Stages start 900 days apart (rule 2: "probably 2½ years"); every game ends within 850 days
+    of its stage's start, so an event of year Y is finished by mid-(Y+7).
     Each stage: run the rulebook (:func:`run_golden_knights`) on what is published so far,
     publish its proposed sections as they are, and play their games. Returns (sections.csv,
     games.csv, time_oversteps.csv) frames without ``line``.
@@ -210,8 +212,24 @@ def simulate_golden_knights(
             break
         secs = pl.concat([secs, prop.select(list(SECTIONS_SCHEMA))])
         sched = res.schedule.filter((pl.col("stage") == stage.value) & (pl.col("status") == "proposed"))
-        g, o = simulate_stage_games(prop, sched, ratings, rnd, start=start + dt.timedelta(days=i * 1000),
+        g, o = simulate_stage_games(prop, sched, ratings, rnd, start=start + dt.timedelta(days=i * 900),
                                     stage=stage.value)
         games = pl.concat([games, pl.DataFrame(g, schema=GAMES_SCHEMA, orient="row")])
         overs = pl.concat([overs, pl.DataFrame(o, schema=OVERSTEPS_SCHEMA, orient="row")])
     return secs, games, overs
+
+
+def demo_files(rules: GKRules, *, seed: int = 2019, event_year: int = 2019) -> dict[str, pl.DataFrame]:
+    """The demo event folder (inputs/golden-knights-<year>/) as frames by file name, for the flows to write.
+
+    ``overrides.csv`` is header-only (rule 7: the director has made no decisions yet).
+    """
+    from transforms.golden_knights import OVERRIDES_SCHEMA
+
+    members, entries = demo_members_and_entries(rules, seed=seed, event_year=event_year)
+    sections, games, overs = simulate_golden_knights(rules, members, entries, seed=seed, event_year=event_year)
+    return {
+        "members.csv": members, "entries.csv": entries, "sections.csv": sections, "games.csv": games,
+        "time_oversteps.csv": overs,
+        "overrides.csv": pl.DataFrame(schema={k: v for k, v in OVERRIDES_SCHEMA.items() if k != "line"}),
+    }

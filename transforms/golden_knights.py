@@ -36,17 +36,34 @@ import polars as pl
 
 from transforms.errors import Finding, Severity
 from transforms.gk_advancement import QUALIFIERS_SCHEMA, rule_3_advancement
-from transforms.gk_entries import ACCEPTED, ENTRY_STATUS_SCHEMA, carried_forward, judge_entries, membership_flags
+from transforms.gk_entries import (
+    ACCEPTED,
+    ENTRY_STATUS_SCHEMA,
+    carried_forward,
+    judge_entries,
+    membership_flags,
+)
 from transforms.gk_prizes import PRIZES_SCHEMA, rule_4_awards, rule_4_standings, rule_5_prizes
 from transforms.gk_results import (
-    REVIEW_SCHEMA, crosstables, rule_7_result_overrides, rule_11_review, rule_12_rulings, scorecard,
-    section_games, section_scores,
+    REVIEW_SCHEMA,
+    crosstables,
+    rule_7_result_overrides,
+    rule_11_review,
+    rule_12_rulings,
+    scorecard,
+    section_games,
+    section_scores,
 )
 from transforms.gk_rules import STAGES, GKRules
-from transforms.gk_sections import PROPOSED_SCHEMA, check_published_sections, propose_sections, section_schedule
+from transforms.gk_sections import (
+    PROPOSED_SCHEMA,
+    check_published_sections,
+    propose_sections,
+    section_schedule,
+)
 from transforms.model import Stage
 
-__all__ = ["GKResult", "GKRules", "OVERRIDES_SCHEMA", "run_golden_knights"]
+__all__ = ["OVERRIDES_SCHEMA", "GKResult", "GKRules", "run_golden_knights"]
 
 OVERRIDES_SCHEMA = {
     "kind": pl.String(), "stage": pl.String(), "section": pl.String(), "entry_id": pl.String(),
@@ -183,11 +200,14 @@ def run_golden_knights(
     *,
     event_year: int,
     as_of: dt.date,
+    carried_in: pl.DataFrame | None = None,
 ) -> GKResult:
     """GK rules 1-12 — carry an event from its entries to prizes, as far as its games have gone.
 
     Inputs are typed frames with a 1-based ``line`` column (see DESIGN.md and the lead's
     ingest). ``overrides`` follows :data:`OVERRIDES_SCHEMA` (may be None or empty).
+    ``carried_in`` is the previous year's ``carried_forward`` output (entries.csv columns +
+    ``line``), or None.
     Decision: prizes (and the title) are computed only when the event is complete; before that
     prizes is empty and standings are provisional.
     Decision: sections are proposed only from the pairing start (1 Jan of the event year, rule 9).
@@ -205,10 +225,11 @@ def run_golden_knights(
     findings += f
 
     # --- entries (rules 1, 8, 9) ---
-    judged, f = judge_entries(rules, members, entries, event_year=event_year)
+    cin = None if carried_in is None else _complete(carried_in, INPUT_SCHEMAS["entries"])
+    judged, f = judge_entries(rules, members, entries, event_year=event_year, carried_in=cin)
     findings += f
     for r in judged.filter(pl.col("received") > pl.lit(as_of)).iter_rows(named=True):
-        findings.append(Finding("entries.csv", r["line"], "received", str(r["received"]), Severity.WARNING,
+        findings.append(Finding(r["file"], r["line"], "received", str(r["received"]), Severity.WARNING,
                                 f"received after the run date {as_of.isoformat()}"))
     for eid, (v, note, row) in director["entry_status"].items():
         hit = judged.filter(pl.col("entry_id") == eid)
@@ -236,8 +257,18 @@ def run_golden_knights(
     for r in all_games.filter(pl.col("ended") < pl.lit(pstart)).iter_rows(named=True):
         findings.append(Finding("games.csv", r["line"], "ended", str(r["ended"]), Severity.WARNING,
                                 f"game ended before pairings began on {pstart.isoformat()} (rule 9)"))
+    for r in all_games.filter(pl.col("ended") > pl.lit(as_of)).iter_rows(named=True):
+        findings.append(Finding("games.csv", r["line"], "ended", str(r["ended"]), Severity.WARNING,
+                                f"game ended after the run date {as_of.isoformat()}"))
     all_games, rulings, rv, f = rule_12_rulings(rules, all_games, oversteps)
     findings += f
+    review += rulings.select(
+        rule=pl.lit("12"), stage="stage", section="section", entry_id="entry_id",
+        detail=pl.format("overstep {} against {} reported {}: {}", pl.col("offense"), pl.col("opponent"),
+                         pl.col("reported").dt.to_string("%Y-%m-%d"),
+                         pl.when(pl.col("ruling") == "loss_of_game").then(pl.lit("loss of game"))
+                         .otherwise(pl.lit(f"{rules.reflection_penalty_days}-day reflection-time penalty"))),
+    ).rows()
     review += rv.rows()
     all_games, app, f = rule_7_result_overrides(all_games, ov)
     findings += f
@@ -282,7 +313,7 @@ def run_golden_knights(
                         findings.append(Finding("overrides.csv", row["line"], "entry_id", e or "", Severity.ERROR,
                                                 f"entry not in a complete {st} section; advance override not applied yet"))
             qual_parts.append(q)
-            qualified = q.filter(pl.col("qualified") == True)["entry_id"].to_list()  # noqa: E712
+            qualified = q.filter(pl.col("qualified"))["entry_id"].to_list()
             pool_next = people.filter(pl.col("entry_id").is_in(qualified))
             nxt_ids = set(seated.filter(pl.col("stage") == nxt)["entry_id"].to_list())
             for r in seated.filter((pl.col("stage") == nxt) & ~pl.col("entry_id").is_in(qualified)).iter_rows(named=True):
@@ -293,8 +324,9 @@ def run_golden_knights(
         prev_done = stage_done
     proposed = pl.concat(proposed_parts) if proposed_parts else pl.DataFrame(schema=PROPOSED_SCHEMA)
     waiting = pl.concat(waiting_parts)
-    for r in waiting.join(judged.select("entry_id", "line"), on="entry_id", how="left").iter_rows(named=True):
-        findings.append(Finding("entries.csv", r["line"], "entry_id", r["entry_id"], Severity.WARNING,
+    for r in waiting.join(judged.unique("entry_id", keep="first").select("entry_id", "file", "line"),
+                          on="entry_id", how="left").iter_rows(named=True):
+        findings.append(Finding(r["file"] or "entries.csv", r["line"], "entry_id", r["entry_id"], Severity.WARNING,
                                 f"waiting for a {r['stage']} section of {rules.section_size} (rule 2)"))
     qualifiers = pl.concat(qual_parts).cast(QUALIFIERS_SCHEMA) if qual_parts else pl.DataFrame(schema=QUALIFIERS_SCHEMA)
     final_exists = not seated.filter(pl.col("stage") == Stage.FINAL.value).is_empty()
@@ -321,7 +353,7 @@ def run_golden_knights(
     awards = rule_4_awards(rules, qualifiers, standings, prizes)
 
     # --- membership throughout (rule 1) ---
-    out_ids = set(qualifiers.filter(pl.col("qualified") == False)["entry_id"].to_list())  # noqa: E712
+    out_ids = set(qualifiers.filter(~pl.col("qualified"))["entry_id"].to_list())
     finished = set(scores.filter((pl.col("stage") == Stage.FINAL.value) & pl.col("section_complete"))["entry_id"].to_list())
     in_play = set(seated["entry_id"].to_list()) | accepted
     active = people.filter(pl.col("entry_id").is_in(sorted(in_play - out_ids - finished)))

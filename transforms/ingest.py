@@ -247,5 +247,20 @@ GK_SCHEMAS = {
         Column("entry_id", nonempty=True), Column("opponent", nonempty=True),
         Column("reported", ColType.DATE, nonempty=True),
     )),
+    "overrides.csv": Schema("overrides.csv", (
+        Column("kind", nonempty=True,
+               allowed=_b("entry_status", "result", "advance", "prize_eligible", "prize")),
+        Column("stage", required=False), Column("section", required=False),
+        Column("entry_id", nonempty=True), Column("opponent", required=False),
+        Column("value", required=False), Column("note", required=False),
+    )),
+    "carried_in.csv": Schema("carried_in.csv", (
+        Column("entry_id", nonempty=True), Column("member_id", nonempty=True),
+        Column("received", ColType.DATE, nonempty=True),
+        Column("channel", allowed=_b("online", "mail"), nonempty=True),
+        Column("fee_paid", ColType.MONEY, minimum=0),
+    ), key=("entry_id",)),
 }
+"""``overrides.csv``: the director's decisions (GK rule 7), which win over computed results.
+``carried_in.csv``: last year's ``carried_forward.csv`` (GK rule 9), read by this year's run."""
 GK_REQUIRED = ("members.csv", "entries.csv")

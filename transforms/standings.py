@@ -21,7 +21,7 @@ RANKING_TAIL = ("tied_after_all",)
 
 def rank_players(scorecard: pl.DataFrame, players: pl.DataFrame, codes: Sequence[str], *,
                  edition: str | Edition, rounds: int | None = None,
-                 round_robin: bool = False) -> pl.DataFrame:
+                 round_robin: bool = False, unrated_rating: int | None = None) -> pl.DataFrame:
     """FIDE C.07 §1-§6 — rank by points, then each configured tie-break in order (DE inside the
     groups still tied before it, §6).
 
@@ -29,7 +29,7 @@ def rank_players(scorecard: pl.DataFrame, players: pl.DataFrame, codes: Sequence
     sno, name, points, one Float64 column per code (canonical spelling, as configured),
     tied_after_all. A null tie-break value (e.g. ARO without rated games) ranks last."""
     ev = evaluate_tiebreaks(scorecard, players, codes, edition=edition, rounds=rounds,
-                            round_robin=round_robin)
+                            round_robin=round_robin, unrated_rating=unrated_rating)
     codes_c = list(ev.codes)
     key_cols = ["points"] + [f"_k{i}" for i in range(len(codes_c))]
     keys = ev.keys.rename({c: f"_k{i}" for i, c in enumerate(codes_c)})
@@ -72,7 +72,7 @@ def allocate_prizes(ranking: pl.DataFrame, prize_table: Sequence[Decimal | float
     groups: dict[int, list[dict]] = {}
     for r in df.iter_rows(named=True):
         groups.setdefault(r["rank"], []).append(r)
-    for rank, members in groups.items():
+    for members in groups.values():
         places = [m["place"] for m in members]
         amounts = [prizes[p - 1] if p <= len(prizes) else Decimal(0) for p in places]
         in_money = any(a != 0 for a in amounts)

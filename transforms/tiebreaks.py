@@ -14,7 +14,7 @@
 | Fore Buchholz                          | 8.3       | FB (+ modifiers)| last round's paired games as draws       |
 | Sonneborn-Berger                       | 9.1       | SB, SB-C1/C2/M1/M2 | art. 16 for unplayed rounds           |
 | Koya (round-robin)                     | 9.2       | KS              |                                         |
-| Average rating of opponents            | 10.1      | ARO, ARO-C1/C2/M1/M2 | played games, rated opponents only  |
+| Average rating of opponents            | 10.1      | ARO, ARO-C1/C2/M1/M2 | games over the board only        |
 | Tournament performance rating          | 10.2      | TPR             | ARO + dp(p), FIDE B.02 8.1.1 table       |
 | Perfect tournament performance         | 10.3      | PTP             | FIDE B.02 8.1.2 expected-score table      |
 | Average performance rating of opponents| 10.4      | APRO            |                                         |
@@ -46,14 +46,25 @@ Deviations and decisions (each pinned by a test):
   orders VURs by dummy score first. The two differ only under the 2026 caps for SB-Cn.
 - Decision: a (sno, round) missing from the scorecard is an absence (0 points, a requested
   bye in the sense of 16.1.1).
-- Decision: unrated opponents (rating null or 0) are left out of ARO/TPR/PTP/APRO/APPO; a
-  player without a rated played game has no value there (null, ranked last).
+- §10 (rating-based ARO/TPR/PTP/APRO/APPO) needs a rating for everybody: when a participant is
+  unrated (rating null or 0) these tie-breaks are not applicable (null for all, ranked equal)
+  unless the regulations say which rating an unrated participant counts with
+  (``unrated_rating=``). A player without a game over the board has no value (null, last).
+- Decision: PTP of a 100% score is the highest-rated opponent + 800 and of a 0% score the
+  lowest - 800 (TieBreakServer searches the table for 100%, giving + 736).
 - Decision: DE's column value is the points scored against the other members of the tie group
   (averaged per opponent met more than once, as TieBreakServer does); the ranking uses the
   DE order of art. 6 (see :func:`direct_encounter`), which is not always the order of those
   points when not everyone met (6.3).
 - Decision: KS's threshold is 50% of the maximum possible score, i.e. 0.5 x ``rounds``.
-- Not implemented: team tie-breaks (art. 11-13), EDE, RSES, BC and the like.
+- Not implemented: team tie-breaks (art. 11-13: EDE, ESB, BC, ...), the codes new in 2026
+  (STD, TPN, RTNG), the /P ("forfeits as played") and KS /Lx variants.
+
+Sources of the text: C.07 2026 art. 8, 9, 14-16 as transcribed in the echecsjs SPEC files;
+the 2024 art. 16 (no caps) as applied by FIDE TEC's TieBreakServer and reproduced by IA Held's
+exercise answers; art. 6.3 and 10 as quoted in lichess' scalachess Tiebreak.scala and a 2026
+regulations digest; C.02 13.15 (2009) as implemented by marceljuenemann/tiebreak. Every value
+FIDE's exercise publishes is reproduced (tests/test_tiebreaks_reference.py).
 """
 
 from __future__ import annotations
@@ -118,6 +129,8 @@ class Context:
     round_robin: bool
     groups: pl.DataFrame | None = None
     """sno, group — the tie groups DE works in (points and the tie-breaks before DE)."""
+    unrated_rating: int | None = None
+    """The rating an unrated participant counts with in §10 tie-breaks, if the rules say so."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,7 +165,7 @@ def prepare_card(scorecard: pl.DataFrame, snos: pl.Series, rounds: int) -> pl.Da
     Added columns: ``played`` (over the board), ``paired`` (an opponent, game or forfeit),
     ``vur`` (16.1.2: requested bye — HPB, ZPB, absence — or forfeit loss), ``req_bye``
     (16.1.1), ``cat5`` (16.2.5: a requested bye followed only by VURs, or in the last round),
-    ``score`` (the player's total), ``score_before`` (before the round), ``unplayed_count``.
+    ``score`` (the player's total), ``score_before`` (the score before the round).
     """
     card = scorecard.select(list(SCORECARD_SCHEMA)).cast(SCORECARD_SCHEMA)
     card = card.filter(pl.col("round") <= rounds)
@@ -167,13 +180,13 @@ def prepare_card(scorecard: pl.DataFrame, snos: pl.Series, rounds: int) -> pl.Da
             pl.when(pl.col("colour").is_in(["w", "b"])).then(pl.col("colour")).alias("colour"),
         )
     )
-    return _flag(card, rounds)
+    return _flag(card)
 
 
-def _flag(card: pl.DataFrame, rounds: int) -> pl.DataFrame:
+def _flag(card: pl.DataFrame) -> pl.DataFrame:
     kind = pl.col("kind")
     card = card.drop([c for c in ("played", "paired", "vur", "req_bye", "cat5", "score",
-                                  "score_before", "unplayed_count") if c in card.columns])
+                                  "score_before") if c in card.columns])
     card = card.sort(["sno", "round"]).with_columns(
         (kind == str(Kind.PLAYED)).alias("played"),
         (pl.col("opponent").is_not_null()
@@ -189,7 +202,6 @@ def _flag(card: pl.DataFrame, rounds: int) -> pl.DataFrame:
         (pl.col("req_bye") & (pl.col("round") > last_non_vur)).alias("cat5"),
         pl.col("points").sum().over("sno").alias("score"),
         (pl.col("points").cum_sum().over("sno") - pl.col("points")).alias("score_before"),
-        (~pl.col("played")).cast(pl.Int32).sum().over("sno").alias("unplayed_count"),
     )
 
 
@@ -353,8 +365,7 @@ def fore_buchholz(ctx: Context, mod: Modifier) -> TiebreakResult:
         pl.when(last & pl.col("paired")).then(pl.lit(DRAW_POINTS)).otherwise(pl.col("points"))
         .alias("points"),
     )
-    res = buchholz(replace(ctx, card=_flag(card, ctx.rounds)), mod)
-    return res
+    return buchholz(replace(ctx, card=_flag(card)), mod)
 
 
 def average_of_opponents_buchholz(ctx: Context, mod: Modifier) -> TiebreakResult:
@@ -446,12 +457,19 @@ def progressive(ctx: Context, mod: Modifier) -> TiebreakResult:
 
 
 def _rated_games(ctx: Context) -> pl.DataFrame:
-    """Games over the board against rated opponents (§10, §15.2: forfeits never count)."""
+    """Games over the board (§10, §15.2: forfeits never count) with the opponent's rating;
+    empty when a participant is unrated and no ``unrated_rating`` is set (§10 not applicable)."""
+    rating = pl.col("rating").cast(pl.Float64)
+    unrated = rating.is_null() | (rating <= 0)
+    if ctx.unrated_rating is not None:
+        rating = pl.when(unrated).then(pl.lit(float(ctx.unrated_rating))).otherwise(rating)
+    elif ctx.players.select(unrated.any()).item():
+        rating = pl.lit(None, pl.Float64)
     ratings = ctx.players.select(pl.col("sno").cast(pl.Int32).alias("opponent"),
-                                 pl.col("rating").cast(pl.Float64).alias("opp_rating"))
+                                 rating.alias("opp_rating"))
     return (ctx.card.filter(pl.col("played") & pl.col("opponent").is_not_null())
             .join(ratings, on="opponent", how="left")
-            .filter(pl.col("opp_rating").is_not_null() & (pl.col("opp_rating") > 0))
+            .filter(pl.col("opp_rating").is_not_null())
             .with_columns(pl.lit(False).alias("vur"), pl.col("opponent").alias("opponent_sno"),
                           pl.col("opponent").cast(pl.String).alias("opp_label")))
 
@@ -594,15 +612,28 @@ def direct_encounter(ctx: Context, mod: Modifier) -> TiebreakResult:
         for r in enc.group_by("sno", "opponent").agg(pl.col("points").mean()).iter_rows(named=True)}
     positions: dict[int, int] = {}
     de_points: dict[int, float] = {}
+    summary: list[dict] = []
     for (_,), members in g.group_by(["group"]):
         snos = sorted(members["sno"].to_list())
         for s in snos:
             de_points[s] = sum(pair_pts.get((s, o), 0.0) for o in snos if o != s)
-        for s, pos in _de_order(snos, pair_pts, ctx.round_robin).items():
-            positions[s] = pos
+        order = _de_order(snos, pair_pts, ctx.round_robin)
+        positions.update(order)
+        if len(snos) > 1:
+            all_met = ctx.round_robin or all((s, o) in pair_pts for s in snos for o in snos if o != s)
+            for s in snos:
+                summary.append({
+                    "sno": s, "round": None, "opponent_sno": None, "opponent": "",
+                    "value": de_points[s], "dropped_by_cut": False,
+                    "note": (f"tie group {', '.join(map(str, snos))}: "
+                             + ("all met (6.1)" if all_met else "not all met (6.3)")
+                             + f"; DE place {order[s] + 1} of {len(snos)}"
+                             + (" (shared)" if list(order.values()).count(order[s]) > 1 else ""))})
     detail = _detail(enc.with_columns(pl.col("opponent").alias("opponent_sno"),
                                       pl.col("opponent").cast(pl.String).alias("opp_label")),
                      value="points", opponent="opp_label", note=pl.lit("game inside the tie group"))
+    if summary:
+        detail = pl.concat([detail, pl.DataFrame(summary, schema=DETAIL_SCHEMA)])
     values = pl.DataFrame({"sno": list(de_points), "value": list(de_points.values())},
                           schema={"sno": pl.Int32, "value": pl.Float64})
     key = pl.DataFrame({"sno": list(positions), "key": [-float(p) for p in positions.values()]},
@@ -721,7 +752,7 @@ class Evaluation:
 
 def evaluate_tiebreaks(scorecard: pl.DataFrame, players: pl.DataFrame, codes: Sequence[str], *,
                        edition: str | Edition, rounds: int | None = None,
-                       round_robin: bool = False) -> Evaluation:
+                       round_robin: bool = False, unrated_rating: int | None = None) -> Evaluation:
     """Compute the configured tie-breaks in order; DE sees the tie groups formed by points and
     the tie-breaks before it (C.07 §6: DE among the participants still tied)."""
     ed = parse_edition(edition)
@@ -736,7 +767,7 @@ def evaluate_tiebreaks(scorecard: pl.DataFrame, players: pl.DataFrame, codes: Se
     card = prepare_card(scorecard, snos, rounds)
     ctx = Context(card, players.select("sno", "rating") if "rating" in players.columns
                   else players.select("sno").with_columns(pl.lit(None, pl.Int32).alias("rating")),
-                  ed, rounds, round_robin)
+                  ed, rounds, round_robin, unrated_rating=unrated_rating)
     base = card.group_by("sno").agg(pl.col("points").sum()).sort("sno")
     values, keys, details = base, base, []
     for code, name, mod in parsed:
@@ -761,20 +792,23 @@ def evaluate_tiebreaks(scorecard: pl.DataFrame, players: pl.DataFrame, codes: Se
 
 def compute_tiebreaks(scorecard: pl.DataFrame, players: pl.DataFrame, codes: Sequence[str], *,
                       edition: str | Edition, rounds: int | None = None,
-                      round_robin: bool = False) -> pl.DataFrame:
+                      round_robin: bool = False, unrated_rating: int | None = None
+                      ) -> pl.DataFrame:
     """FIDE C.07 — sno, points, then one Float64 column per code (canonical spelling, given
     order). ``players`` needs sno and rating; ``rounds`` defaults to the last round played;
     ``round_robin`` switches to §15.2 (pre-determined pairings)."""
     return evaluate_tiebreaks(scorecard, players, codes, edition=edition, rounds=rounds,
-                              round_robin=round_robin).values
+                              round_robin=round_robin, unrated_rating=unrated_rating).values
 
 
 def explain_tiebreaks(scorecard: pl.DataFrame, players: pl.DataFrame, codes: Sequence[str], *,
                       edition: str | Edition, rounds: int | None = None,
-                      round_robin: bool = False) -> pl.DataFrame:
+                      round_robin: bool = False, unrated_rating: int | None = None
+                      ) -> pl.DataFrame:
     """The contributions behind each tie-break, for the standings page: sno, code, round,
     opponent_sno, opponent (start number, ``dummy`` or ``virtual``), value, dropped_by_cut,
     note. Summing ``value`` over rows not ``dropped_by_cut`` gives BH/SB/PS/WIN/... ; ARO,
-    TPR, AOB, APRO are averages of their rows; DE lists the games inside the tie group."""
+    TPR, AOB, APRO are averages of their rows; DE lists the games inside the tie group plus
+    one summary row per tied player (round null: the group, whether all met, the DE place)."""
     return evaluate_tiebreaks(scorecard, players, codes, edition=edition, rounds=rounds,
-                              round_robin=round_robin).detail
+                              round_robin=round_robin, unrated_rating=unrated_rating).detail

@@ -1,0 +1,176 @@
+"""Final ranking (points, then the configured tie-breaks in order) and unshared prizes."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from transforms.model import SCORECARD_SCHEMA
+from transforms.standings import allocate_prizes, rank_players
+
+HELD_TRF_FOLDER = Path(__file__).parent / "data" / "tiebreak" / "fide_held_exercises"
+NATIONAL_JUNIOR = ["BH-C1", "BH", "SB", "DE", "WIN", "BWG"]
+
+
+_KIND = {"played": "played", "pab": "PAB", "full_bye": "FPB", "half_bye": "HPB",
+         "zero_bye": "ZPB", "double_forfeit": "forfeit_loss", "absent": "absent",
+         "forfeit_win": "forfeit_win", "forfeit_loss": "forfeit_loss"}
+
+
+def load(folder: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """normalized rounds.csv/players.csv → (scorecard, players), as in test_tiebreaks_reference."""
+    r = pl.read_csv(folder / "rounds.csv", infer_schema_length=0)
+    sc = r.select(
+        pl.col("round").cast(pl.Int32), pl.col("sno").cast(pl.Int32),
+        pl.col("opponent").cast(pl.Int32),
+        pl.when(pl.col("colour").is_in(["w", "b"])).then(pl.col("colour")).alias("colour"),
+        pl.col("points").cast(pl.Float64), pl.col("kind").replace_strict(_KIND),
+    ).cast(SCORECARD_SCHEMA)
+    p = pl.read_csv(folder / "players.csv", infer_schema_length=0)
+    return sc, p.with_columns(pl.col("sno").cast(pl.Int32), pl.col("rating").cast(pl.Int32))
+
+
+def game(rnd: int, white: int, black: int, white_points: float) -> list[dict]:
+    return [
+        {"round": rnd, "sno": white, "opponent": black, "colour": "w",
+         "points": white_points, "kind": "played"},
+        {"round": rnd, "sno": black, "opponent": white, "colour": "b",
+         "points": 1.0 - white_points, "kind": "played"},
+    ]
+
+
+def frame(rows: list[dict]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema=SCORECARD_SCHEMA)
+
+
+def roster(n: int) -> pl.DataFrame:
+    return pl.DataFrame({"sno": list(range(1, n + 1)), "name": [f"P{i}" for i in range(1, n + 1)],
+                         "rating": [2000 - 10 * i for i in range(1, n + 1)]},
+                        schema={"sno": pl.Int32, "name": pl.String, "rating": pl.Int32})
+
+
+# Four players, two rounds, a cycle: everybody 1 point, everybody BH 2.0
+#   1: 2w1 4b0     2: 1b0 3w1     3: 4w1 2b0     4: 3b0 1w1
+SYMMETRIC = frame(game(1, 1, 2, 1.0) + game(1, 3, 4, 1.0) + game(2, 2, 3, 1.0) + game(2, 4, 1, 1.0))
+
+
+def test_ranks_by_points_first():
+    rk = rank_players(SYMMETRIC, roster(4), [], edition="fide-2024")
+    assert rk.columns == ["rank", "rank_label", "sno", "name", "points", "tied_after_all"]
+    assert rk["points"].to_list() == sorted(rk["points"].to_list(), reverse=True)
+
+
+def test_players_equal_on_everything_share_the_rank_listed_by_start_number():
+    # SYMMETRIC: 1.0 points and BH 2.0 each
+    rk = rank_players(SYMMETRIC, roster(4), ["BH"], edition="fide-2024")
+    assert rk["rank"].to_list() == [1, 1, 1, 1]
+    assert rk["sno"].to_list() == [1, 2, 3, 4]
+    assert rk["rank_label"].unique().to_list() == ["1-4"]
+    assert rk["tied_after_all"].all()
+
+
+def test_direct_encounter_separates_only_players_still_tied_before_it():
+    # 1 and 2 both 1.0; 1 beat 2 -> DE puts 1 first.
+    #   1: 2w1 3b0 = 1.0   2: 1b0 4w1 = 1.0   3: 4w½ 1w1 = 1.5   4: 3b½ 2b0 = 0.5
+    rows = game(1, 1, 2, 1.0) + game(1, 3, 4, 0.5) + game(2, 3, 1, 1.0) + game(2, 2, 4, 1.0)
+    sc = frame(rows)
+    rk = rank_players(sc, roster(4), ["DE"], edition="fide-2024")
+    top = rk.filter(pl.col("points") == 1.0)
+    assert top["sno"].to_list() == [1, 2]
+    assert top["rank"].to_list() == [2, 3]
+    assert not top["tied_after_all"].any()
+    # with BH before DE, the players differ on BH and DE never decides
+    rk2 = rank_players(sc, roster(4), ["BH", "DE"], edition="fide-2024")
+    assert rk2.filter(pl.col("sno").is_in([1, 2]))["DE"].to_list() == [0.0, 0.0]
+
+
+def test_tiebreak_order_is_the_configured_order():
+    sc, players = _held()
+    a = rank_players(sc, players, ["BH-C1", "BH"], edition="fide-2024")
+    b = rank_players(sc, players, ["SB", "BH-C1"], edition="fide-2024")
+    assert a["sno"].to_list() != b["sno"].to_list()
+    assert a.columns[5:7] == ["BH-C1", "BH"] and b.columns[5:7] == ["SB", "BH-C1"]
+
+
+def test_national_junior_order_on_fide_exercise():
+    # FIDE exercise (16 players, 5 rounds) ranked with the National Junior order under 2024
+    # rules: Bruno (4.0) first; the 3.5 group by BH-C1: Charline 13.0, David 11.5, then
+    # Alyx and Stephan (11.0, 11.0) split by BH (12.5 = 12.5) then SB (8.0 > 7.25).
+    sc, players = _held()
+    rk = rank_players(sc, players, NATIONAL_JUNIOR, edition="fide-2024")
+    assert rk["sno"].to_list()[:5] == [2, 3, 4, 1, 16]
+    assert rk["rank"].to_list()[:5] == [1, 2, 3, 4, 5]
+    assert not rk["tied_after_all"].any()
+
+
+def test_null_tiebreak_values_rank_last():
+    # 1 won by forfeit against 2, so 1 has no ARO (null); 3 beat 4 over the board (ARO 1960).
+    #   1: +2w   2: -1b   3: 4w1   4: 3b0
+    rows = game(1, 3, 4, 1.0) + [
+        {"round": 1, "sno": 1, "opponent": 2, "colour": "w", "points": 1.0, "kind": "forfeit_win"},
+        {"round": 1, "sno": 2, "opponent": 1, "colour": "b", "points": 0.0, "kind": "forfeit_loss"}]
+    rk = rank_players(frame(rows), roster(4), ["ARO"], edition="fide-2024")
+    winners = rk.filter(pl.col("points") == 1.0)
+    assert winners["sno"].to_list() == [3, 1]
+    assert winners["ARO"].to_list() == [1960.0, None]
+    assert winners["rank"].to_list() == [1, 2]
+
+
+def _held() -> tuple[pl.DataFrame, pl.DataFrame]:
+    return load(HELD_TRF_FOLDER / "normalized_swiss_5")
+
+
+def _ranking(ranks: list[int]) -> pl.DataFrame:
+    n = len(ranks)
+    return pl.DataFrame({"rank": ranks, "sno": list(range(1, n + 1)),
+                         "name": [f"P{i}" for i in range(1, n + 1)],
+                         "points": [5.0] * n, "tied_after_all": [ranks.count(r) > 1 for r in ranks]},
+                        schema={"rank": pl.Int32, "sno": pl.Int32, "name": pl.String,
+                                "points": pl.Float64, "tied_after_all": pl.Boolean})
+
+
+def test_each_place_gets_its_own_prize_unshared():
+    prizes = allocate_prizes(_ranking([1, 2, 3, 4]), [Decimal(100), 50, 25.5])
+    assert prizes.columns == ["place", "sno", "name", "points", "amount", "flag"]
+    assert prizes["amount"].to_list() == [Decimal("100.00"), Decimal("50.00"), Decimal("25.50"),
+                                          Decimal("0.00")]
+    assert prizes["flag"].to_list() == ["", "", "", ""]
+
+
+def test_players_tied_after_all_tiebreaks_are_not_shared_but_flagged():
+    # "In case of tie, cash prizes will not be shared": places 2 and 3 keep their own prizes,
+    # provisionally by start number, and the chief arbiter is told.
+    prizes = allocate_prizes(_ranking([1, 2, 2, 4]), [100, 50, 25])
+    assert prizes["amount"].to_list() == [Decimal("100.00"), Decimal("50.00"), Decimal("25.00"),
+                                          Decimal("0.00")]
+    flags = prizes["flag"].to_list()
+    assert flags[0] == "" and flags[3] == ""
+    assert flags[1] == flags[2] and "chief arbiter" in flags[1] and "2, 3" in flags[1]
+
+
+def test_ties_outside_the_money_are_not_flagged():
+    prizes = allocate_prizes(_ranking([1, 2, 3, 3]), [100, 50])
+    assert prizes["flag"].to_list() == ["", "", "", ""]
+
+
+def test_shared_prizes_split_the_places_sum_when_rules_say_so():
+    prizes = allocate_prizes(_ranking([1, 2, 2, 4]), [100, 50, 25], shared=True)
+    assert prizes["amount"].to_list() == [Decimal("100.00"), Decimal("37.50"), Decimal("37.50"),
+                                          Decimal("0.00")]
+
+
+def test_twenty_prizes_per_category_national_junior():
+    table = [Decimal(1000 - 40 * i) for i in range(20)]
+    prizes = allocate_prizes(_ranking(list(range(1, 26))), table)
+    assert prizes.filter(pl.col("amount") > 0).height == 20
+    assert prizes["amount"][19] == Decimal("240.00") and prizes["amount"][20] == Decimal("0.00")
+
+
+@pytest.mark.parametrize("edition", ["fide-2009", "fide-2024", "fide-2026"])
+def test_every_edition_ranks_every_player_once(edition):
+    sc, players = _held()
+    rk = rank_players(sc, players, NATIONAL_JUNIOR, edition=edition)
+    assert sorted(rk["sno"].to_list()) == list(range(1, 17))

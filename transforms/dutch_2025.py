@@ -1,0 +1,383 @@
+"""FIDE Dutch system, 2025 rules (C.04.3 in force from 1 February 2026).
+
+One weighted matching over every player still to be paired carries the whole round: the
+players below the current bracket only have to be pairable (C4 completion, C2/C5 bye), the
+bracket and the next score group carry the quality criteria, most important first:
+
+| field | criterion |
+|---|---|
+| completion, bye to a bye candidate (lowest score that allows completion) | C4, C5, C2 |
+| pairs in the bracket, scores paired in the bracket | C6, C7 |
+| pairs and scores paired in the next bracket | C8 |
+| unplayed games of the bye assignee | C9 |
+| colour preferences | C10-C13 |
+| repeated downfloats / upfloats, 1 and 2 rounds ago | C14-C17 |
+| scores of repeated floaters / their opponents | C18-C21 |
+| order of transpositions and exchanges | D.1-D.3 (fixed one player at a time) |
+
+Differences from 2017 that show here: a round without a game is a downfloat only if it
+scored points (A.4); a full-point bye or forfeit win also uses up the bye (C2); the bye goes
+to the lowest score group that allows completion and, there, to the player with the fewest
+unplayed games (C5, C9).
+"""
+
+from __future__ import annotations
+
+from transforms.dutch import (
+    DOWN, UP, Context, Player, compatible, eligible_for_bye_2025, float_of,
+)
+from transforms.dutch_2017 import _colour_fields, bits
+from transforms.dutch_matching import MatchingGraph
+from transforms.errors import NoValidPairing
+
+
+class _Weights:
+    """Edge weights of the 2025 rules for the current state of the round."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        ps = ctx.players
+        self.shift: dict[int, int] = {}
+        total = 0
+        biggest = 0
+        i = len(ps) - 1
+        while i >= 0:
+            j = i
+            while j >= 0 and ps[j].score == ps[i].score:
+                j -= 1
+            count = i - j
+            self.shift[ps[i].score] = total
+            total += bits(count)
+            biggest = max(biggest, count)
+            i = j
+        self.sg_shift = total
+        self.sg_bits = bits(biggest)
+        self.bye_score = 0
+        self.single_downfloater_bye = False
+        self.unplayed_rank: dict[int, int] = {}
+        self.elig = {p.sno: eligible_for_bye_2025(p) for p in ps}
+
+    def bye_candidate(self, p: Player) -> bool:
+        """FIDE C.04.3 (2025) C2, C5 — may get the PAB: eligible, score not above the
+        assignee's score group."""
+        return self.elig[p.sno] and p.score <= self.bye_score
+
+    def weight(self, hi: Player, lo: Player, lo_in: bool, lo_next: bool) -> int:
+        """FIDE C.04.3 (2025) C4-C21 as one integer: higher is better, 0 = not allowed."""
+        ctx = self.ctx
+        if not compatible(hi, lo, ctx):
+            return 0
+        sgb, sgs, sh = self.sg_bits, self.sg_shift, self.shift
+        w = 1 + (not self.bye_candidate(hi)) + (not self.bye_candidate(lo))
+        w <<= sgb
+        w |= lo_in
+        w <<= sgs
+        if lo_in:
+            w |= 1 << sh[hi.score]
+        w <<= sgb
+        w |= lo_next
+        w <<= sgs
+        if lo_next:
+            w |= 1 << sh[hi.score]
+        w <<= sgb
+        w <<= sgb
+        if self.single_downfloater_bye:
+            if hi.score == self.bye_score:
+                w |= self.unplayed_rank[hi.played_games]
+            if lo.score == self.bye_score:
+                w += self.unplayed_rank[lo.played_games]
+        w = _colour_fields(w, lo, hi, lo_in, sgb)
+        pr = ctx.played_rounds
+        for back in (1, 2):
+            if pr < back:
+                continue
+            w <<= sgb
+            if lo_in:
+                w |= float_of(lo, back, ctx) == DOWN
+                w += hi.score <= lo.score and float_of(hi, back, ctx) == DOWN
+            w <<= sgb
+            if lo_in:
+                w |= not (hi.score > lo.score and float_of(lo, back, ctx) == UP)
+        for back in (1, 2):
+            if pr < back:
+                continue
+            w <<= sgs
+            if lo_in:
+                w += (float_of(lo, back, ctx) == DOWN) << sh[lo.score]
+                w += (float_of(hi, back, ctx) == DOWN) << sh[hi.score]
+            w <<= sgs
+            if lo_in and not (float_of(lo, back, ctx) == UP and hi.score > lo.score):
+                w |= 1 << sh[hi.score]
+        w <<= sgb
+        w <<= sgb
+        w <<= sgb
+        w <<= 1
+        return w
+
+
+def _complete(mate: list[int], ctx: Context, weights: _Weights) -> bool:
+    """FIDE C.04.3 C4 — everybody paired but at most one player, who may get the bye."""
+    unmatched = [v for v, m in enumerate(mate) if m == v]
+    if len(unmatched) > 1:
+        return False
+    return all(weights.elig[ctx.players[v].sno] for v in unmatched)
+
+
+def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | None]:
+    """FIDE C.04.3 (2025) A.9, B, C, D — pair all brackets; return the pairs and the bye."""
+    ps = ctx.players
+    N = len(ps)
+    W = _Weights(ctx)
+    g = MatchingGraph(N)
+    top = ps[0].score
+    for i in range(N):
+        for j in range(i):
+            if N & 1:
+                w = 0
+                if compatible(ps[i], ps[j], ctx):
+                    w = 1 + (not W.elig[ps[i].sno]) + (not W.elig[ps[j].sno])
+                    w <<= W.sg_shift
+                    w |= W.shift[ps[i].score] + W.shift[ps[j].score]
+                    w <<= W.sg_bits
+                    w |= ps[i].score >= top
+                g.set(i, j, w)
+            else:
+                g.set(i, j, W.weight(ps[j], ps[i], False, False))
+    mate = g.solve()
+    if not _complete(mate, ctx, W):
+        raise NoValidPairing("the players cannot all be paired without breaking the "
+                             "absolute criteria (C.04.3 C1-C3)")
+    if N & 1:
+        bye_v = next(v for v in range(N) if mate[v] == v)
+        W.bye_score = ps[bye_v].score
+        if W.bye_score >= top:
+            W.single_downfloater_bye = True
+            for v in range(N):
+                if ps[v].score < top:
+                    break
+                if ps[mate[v]].score < top:
+                    W.single_downfloater_bye = False
+                    break
+        counts = sorted((p.played_games for p in ps if p.score == W.bye_score), reverse=True)
+        for r, c in enumerate(counts):
+            W.unplayed_rank[c] = r
+        for i in range(N):
+            for j in range(i):
+                g.set(i, j, W.weight(ps[j], ps[i], False, False))
+
+    sgb_bits = W.sg_bits
+    pairs: dict[int, int] = {}
+    matched = [False] * N
+    it = 0
+    pbi: list[int] = []
+    while it < N and ps[it].score >= top:
+        pbi.append(it)
+        it += 1
+    sgb = 0
+    sgbv = 0
+    M = mate
+    while len(pbi) > 1 or it < N:
+        nsgb = len(pbi)
+        nsgbv = sgbv + (nsgb - sgb)
+        sg_it = it
+        while it < N and ps[it].score >= (ps[sg_it].score if sg_it < N else 0):
+            pbi.append(it)
+            it += 1
+        n = len(pbi)
+        base: list[list[int]] = [[] for _ in range(n)]
+        for o in range(sgb, n):
+            row = [W.weight(ps[pbi[p]], ps[pbi[o]], o < nsgb, o >= nsgb) for p in range(o)]
+            base[o] = row
+            vo = pbi[o]
+            for p, wt in enumerate(row):
+                g.set(pbi[p], vo, wt)
+
+        def ewc(si: int, li: int, sri: int, rp: int) -> int:
+            r = base[li][si]
+            if r:
+                add = 1 if sri < rp else 0
+                add <<= sgb_bits
+                add <<= sgb_bits
+                add -= sri
+                add <<= 1
+                r += add
+            return r
+
+        def in_res(v: int) -> bool:
+            return sgbv <= M[v] < nsgbv
+
+        M = g.solve()
+
+        # C6/C7 — which moved-down players are paired in this bracket (highest first)
+        mds = None
+        rem = rem_matched = 0
+        for p in range(sgb):
+            pv = pbi[p]
+            if p == 0 or ps[pv].score < mds:
+                mds = ps[pv].score
+                rem = rem_matched = 0
+                q = p
+                while q < n and ps[pbi[q]].score >= mds:
+                    rem += 1
+                    if in_res(pbi[q]):
+                        rem_matched += 1
+                    q += 1
+            if not rem_matched:
+                continue
+            if rem <= rem_matched:
+                matched[pv] = True
+                continue
+            rem -= 1
+            if not in_res(pv):
+                for o in range(sgb, nsgb):
+                    wt = base[o][p]
+                    if wt:
+                        g.set(pv, pbi[o], wt | 1)
+                M = g.solve()
+            if in_res(pv):
+                matched[pv] = True
+                rem_matched -= 1
+                for o in range(sgb, nsgb):
+                    wt = base[o][p]
+                    if wt:
+                        g.set(pv, pbi[o], (wt | (nsgb - sgb)) + 1)
+
+        # D — the opponents of the moved-down players (highest resident first)
+        for p in range(sgb):
+            pv = pbi[p]
+            if not matched[pv]:
+                continue
+            addend = n
+            best = None
+            for o in range(nsgb - 1, sgb - 1, -1):
+                if matched[pbi[o]]:
+                    continue
+                wt = base[o][p]
+                if wt:
+                    g.set(pv, pbi[o], wt + addend)
+                    addend += 1
+                    best = pbi[o]
+            if M[pv] != best:
+                M = g.solve()
+            m = M[pv]
+            matched[m] = True
+            g.fix(pv, m)
+
+        remainder = [i for i in range(sgb, nsgb) if not (M[pbi[i]] < sgbv)]
+        rp = sum(1 for i in remainder if M[pbi[i]] < pbi[i])
+        for o in remainder:
+            for pri, p in enumerate(remainder):
+                if o <= p:
+                    break
+                g.set(pbi[p], pbi[o], ewc(p, o, pri, rp))
+        M = g.solve()
+        fge = remainder[rp] if rp < len(remainder) else None
+        exchange_count = 0
+        for p in remainder:
+            if fge is None or p >= fge:
+                break
+            pv = pbi[p]
+            exchange_count += M[pv] <= pv or M[pv] >= nsgbv
+
+        er = exchange_count
+        pri = rp
+        pos = rp
+        while pos != 0 and er:
+            opos = pos
+            pri -= 1
+            pos -= 1
+            p = remainder[pos]
+            pv = pbi[p]
+            if pv < M[pv] < nsgbv:
+                for q in remainder[opos:]:
+                    wt = ewc(p, q, pri, rp)
+                    if wt:
+                        g.set(pv, pbi[q], wt - 1)
+                M = g.solve()
+            exch = M[pv] <= pv or M[pv] >= nsgbv
+            er -= exch
+            for q in remainder[pos + 1:]:
+                if exch:
+                    base[q][p] = 0
+                g.set(pv, pbi[q], ewc(p, q, pri, rp))
+
+        er = exchange_count
+        ri = rp
+        for pos in range(rp, len(remainder)):
+            if er <= 1:
+                break
+            p = remainder[pos]
+            pv = pbi[p]
+            already = pv < M[pv] < nsgbv
+            if not already:
+                for q in remainder[pos + 1:]:
+                    wt = ewc(p, q, ri, rp)
+                    if wt:
+                        g.set(pv, pbi[q], wt + 1)
+                M = g.solve()
+            exch = pv < M[pv] < nsgbv
+            if exch:
+                er -= 1
+                for q in remainder[:pos]:
+                    base[p][q] = 0
+                    g.set(pv, pbi[q], 0)
+                for o in range(nsgb, n):
+                    base[o][p] = 0
+                    g.set(pv, pbi[o], 0)
+            if not already:
+                for q in remainder[pos + 1:]:
+                    g.set(pv, pbi[q], ewc(p, q, ri, rp))
+            ri += 1
+
+        for pos, p in enumerate(remainder):
+            pv = pbi[p]
+            for q in remainder[pos + 1:]:
+                qv = pbi[q]
+                if M[pv] <= pv or M[pv] >= nsgbv or (qv < M[qv] < nsgbv):
+                    base[q][p] = 0
+                g.set(pv, qv, base[q][p])
+        if any(pbi[p] < M[pbi[p]] < nsgbv for p in remainder):
+            M = g.solve()
+
+        for p in remainder:
+            pv = pbi[p]
+            if pv < M[pv] < nsgbv:
+                addend = 0
+                best = None
+                for q in reversed(remainder):
+                    qv = pbi[q]
+                    if q <= p or matched[qv]:
+                        continue
+                    wt = base[q][p]
+                    if wt:
+                        g.set(pv, qv, wt + addend)
+                        best = qv
+                    addend += 1
+                if M[pv] != best:
+                    M = g.solve()
+                m = M[pv]
+                matched[pv] = matched[m] = True
+                g.fix(pv, m)
+
+        # carry the unpaired players to the next bracket
+        nxt_score = ps[sg_it].score if sg_it < N else None
+        W.single_downfloater_bye = bool(N & 1 and sg_it < N and W.bye_score >= nxt_score)
+        new_pbi = []
+        new_sgb = 0
+        for idx in range(n):
+            v = pbi[idx]
+            if idx < nsgb and matched[v]:
+                pairs[v] = M[v]
+                pairs[M[v]] = v
+            else:
+                new_pbi.append(v)
+                if idx < nsgb:
+                    new_sgb += 1
+                if W.single_downfloater_bye and ps[M[v]].score < nxt_score:
+                    W.single_downfloater_bye = False
+        pbi = new_pbi
+        sgb = new_sgb
+        sgbv = nsgbv
+    result = [(ps[v], ps[m]) for v, m in pairs.items() if v < m]
+    bye = next((ps[v] for v in range(N) if v not in pairs), None)
+    return result, bye

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import polars as pl
+
 from flows import io
 from flows.simulate import simulate
 from transforms.config import from_table, parse_event_config
@@ -28,6 +30,12 @@ def write_demo_inputs(folder: Path) -> list[Path]:
     gk = folder / "golden-knights-2019"
     cfg = parse_event_config((gk / "event.toml").read_text(encoding="utf-8"), file=str(gk / "event.toml"))
     rules = from_table(GKRules, cfg.rules["golden_knights"], file=cfg.source, key="golden_knights")
-    for name, frame in demo_files(rules, seed=2019, event_year=cfg.event.start.year).items():
+    files = demo_files(rules, seed=2019, event_year=cfg.event.start.year)
+    # One decision of the director (GK rule 7), so the demo shows an override at work.
+    files["overrides.csv"] = pl.DataFrame([{
+        "kind": "result", "stage": "preliminary", "section": "P02", "entry_id": "GK19-0143",
+        "opponent": "GK19-0144", "value": "1/2-1/2",
+        "note": "adjudicated a draw by the CCD on appeal (demo)"}])
+    for name, frame in files.items():
         written.append(io.atomic_write(gk / name, frame.write_csv()))
     return written

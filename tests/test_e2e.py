@@ -11,6 +11,31 @@ from pypdf import PdfReader
 
 ROOT = Path(__file__).resolve().parent.parent
 EVENTS = ("national-junior-2024", "golden-knights-2019")
+BROKEN_TOML = """
+[event]
+id = "broken-open"
+name = "Broken Open"
+kind = "swiss"
+start = 2024-09-16
+end = 2024-09-20
+venue = "Chennai"
+organiser = "TNSCA"
+currency = "INR"
+contact = "x"
+as_of = 2024-09-20
+[publish]
+sender = "a@b.example"
+recipients = [{ name = "Arbiter", email = "arb@b.example" }]
+[swiss]
+rounds = 5
+categories = [{ id = "open", name = "Open" }]
+"""
+BROKEN_PLAYERS = (
+    "player_id,name,section,gender,birth_date,nationality,state,fide_id,rating,title,entry_type,"
+    "seed_reason,registered_at,fee_paid,aicf_registered,email\n"
+    "A,Ann,open,F,2006-02-30,IND,TN,1,2000,,quota,,2024-08-01T10:00,2000,true,\n"
+    "B,Bob,open,M,2006-01-01,IND,TN,2,1900,,quota,,2024-08-01T10:00,2000,true,\n"
+    "B,Bea,open,F,2006-01-01,IND,TN,3,1800,,quota,,2024-08-01T10:00,2000,true,\n")
 
 
 @pytest.fixture(scope="module")
@@ -19,6 +44,12 @@ def demo_run(prefect_harness, tmp_path_factory):
 
     base = tmp_path_factory.mktemp("e2e")
     shutil.copytree(ROOT / "inputs", base / "inputs")
+    broken = base / "inputs" / "broken-open"
+    broken.mkdir()
+    (broken / "event.toml").write_text(BROKEN_TOML)
+    (broken / "players.csv").write_text(BROKEN_PLAYERS)
+    (broken / "associations.csv").write_text("state,name,arrears_cleared,email\nTN,Tamil Nadu,true,\n")
+    (broken / "results.csv").write_text("round,board,white_id,black_id,result\n1,1,A,Z,1-0\n1,1,B,,PAB\n")
     out = base / "outputs"
     status = run_events(base / "inputs", out)
     first = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
@@ -29,8 +60,18 @@ def demo_run(prefect_harness, tmp_path_factory):
 
 def test_every_demo_event_runs(demo_run):
     _, _, status, _, status2, _ = demo_run
-    assert status == {e: "ok" for e in EVENTS}
+    assert status == {e: "ok" for e in (*EVENTS, "broken-open")}
     assert status2 == status
+
+
+def test_malformed_event_gets_validation_rows_not_a_traceback(demo_run):
+    _, out, *_ = demo_run
+    rows = list(csv.DictReader(open(out / "broken-open" / "validation.csv", newline="")))
+    got = {(r["file"], r["line"], r["column"]) for r in rows}
+    assert ("players.csv", "2", "birth_date") in got      # 30 February
+    assert ("players.csv", "4", "player_id") in got       # duplicate id
+    assert (out / "broken-open" / "index.html").is_file()
+    assert "Not published" in PdfReader(out / "broken-open" / "bulletin.pdf").pages[0].extract_text()
 
 
 @pytest.mark.parametrize("event", EVENTS)
@@ -66,3 +107,52 @@ def test_national_junior_publishes_standings_or_starting_list(demo_run):
     _, out, *_ = demo_run
     html = (out / "national-junior-2024" / "index.html").read_text()
     assert "National Junior U-19 Open" in html and "National Junior Girls U-19" in html
+
+
+def test_national_junior_final_standings_prizes_and_clean_audit(demo_run):
+    _, out, *_ = demo_run
+    d = out / "national-junior-2024"
+    with open(d / "standings" / "round-11.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert list(rows[0])[:12] == ["category", "rank", "rank_label", "sno", "name", "points",
+                                  "BH-C1", "BH", "SB", "DE", "WIN", "BWG"]
+    assert {r["category"] for r in rows} == {"open", "girls"}
+    with open(d / "prizes.csv", newline="") as fh:
+        prizes = list(csv.DictReader(fh))
+    for cat in ("open", "girls"):
+        mine = [p for p in prizes if p["category"] == cat]
+        assert [int(p["place"]) for p in mine] == list(range(1, 21))
+        assert sum(float(p["amount"]) for p in mine) == 250000
+    audit = (d / "pairings" / "audit.csv").read_text().strip().splitlines()
+    assert audit == ["category,round,difference"]  # all 11 rounds identical to the engine's pairing
+    assert sorted(p.name for p in (d / "pairings").glob("round-*.pdf"))[-1] == "round-11.pdf"
+    from transforms.trf import parse_trf, write_trf
+    text = (d / "event-open.trf").read_text()
+    assert write_trf(parse_trf(text)) == text
+    with open(d / "entries" / "decisions.csv", newline="") as fh:
+        decisions = list(csv.DictReader(fh))
+    assert {r["status"] for r in decisions} == {"accepted", "rejected"}
+
+
+def test_golden_knights_contract_files_and_director_decision(demo_run):
+    _, out, *_ = demo_run
+    d = out / "golden-knights-2019"
+    headers = {
+        "entries.csv": "entry_id,member_id,status,reason",
+        "qualifiers.csv": "stage,section,entry_id,member_id,score,qualified,basis",
+        "standings.csv": "entry_id,member_id,name,preliminary,semifinal,final,weighted_points,"
+                         "forfeit_losses,completed,prize_eligible",
+        "prizes.csv": "place,entry_id,member_id,name,weighted_points,amount",
+        "awards.csv": "entry_id,member_id,award,value",
+    }
+    for name, header in headers.items():
+        assert (d / name).read_text().splitlines()[0] == header, name
+    assert (d / "rulings.csv").is_file()
+    with open(d / "prizes.csv", newline="") as fh:
+        prizes = list(csv.DictReader(fh))
+    assert len(prizes) >= 10
+    certificates = list((d / "certificates").glob("*.pdf"))
+    assert certificates
+    assert "Certificate" in PdfReader(certificates[0]).pages[0].extract_text()
+    notes = json.loads((d / "manifest.json").read_text())["notes"]
+    assert any("GK rule 7" in n and "GK19-0143" in n for n in notes)

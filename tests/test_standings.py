@@ -174,3 +174,21 @@ def test_every_edition_ranks_every_player_once(edition):
     sc, players = _held()
     rk = rank_players(sc, players, NATIONAL_JUNIOR, edition=edition)
     assert sorted(rk["sno"].to_list()) == list(range(1, 17))
+
+
+@pytest.mark.parametrize("folder", ["hbcc_2025_april_blitz", "hbcc_2025_february_blitz",
+                                    "hbcc_2025_hobsons_bay_cup", "hbcc_2025_juniors_rapid",
+                                    "hbcc_2026_juniors_rapid"])
+@pytest.mark.parametrize("edition,column", [("fide-2024", "tec_rank_V1"),
+                                            ("fide-2026", "tec_rank_V2")])
+def test_national_junior_order_ranks_real_events_like_fide_tec(folder, edition, column):
+    # tests/data/tiebreak/README.md: ranks from FIDE TEC's calculator with PTS, BH-C1, BH, SB,
+    # DE, WIN, BWG (ties that reach DE: 1-3 groups per event; some remain tied after all).
+    base = Path(__file__).parent / "data" / "tiebreak" / folder
+    sc, players = load(base / "normalized")
+    tec = pl.read_csv(base / "tec_ranking_national_junior_order.csv")
+    rk = rank_players(sc, players, NATIONAL_JUNIOR, edition=edition)
+    got = dict(zip(rk["sno"].to_list(), rk["rank"].to_list(), strict=True))
+    expected = dict(zip(tec["sno"].to_list(), tec[column].to_list(), strict=True))
+    assert len(expected) >= 30
+    assert {s: (r, got[s]) for s, r in expected.items() if got[s] != r} == {}

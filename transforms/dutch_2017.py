@@ -256,6 +256,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                 continue
             addend = n
             best = None
+            prev = list(g.w[p])
             for o in range(nsgb - 1, sgb - 1, -1):
                 if matched[o]:
                     continue
@@ -264,7 +265,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                     g.set(p, o, wt + addend)
                     addend += 1
                     best = o
-            if M[p] != best:
+            if M[p] != best and not (best is not None and g.swap_in(M, p, best, prev)):
                 M = g.solve()
             m = M[p]
             matched[m] = True
@@ -349,6 +350,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             if p < M[p] < nsgb:
                 addend = 0
                 best = None
+                prev = list(g.w[p])
                 for q in reversed(remainder):
                     if q <= p or matched[q]:
                         continue
@@ -357,7 +359,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                         g.set(p, q, wt + addend)
                         best = q
                     addend += 1
-                if M[p] != best:
+                if M[p] != best and not (best is not None and g.swap_in(M, p, best, prev)):
                     M = g.solve()
                 m = M[p]
                 matched[p] = matched[m] = True

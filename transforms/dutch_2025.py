@@ -249,6 +249,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                 continue
             addend = n
             best = None
+            prev = list(g.w[pv])
             for o in range(nsgb - 1, sgb - 1, -1):
                 if matched[pbi[o]]:
                     continue
@@ -257,7 +258,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                     g.set(pv, pbi[o], wt + addend)
                     addend += 1
                     best = pbi[o]
-            if M[pv] != best:
+            if M[pv] != best and not (best is not None and g.swap_in(M, pv, best, prev)):
                 M = g.solve()
             m = M[pv]
             matched[m] = True
@@ -344,6 +345,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             if pv < M[pv] < nsgbv:
                 addend = 0
                 best = None
+                prev = list(g.w[pv])
                 for q in reversed(remainder):
                     qv = pbi[q]
                     if q <= p or matched[qv]:
@@ -353,7 +355,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                         g.set(pv, qv, wt + addend)
                         best = qv
                     addend += 1
-                if M[pv] != best:
+                if M[pv] != best and not (best is not None and g.swap_in(M, pv, best, prev)):
                     M = g.solve()
                 m = M[pv]
                 matched[pv] = matched[m] = True

@@ -51,7 +51,31 @@ def max_weight_matching_warm(w: list[list[int]], mate: list[int] | None,
                     mate[i] = -1
         for i in range(n):
             m = mate[i]
-            if m > i and (w[i][m] <= 0 or u[i] + u[m] != scale * w[i][m]):
+            if m <= i:
+                continue
+            if w[i][m] <= 0:
+                mate[i] = mate[m] = -1
+                continue
+            gap = u[i] + u[m] - scale * w[i][m]
+            # a matched edge that got lighter: lower its ends' duals as far as their other
+            # edges allow, so that it stays tight
+            for a, b in ((i, m), (m, i)):
+                if gap <= 0:
+                    break
+                room = u[a]
+                row = w[a]
+                ua = u[a]
+                for k in range(n):
+                    x = row[k]
+                    if x > 0 and k != b:
+                        sl = ua + u[k] - scale * x
+                        if sl < room:
+                            room = sl
+                step = min(gap, room)
+                if step > 0:
+                    u[a] -= step
+                    gap -= step
+            if gap != 0:
                 mate[i] = mate[m] = -1
         sv = _Solver(w, mate, u, scale)
     m = sv.solve()
@@ -71,9 +95,23 @@ class _Solver:
         self.w = [[scale * x for x in row] for row in w]
         self.nbrs = [[j for j, x in enumerate(row) if x > 0 and j != i]
                      for i, row in enumerate(w)]
-        maxw = max((x for row in self.w for x in row), default=0)
-        self.mate = list(mate) if mate is not None else [-1] * n
-        self.dual = (list(dual) if dual is not None else [maxw] * n) + [0] * n
+        if mate is None or dual is None:
+            # Cold start: each vertex's dual is its heaviest edge (feasible), and the edges
+            # that are the heaviest for both ends are tight and matched greedily.
+            half = [max(row, default=0) // 2 for row in self.w]
+            mate = [-1] * n
+            for i in range(n):
+                if mate[i] != -1:
+                    continue
+                row = self.w[i]
+                hi = half[i]
+                for j in self.nbrs[i]:
+                    if mate[j] == -1 and j != i and hi + half[j] == row[j]:
+                        mate[i], mate[j] = j, i
+                        break
+            dual = half
+        self.mate = list(mate)
+        self.dual = list(dual) + [0] * n
         self.label = [_FREE] * (2 * n)
         self.labelend: list[tuple[int, int] | None] = [None] * (2 * n)
         self.inblossom = list(range(n))
@@ -84,7 +122,6 @@ class _Solver:
         self.bestedge: list[tuple[int, int] | None] = [None] * (2 * n)
         self.bbest: list[list[tuple[int, int]] | None] = [None] * (2 * n)
         self.unused = list(range(2 * n - 1, n - 1, -1))
-        self.allowed: set[tuple[int, int]] = set()
         self.queue: list[int] = []
 
     # -- helpers ---------------------------------------------------------------------------
@@ -103,12 +140,6 @@ class _Solver:
                 yield x
             else:
                 stack.extend(self.childs[x])
-
-    def allow(self, i: int, j: int) -> None:
-        self.allowed.add((i, j) if i < j else (j, i))
-
-    def is_allowed(self, i: int, j: int) -> bool:
-        return ((i, j) if i < j else (j, i)) in self.allowed
 
     # -- labels ----------------------------------------------------------------------------
     def assign_label(self, v: int, t: int, edge: tuple[int, int] | None) -> None:
@@ -180,26 +211,34 @@ class _Solver:
                 self.queue.append(x)
             inb[x] = b
         # least-slack edges from the new blossom to other S-blossoms
-        best: dict[int, tuple[int, int]] = {}
+        best: dict[int, tuple[int, int, int]] = {}
+        label, dual, W, nbrs = self.label, self.dual, self.w, self.nbrs
         for c in self.childs[b]:
-            if self.bbest[c] is None:
-                cand = [(i, j) for i in self.leaves(c) for j in self.nbrs[i]]
+            cb = self.bbest[c]
+            if cb is None:
+                for i in self.leaves(c):
+                    di = dual[i]
+                    wi = W[i]
+                    for j in nbrs[i]:
+                        bj = inb[j]
+                        if bj != b and label[bj] == _S:
+                            sl = di + dual[j] - wi[j]
+                            cur = best.get(bj)
+                            if cur is None or sl < cur[0]:
+                                best[bj] = (sl, i, j)
             else:
-                cand = self.bbest[c]
-            for (i, j) in cand:
-                bj = inb[j]
-                if bj != b and self.label[bj] == _S:
-                    cur = best.get(bj)
-                    if cur is None or self.slack(i, j) < self.slack(*cur):
-                        best[bj] = (i, j)
+                for (i, j) in cb:
+                    bj = inb[j]
+                    if bj != b and label[bj] == _S:
+                        sl = dual[i] + dual[j] - W[i][j]
+                        cur = best.get(bj)
+                        if cur is None or sl < cur[0]:
+                            best[bj] = (sl, i, j)
             self.bbest[c] = None
             self.bestedge[c] = None
-        self.bbest[b] = list(best.values())
-        be = None
-        for e in self.bbest[b]:
-            if be is None or self.slack(*e) < self.slack(*be):
-                be = e
-        self.bestedge[b] = be
+        self.bbest[b] = [(i, j) for (_, i, j) in best.values()]
+        be = min(best.values(), default=None)
+        self.bestedge[b] = None if be is None else (be[1], be[2])
 
     def expand_blossom(self, b: int, endstage: bool) -> None:
         inb = self.inblossom
@@ -230,7 +269,6 @@ class _Solver:
                 else:
                     x0, y0 = edges[(j - 1) % L]
                     p = (y0, x0)
-                self.allow(*p)
                 j += jstep
             bv = childs[0]
             self.label[p[1]] = self.label[bv] = _T
@@ -319,7 +357,6 @@ class _Solver:
             self.bestedge = [None] * (2 * n)
             for b in range(n, 2 * n):
                 self.bbest[b] = None
-            self.allowed = set()
             self.queue = []
             roots = False
             for v in range(n):
@@ -331,45 +368,48 @@ class _Solver:
                 break
             augmented = False
             while True:
-                while self.queue and not augmented:
-                    v = self.queue.pop()
-                    bv = self.inblossom[v]
+                label, inb, dual, mate, base = (self.label, self.inblossom, self.dual,
+                                                self.mate, self.base)
+                bestedge, queue = self.bestedge, self.queue
+                while queue and not augmented:
+                    v = queue.pop()
+                    bv = inb[v]
+                    dv = dual[v]
+                    wrow = self.w[v]
                     for w in self.nbrs[v]:
-                        bw = self.inblossom[w]
+                        bw = inb[w]
                         if bv == bw:
                             continue
-                        if not self.is_allowed(v, w):
-                            ks = self.slack(v, w)
-                            if ks <= 0:
-                                self.allow(v, w)
-                        if self.is_allowed(v, w):
-                            if self.label[bw] == _FREE:
-                                if self.mate[self.base[bw]] == -1:
+                        ks = dv + dual[w] - wrow[w]
+                        lbw = label[bw]
+                        if ks <= 0:
+                            if lbw == _FREE:
+                                if mate[base[bw]] == -1:
                                     # an exposed vertex with zero dual: augmenting path
                                     self.augment_matching(v, w)
                                     augmented = True
                                     break
                                 self.assign_label(w, _T, (v, w))
-                            elif self.label[bw] == _S:
-                                base = self.scan_blossom(v, w)
-                                if base >= 0:
-                                    self.add_blossom(base, v, w)
-                                    bv = self.inblossom[v]
+                            elif lbw == _S:
+                                b0 = self.scan_blossom(v, w)
+                                if b0 >= 0:
+                                    self.add_blossom(b0, v, w)
+                                    bv = inb[v]
                                 else:
                                     self.augment_matching(v, w)
                                     augmented = True
                                     break
-                            elif self.label[w] == _FREE:
-                                self.label[w] = _T
+                            elif label[w] == _FREE:
+                                label[w] = _T
                                 self.labelend[w] = (v, w)
-                        elif self.label[bw] == _S:
-                            cur = self.bestedge[bv]
-                            if cur is None or ks < self.slack(*cur):
-                                self.bestedge[bv] = (v, w)
-                        elif self.label[w] == _FREE:
-                            cur = self.bestedge[w]
-                            if cur is None or ks < self.slack(*cur):
-                                self.bestedge[w] = (v, w)
+                        elif lbw == _S:
+                            cur = bestedge[bv]
+                            if cur is None or ks < dual[cur[0]] + dual[cur[1]] - self.w[cur[0]][cur[1]]:
+                                bestedge[bv] = (v, w)
+                        elif label[w] == _FREE:
+                            cur = bestedge[w]
+                            if cur is None or ks < dual[cur[0]] + dual[cur[1]] - self.w[cur[0]][cur[1]]:
+                                bestedge[w] = (v, w)
                 if augmented:
                     break
                 # dual adjustment
@@ -419,13 +459,11 @@ class _Solver:
                     break
                 if dtype == 2:
                     i, j = dedge
-                    self.allow(i, j)
                     if self.label[self.inblossom[i]] == _FREE:
                         i, j = j, i
                     self.queue.append(i)
                 elif dtype == 3:
                     i, j = dedge
-                    self.allow(i, j)
                     self.queue.append(i)
                 else:
                     self.expand_blossom(dblossom, False)
@@ -490,6 +528,35 @@ class MatchingGraph:
     def set(self, i: int, j: int, weight: int) -> None:
         self.w[i][j] = weight
         self.w[j][i] = weight
+
+    def swap_in(self, mate: list[int], p: int, q: int, prev: list[int]) -> bool:
+        """Give ``p`` the opponent ``q`` by exchanging partners with ``q``'s mate, if that
+        loses nothing under the weights for which ``mate`` is optimal (``prev``: ``p``'s
+        edge weights before they were raised). Then ``mate`` (updated in place) is still
+        optimal and gives ``p`` the edge raised most, so no re-solve is needed."""
+        mp, mq = mate[p], mate[q]
+        old = (prev[mp] if mp != p else 0) + (self.w[q][mq] if mq != q else 0)
+        new = prev[q]
+        if new <= 0:
+            return False
+        if mp != p and mq != q:
+            x = self.w[mp][mq]
+            if x <= 0:
+                return False
+            new += x
+        if new != old:
+            return False
+        if mp != p:
+            mate[mp] = mp
+        if mq != q:
+            mate[mq] = mq
+        if mp != p and mq != q:
+            mate[mp], mate[mq] = mq, mp
+        mate[p], mate[q] = q, p
+        if self._mate is not None:
+            for v in range(self.n):
+                self._mate[v] = -1 if mate[v] == v else mate[v]
+        return True
 
     def fix(self, i: int, j: int) -> None:
         self.fixed[i] = j

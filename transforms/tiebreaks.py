@@ -50,8 +50,9 @@ Deviations and decisions (each pinned by a test):
   unrated (rating null or 0) these tie-breaks are not applicable (null for all, ranked equal)
   unless the regulations say which rating an unrated participant counts with
   (``unrated_rating=``). A player without a game over the board has no value (null, last).
-- Decision: PTP of a 100% score is the highest-rated opponent + 800 and of a 0% score the
-  lowest - 800 (TieBreakServer searches the table for 100%, giving + 736).
+- PTP: a 0% score gives the lowest-rated opponent - 800 (§10.3); a 100% score needs no
+  exception: the lowest rating reaching it by the B.02 table is the highest opponent + 736,
+  as FIDE TEC's TieBreakServer computes it.
 - Decision: DE's column value is the points scored against the other members of the tie group
   (averaged per opponent met more than once, as TieBreakServer does); the ranking uses the
   DE order of art. 6 (see :func:`direct_encounter`), which is not always the order of those
@@ -530,8 +531,6 @@ def _performance(ctx: Context) -> pl.DataFrame:
         tpr = aro + dp_from_p(p)
         if score100 == 0:
             ptp = min(ratings) - 800
-        elif score100 >= 100 * n:
-            ptp = max(ratings) + 800
         else:
             r = tpr
             while sum(expected_hundredths(r - o) for o in ratings) >= score100:
@@ -556,7 +555,7 @@ def performance_rating(ctx: Context, mod: Modifier) -> TiebreakResult:
 
 def perfect_performance(ctx: Context, mod: Modifier) -> TiebreakResult:
     """FIDE C.07 §10.3 — PTP: the lowest rating whose expected score (FIDE B.02 8.1.2) against
-    the opponents met reaches the score; 0% → lowest opponent - 800, 100% → highest + 800."""
+    the opponents met reaches the score; a zero score gives the lowest opponent - 800."""
     perf = _performance(ctx)
     detail = _detail(_rated_games(ctx), value="opp_rating", opponent="opp_label",
                      note=pl.lit("opponent's rating"))

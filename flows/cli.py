@@ -7,6 +7,8 @@ import datetime as dt
 import sys
 from pathlib import Path
 
+from flows import pair_cli, simulate, standings_cli
+
 
 def _run(args: argparse.Namespace) -> int:
     from flows.events import run_events
@@ -15,6 +17,17 @@ def _run(args: argparse.Namespace) -> int:
     for name, s in status.items():
         print(f"{name}: {s}")
     return 0 if all(s == "ok" for s in status.values()) else 2
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """Scheduled operation: serve the top-level flow as a deployment with a cron schedule
+    against a Prefect server (``prefect server start``; PREFECT_API_URL points at it)."""
+    from flows.events import run_events
+
+    run_events.serve(name=args.name, cron=args.cron,
+                     parameters={"inputs": str(Path(args.inputs).resolve()),
+                                 "out": str(Path(args.out).resolve())})
+    return 0
 
 
 def _demo_inputs(args: argparse.Namespace) -> int:
@@ -35,16 +48,16 @@ def build_parser() -> argparse.ArgumentParser:
                    help="date the run is as of (default: event.toml's as_of, else today)")
     r.add_argument("--only", action="append", help="run only this event folder (repeatable)")
     r.set_defaults(func=_run)
+    s = sub.add_parser("serve", help="run every event on a cron schedule (needs a Prefect server)")
+    s.add_argument("inputs", nargs="?", default="inputs")
+    s.add_argument("--out", default="outputs")
+    s.add_argument("--cron", default="0 18 * * *", help="schedule (default: daily at 18:00)")
+    s.add_argument("--name", default="chessfed-scheduled")
+    s.set_defaults(func=_serve)
     d = sub.add_parser("demo-inputs", help="regenerate the committed demo inputs (seeded)")
     d.add_argument("folder", nargs="?", default="inputs")
     d.set_defaults(func=_demo_inputs)
-    for mod in ("flows.pair_cli", "flows.standings_cli", "flows.simulate"):
-        try:
-            module = __import__(mod, fromlist=["add_parser"])
-        except ModuleNotFoundError as e:
-            if e.name != mod:
-                raise
-            continue
+    for module in (pair_cli, standings_cli, simulate):
         module.add_parser(sub)
     return p
 

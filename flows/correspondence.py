@@ -188,7 +188,7 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
     pub.files["index.html"] = render.render_page(
         "index.html", title=cfg.event.name, subtitle=f"Published {as_of:%d %B %Y}.",
         facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],
-        errors=n_err, warnings=len(findings) - n_err, sections=[], links=common.link_list(pub), **ctx)
+        errors=n_err, warnings=len(findings) - n_err, sections=[], highlights=highlights, links=common.link_list(pub), **ctx)
     messages = common.outbox(cfg, [(r.name, r.email) for r in cfg.publish.recipients],
                              subject=f"{cfg.event.name} — bulletin",
                              lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import polars as pl
 
-from flows import io, swiss
+from flows import io
 from transforms.config import parse_event_config
 from transforms.ingest import SWISS_SCHEMAS
 from transforms.simulate import draw_game
@@ -57,6 +57,8 @@ def _text(v: object) -> str | None:
 
 def simulate(event: Path, *, through: int | None = None, seed: int | None = None) -> int:
     """Play rounds until ``through`` (default: the event's last); returns rounds played."""
+    from flows import swiss  # imports prefect: only when simulating, not for `chessfed --help`
+
     cfg = parse_event_config((event / "event.toml").read_text(encoding="utf-8"), file=str(event / "event.toml"))
     assert cfg.swiss is not None, "simulate runs Swiss events"
     seed = cfg.swiss.simulation_seed if seed is None else seed

@@ -13,13 +13,12 @@ Exit status: 0 done, 2 bad input or configuration (the message says which line o
 from __future__ import annotations
 
 import argparse
-import os
 import sys
-import tempfile
 from pathlib import Path
 
 import polars as pl
 
+from flows.io import atomic_write
 from transforms.errors import ChessfedError
 from transforms.standings import rank_players
 from transforms.tiebreaks import explain_tiebreaks, parse_code, parse_edition
@@ -54,21 +53,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` to ``path`` through a temporary file in the same folder + os.replace."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
 def standings_csv(ranking: pl.DataFrame, codes: list[str]) -> str:
     """The CSV contract: rank,sno,name,points,<codes...>."""
     return ranking.select("rank", "sno", "name", "points", *codes).write_csv()
@@ -85,12 +69,12 @@ def run(args: argparse.Namespace) -> int:
         ranking = rank_players(tournament.scorecard, players, codes, edition=edition,
                                rounds=args.rounds, round_robin=args.round_robin,
                                unrated_rating=args.unrated_rating)
-        write_atomic(args.out, standings_csv(ranking, codes))
+        atomic_write(args.out, standings_csv(ranking, codes))
         if args.explain is not None:
             why = explain_tiebreaks(tournament.scorecard, players, codes, edition=edition,
                                     rounds=args.rounds, round_robin=args.round_robin,
                                     unrated_rating=args.unrated_rating)
-            write_atomic(args.explain, why.write_csv())
+            atomic_write(args.explain, why.write_csv())
     except (ChessfedError, OSError) as exc:
         print(f"chessfed standings: {exc}", file=sys.stderr)
         return 2

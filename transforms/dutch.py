@@ -151,6 +151,8 @@ class Context:
     edition: str
     by_sno: dict[int, Player] = field(default_factory=dict)
     """Every player of the file (an opponent may have withdrawn)."""
+    floats: dict[tuple[int, int], int] = field(default_factory=dict)
+    """Memo of :func:`float_of`."""
 
     def last_round(self) -> bool:
         return self.expected_rounds is not None and self.played_rounds >= self.expected_rounds - 1
@@ -189,6 +191,14 @@ def float_of(p: Player, rounds_back: int, ctx: Context) -> int:
 
     2017: any round without a game counts as a downfloat. 2025: only a round without a game
     that scored points (bye, forfeit win) counts as a downfloat."""
+    key = (p.sno, rounds_back)
+    got = ctx.floats.get(key)
+    if got is None:
+        got = ctx.floats[key] = _float_of(p, rounds_back, ctx)
+    return got
+
+
+def _float_of(p: Player, rounds_back: int, ctx: Context) -> int:
     r = p.history[ctx.played_rounds - rounds_back]
     if not r.played:
         if ctx.edition == "2017":

@@ -359,7 +359,8 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                         g.set(p, q, wt + addend)
                         best = q
                     addend += 1
-                if M[p] != best and not (best is not None and g.swap_in(M, p, best, prev)):
+                if M[p] != best and not (best is not None and g.rotate_in(
+                        M, p, best, prev, [x for x in remainder if not matched[x]])):
                     M = g.solve()
                 m = M[p]
                 matched[p] = matched[m] = True

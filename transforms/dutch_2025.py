@@ -355,7 +355,8 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                         g.set(pv, qv, wt + addend)
                         best = qv
                     addend += 1
-                if M[pv] != best and not (best is not None and g.swap_in(M, pv, best, prev)):
+                if M[pv] != best and not (best is not None and g.rotate_in(
+                        M, pv, best, prev, [pbi[x] for x in remainder if not matched[pbi[x]]])):
                     M = g.solve()
                 m = M[pv]
                 matched[pv] = matched[m] = True

@@ -13,73 +13,61 @@ cardinality at the top of its weights, so the two coincide where it matters.
 
 from __future__ import annotations
 
+from collections import deque
+
 _FREE, _S, _T = 0, 1, 2
 
 
 def max_weight_matching(w: list[list[int]]) -> list[int]:
     """Return ``mate`` for a maximum-weight matching of the graph with weight matrix ``w``."""
-    return _Solver(w).solve()
+    g = MatchingGraph(len(w))
+    for i, row in enumerate(w):
+        for j in range(i):
+            if row[j] > 0:
+                g.set(i, j, row[j])
+    mate = g.solve()
+    return [-1 if m == v else m for v, m in enumerate(mate)]
 
 
-def max_weight_matching_warm(w: list[list[int]], mate: list[int] | None,
-                             dual: list[int] | None, scale: int = 2
-                             ) -> tuple[list[int], list[int], int]:
-    """Maximum-weight matching started from a previous optimum (``mate``, vertex ``dual``
-    in units of ``scale`` × weight) after some weights changed. Duals too low for the new
-    weights are raised and the edges that stop being tight are unmatched; the solver then
-    only repairs what changed. Returns the new (mate, dual, scale)."""
-    n = len(w)
-    if mate is None or dual is None:
-        sv = _Solver(w)
-    else:
-        mate = list(mate)
-        u = list(dual)
-        for i in range(n):
-            row = w[i]
-            need = 0
-            for j in range(n):
-                x = row[j]
-                if x > 0:
-                    d = scale * x - u[j]
-                    if d > need:
-                        need = d
-            if u[i] < need:
-                u[i] = need
-                m = mate[i]
-                if m != -1:
-                    mate[m] = -1
-                    mate[i] = -1
-        for i in range(n):
-            m = mate[i]
-            if m <= i:
-                continue
-            if w[i][m] <= 0:
-                mate[i] = mate[m] = -1
-                continue
-            gap = u[i] + u[m] - scale * w[i][m]
-            # a matched edge that got lighter: lower its ends' duals as far as their other
-            # edges allow, so that it stays tight
-            for a, b in ((i, m), (m, i)):
-                if gap <= 0:
-                    break
-                room = u[a]
-                row = w[a]
-                ua = u[a]
-                for k in range(n):
-                    x = row[k]
-                    if x > 0 and k != b:
-                        sl = ua + u[k] - scale * x
-                        if sl < room:
-                            room = sl
-                step = min(gap, room)
-                if step > 0:
-                    u[a] -= step
-                    gap -= step
-            if gap != 0:
-                mate[i] = mate[m] = -1
-        sv = _Solver(w, mate, u, scale)
-    m = sv.solve()
-    return m, sv.vertex_duals(), sv.scale
+def _repair(w2: list[list[int]], nbrs: list[set[int]], mate: list[int], u: list[int],
+            dirty: set[int]) -> None:
+    """Make a previous optimum a valid warm start after the edges of ``dirty`` vertices
+    changed: raise the duals that became infeasible, then keep each matched edge tight by
+    lowering its ends' duals where their other edges allow; unmatch it otherwise."""
+    for i in dirty:
+        row = w2[i]
+        need = 0
+        for j in nbrs[i]:
+            d = row[j] - u[j]
+            if d > need:
+                need = d
+        if u[i] < need:
+            u[i] = need
+    for i in dirty:
+        m = mate[i]
+        if m == -1:
+            continue
+        if w2[i][m] <= 0:
+            mate[i] = mate[m] = -1
+            continue
+        gap = u[i] + u[m] - w2[i][m]
+        for a, b in ((i, m), (m, i)):
+            if gap <= 0:
+                break
+            ua = u[a]
+            room = ua
+            row = w2[a]
+            for k in nbrs[a]:
+                if k != b:
+                    sl = ua + u[k] - row[k]
+                    if sl < room:
+                        room = sl
+            step = gap if gap < room else room
+            if step > 0:
+                u[a] -= step
+                gap -= step
+        if gap != 0:
+            mate[i] = mate[m] = -1
 
 
 class _Solver:
@@ -88,25 +76,24 @@ class _Solver:
     vertices whose dual is still positive are the roots of the alternating trees, and a
     vertex whose dual reaches zero may be left exposed (complementary slackness)."""
 
-    def __init__(self, w: list[list[int]], mate: list[int] | None = None,
-                 dual: list[int] | None = None, scale: int = 2):
-        n = self.n = len(w)
-        self.scale = scale
-        self.w = [[scale * x for x in row] for row in w]
-        self.nbrs = [[j for j, x in enumerate(row) if x > 0 and j != i]
-                     for i, row in enumerate(w)]
+    def __init__(self, w2: list[list[int]], nbrs: list[set[int]],
+                 mate: list[int] | None = None, dual: list[int] | None = None):
+        n = self.n = len(w2)
+        self.w = w2
+        self.nbrs = nbrs
+        self.rescaled = 1
         if mate is None or dual is None:
             # Cold start: each vertex's dual is its heaviest edge (feasible), and the edges
             # that are the heaviest for both ends are tight and matched greedily.
-            half = [max(row, default=0) // 2 for row in self.w]
+            half = [max((w2[i][j] for j in nbrs[i]), default=0) // 2 for i in range(n)]
             mate = [-1] * n
             for i in range(n):
                 if mate[i] != -1:
                     continue
-                row = self.w[i]
+                row = w2[i]
                 hi = half[i]
-                for j in self.nbrs[i]:
-                    if mate[j] == -1 and j != i and hi + half[j] == row[j]:
+                for j in nbrs[i]:
+                    if mate[j] == -1 and hi + half[j] == row[j]:
                         mate[i], mate[j] = j, i
                         break
             dual = half
@@ -122,7 +109,7 @@ class _Solver:
         self.bestedge: list[tuple[int, int] | None] = [None] * (2 * n)
         self.bbest: list[list[tuple[int, int]] | None] = [None] * (2 * n)
         self.unused = list(range(2 * n - 1, n - 1, -1))
-        self.queue: list[int] = []
+        self.queue: deque[int] = deque()
 
     # -- helpers ---------------------------------------------------------------------------
     def slack(self, i: int, j: int) -> int:
@@ -210,35 +197,10 @@ class _Solver:
             if self.label[inb[x]] == _T:
                 self.queue.append(x)
             inb[x] = b
-        # least-slack edges from the new blossom to other S-blossoms
-        best: dict[int, tuple[int, int, int]] = {}
-        label, dual, W, nbrs = self.label, self.dual, self.w, self.nbrs
+        # (least-slack S-S edges are found by a scan when the duals are adjusted)
+        self.bestedge[b] = None
         for c in self.childs[b]:
-            cb = self.bbest[c]
-            if cb is None:
-                for i in self.leaves(c):
-                    di = dual[i]
-                    wi = W[i]
-                    for j in nbrs[i]:
-                        bj = inb[j]
-                        if bj != b and label[bj] == _S:
-                            sl = di + dual[j] - wi[j]
-                            cur = best.get(bj)
-                            if cur is None or sl < cur[0]:
-                                best[bj] = (sl, i, j)
-            else:
-                for (i, j) in cb:
-                    bj = inb[j]
-                    if bj != b and label[bj] == _S:
-                        sl = dual[i] + dual[j] - W[i][j]
-                        cur = best.get(bj)
-                        if cur is None or sl < cur[0]:
-                            best[bj] = (sl, i, j)
-            self.bbest[c] = None
             self.bestedge[c] = None
-        self.bbest[b] = [(i, j) for (_, i, j) in best.values()]
-        be = min(best.values(), default=None)
-        self.bestedge[b] = None if be is None else (be[1], be[2])
 
     def expand_blossom(self, b: int, endstage: bool) -> None:
         inb = self.inblossom
@@ -357,7 +319,7 @@ class _Solver:
             self.bestedge = [None] * (2 * n)
             for b in range(n, 2 * n):
                 self.bbest[b] = None
-            self.queue = []
+            self.queue = deque()
             roots = False
             for v in range(n):
                 if (self.mate[v] == -1 and self.dual[v] > 0
@@ -372,7 +334,7 @@ class _Solver:
                                                 self.mate, self.base)
                 bestedge, queue = self.bestedge, self.queue
                 while queue and not augmented:
-                    v = queue.pop()
+                    v = queue.popleft()
                     bv = inb[v]
                     dv = dual[v]
                     wrow = self.w[v]
@@ -403,9 +365,7 @@ class _Solver:
                                 label[w] = _T
                                 self.labelend[w] = (v, w)
                         elif lbw == _S:
-                            cur = bestedge[bv]
-                            if cur is None or ks < dual[cur[0]] + dual[cur[1]] - self.w[cur[0]][cur[1]]:
-                                bestedge[bv] = (v, w)
+                            pass
                         elif label[w] == _FREE:
                             cur = bestedge[w]
                             if cur is None or ks < dual[cur[0]] + dual[cur[1]] - self.w[cur[0]][cur[1]]:
@@ -413,29 +373,38 @@ class _Solver:
                 if augmented:
                     break
                 # dual adjustment
-                for b in range(2 * n):
-                    if (self.parent[b] == -1 and self.label[b] == _S
-                            and self.bestedge[b] is not None and (b < n or self.base[b] >= 0)
-                            and self.slack(*self.bestedge[b]) % 2):
-                        self.rescale()
-                        break
+                inb, label, dual, W = self.inblossom, self.label, self.dual, self.w
+                s3, e3 = None, None
+                for v in range(n):
+                    bv = inb[v]
+                    if label[bv] != _S:
+                        continue
+                    dv = dual[v]
+                    row = W[v]
+                    for x in self.nbrs[v]:
+                        if x > v:
+                            bx = inb[x]
+                            if bx != bv and label[bx] == _S:
+                                sl = dv + dual[x] - row[x]
+                                if s3 is None or sl < s3:
+                                    s3, e3 = sl, (v, x)
+                if s3 is not None and s3 % 2:
+                    self.rescale()
+                    s3 *= 2
+                    dual = self.dual
                 dtype, delta, dedge, dblossom = 1, None, None, -1
                 dvertex = -1
                 for v in range(n):
-                    if self.label[self.inblossom[v]] == _S and (
-                            delta is None or self.dual[v] < delta):
-                        delta, dvertex = self.dual[v], v
+                    if label[inb[v]] == _S and (delta is None or dual[v] < delta):
+                        delta, dvertex = dual[v], v
                 for v in range(n):
-                    if self.label[self.inblossom[v]] == _FREE and self.bestedge[v] is not None:
-                        d = self.slack(*self.bestedge[v])
+                    be = self.bestedge[v]
+                    if label[inb[v]] == _FREE and be is not None:
+                        d = dual[be[0]] + dual[be[1]] - W[be[0]][be[1]]
                         if d < delta:
-                            dtype, delta, dedge = 2, d, self.bestedge[v]
-                for b in range(2 * n):
-                    if (self.parent[b] == -1 and self.label[b] == _S
-                            and self.bestedge[b] is not None and (b < n or self.base[b] >= 0)):
-                        d = self.slack(*self.bestedge[b]) // 2
-                        if d < delta:
-                            dtype, delta, dedge = 3, d, self.bestedge[b]
+                            dtype, delta, dedge = 2, d, be
+                if s3 is not None and s3 // 2 < delta:
+                    dtype, delta, dedge = 3, s3 // 2, e3
                 for b in range(n, 2 * n):
                     if (self.base[b] >= 0 and self.parent[b] == -1 and self.label[b] == _T
                             and self.dual[b] < delta):
@@ -475,8 +444,9 @@ class _Solver:
 
     def rescale(self) -> None:
         """Double weights and duals so that half a slack stays integral."""
-        self.scale *= 2
-        self.w = [[2 * x for x in row] for row in self.w]
+        self.rescaled *= 2
+        for row in self.w:
+            row[:] = [2 * x for x in row]
         self.dual = [2 * d for d in self.dual]
 
     def flip_to_exposed(self, v: int) -> None:
@@ -512,22 +482,36 @@ class _Solver:
 class MatchingGraph:
     """A weighted graph the Dutch engine re-solves after each change of weights.
 
-    ``solve()`` returns ``mate`` with an unmatched vertex mapped to itself. Pairs fixed with
-    :meth:`fix` are taken out of the graph (they are matched to each other in every optimum).
+    The solver state (matching and vertex duals) is kept between calls, so a re-solve only
+    repairs what changed. ``solve()`` returns ``mate`` with an unmatched vertex mapped to
+    itself. A pair fixed with :meth:`fix` keeps only its own edge, so every optimum keeps it.
     """
 
     def __init__(self, n: int):
         self.n = n
         self.w = [[0] * n for _ in range(n)]
+        self._scale = 2
+        self._w2 = [[0] * n for _ in range(n)]
+        self._nbrs: list[set[int]] = [set() for _ in range(n)]
+        self._dirty: set[int] = set()
         self.fixed: dict[int, int] = {}
         self.solves = 0
         self._mate: list[int] | None = None
         self._dual: list[int] = []
-        self._scale = 2
 
     def set(self, i: int, j: int, weight: int) -> None:
-        self.w[i][j] = weight
-        self.w[j][i] = weight
+        if self.w[i][j] == weight:
+            return
+        self.w[i][j] = self.w[j][i] = weight
+        self._w2[i][j] = self._w2[j][i] = self._scale * weight
+        if weight > 0:
+            self._nbrs[i].add(j)
+            self._nbrs[j].add(i)
+        else:
+            self._nbrs[i].discard(j)
+            self._nbrs[j].discard(i)
+        self._dirty.add(i)
+        self._dirty.add(j)
 
     def swap_in(self, mate: list[int], p: int, q: int, prev: list[int]) -> bool:
         """Give ``p`` the opponent ``q`` by exchanging partners with ``q``'s mate, if that
@@ -554,36 +538,102 @@ class MatchingGraph:
             mate[mp], mate[mq] = mq, mp
         mate[p], mate[q] = q, p
         if self._mate is not None:
-            for v in range(self.n):
+            for v in (p, q, mp, mq):
                 self._mate[v] = -1 if mate[v] == v else mate[v]
+                self._dirty.add(v)
+        return True
+
+    def rotate_in(self, mate: list[int], p: int, q: int, prev: list[int],
+                  cand: list[int], depth: int = 8) -> bool:
+        """Like :meth:`swap_in`, through a longer alternating cycle among ``cand``: ``p``
+        takes ``q``, ``q``'s mate takes another player of ``cand`` whose mate moves on, ...,
+        until someone takes ``p``'s old mate. Accepted only if the cycle loses nothing, so
+        ``mate`` stays optimal; otherwise the caller re-solves."""
+        mp, mq = mate[p], mate[q]
+        if mp == p or mq == q or mp == q:
+            return self.swap_in(mate, p, q, prev)
+        if prev[q] <= 0:
+            return False
+        w = self.w
+        start = prev[q] - prev[mp] - w[q][mq]
+        inside = set(cand)
+        # longest alternating path: state = the vertex that has lost its partner
+        dist = {mq: start}
+        back: dict[int, tuple[int, int]] = {}
+        best_end, best_val = None, None
+        frontier = {mq}
+        for _ in range(depth):
+            nxt: set[int] = set()
+            for a in frontier:
+                da = dist[a]
+                row = w[a]
+                x = row[mp]
+                if x > 0 and (best_val is None or da + x > best_val):
+                    best_val, best_end = da + x, a
+                for c in cand:
+                    if c in (p, q, mp, mq, a):
+                        continue
+                    mc = mate[c]
+                    if mc == c or mc not in inside or mc in (p, q, mp, a):
+                        continue
+                    x = row[c]
+                    if x <= 0:
+                        continue
+                    val = da + x - w[c][mc]
+                    if val > dist.get(mc, val - 1):
+                        dist[mc] = val
+                        back[mc] = (a, c)
+                        nxt.add(mc)
+            frontier = nxt
+            if not frontier:
+                break
+        if best_val is None or best_val != 0:
+            return False
+        # rebuild the cycle and check that it is simple
+        takes = [(best_end, mp)]
+        a = best_end
+        while a != mq:
+            prev_a, c = back[a]
+            takes.append((prev_a, c))
+            a = prev_a
+            if len(takes) > depth + 1:
+                return False
+        verts = [p, q] + [v for pair in takes for v in pair]
+        if len(set(verts)) != len(verts):
+            return False
+        for x, y in takes:
+            mate[x], mate[y] = y, x
+        mate[p], mate[q] = q, p
+        if self._mate is not None:
+            for x, y in takes + [(p, q)]:
+                for v in (x, y):
+                    self._mate[v] = mate[v]
+                    self._dirty.add(v)
         return True
 
     def fix(self, i: int, j: int) -> None:
+        """Keep i and j paired: drop their other edges."""
         self.fixed[i] = j
         self.fixed[j] = i
+        for a, b in ((i, j), (j, i)):
+            for k in list(self._nbrs[a]):
+                if k != b:
+                    self.set(a, k, 0)
 
     def solve(self) -> list[int]:
         """Re-optimise after the changes since the last call (warm start)."""
         self.solves += 1
-        free = [v for v in range(self.n) if v not in self.fixed]
-        pos = {v: k for k, v in enumerate(free)}
-        sub = [[self.w[a][b] for b in free] for a in free]
         if self._mate is None:
-            m, u, self._scale = max_weight_matching_warm(sub, None, None)
+            sv = _Solver(self._w2, self._nbrs)
         else:
-            smate = [pos.get(self._mate[a], -1) if self._mate[a] != -1 else -1 for a in free]
-            sdual = [self._dual[a] for a in free]
-            m, u, self._scale = max_weight_matching_warm(sub, smate, sdual, self._scale)
-        self._mate = [-1] * self.n
-        self._dual = [0] * self.n
-        for k, a in enumerate(free):
-            self._dual[a] = u[k]
-            if m[k] != -1:
-                self._mate[a] = free[m[k]]
-        mate = list(range(self.n))
-        for v, u2 in self.fixed.items():
-            mate[v] = u2
-        for a in free:
-            if self._mate[a] != -1:
-                mate[a] = self._mate[a]
-        return mate
+            _repair(self._w2, self._nbrs, self._mate, self._dual, self._dirty)
+            sv = _Solver(self._w2, self._nbrs, self._mate, self._dual)
+        m = sv.solve()
+        if sv.rescaled != 1:
+            self._scale *= sv.rescaled
+        self._mate = list(m)
+        self._dual = u = sv.vertex_duals()
+        w2 = self._w2
+        # dissolving the blossoms loosens the edge from each base to its mate outside
+        self._dirty = {v for v, x in enumerate(m) if x != -1 and u[v] + u[x] != w2[v][x]}
+        return [v if x == -1 else x for v, x in enumerate(m)]

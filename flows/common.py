@@ -8,6 +8,7 @@ import datetime as dt
 import hashlib
 import json
 import platform
+import re
 import time
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -77,13 +78,23 @@ def validate(raw: dict[str, tuple[pl.DataFrame, list[Finding]]], schemas: dict[s
             continue
         frame, read_findings = raw[name]
         findings.extend(read_findings)
-        if frame.width == 0:
-            typed[name] = pl.DataFrame(schema={c.name: pl.String for c in schema.columns})
-            continue
+        if frame.width == 0:  # empty or unreadable file: already reported; an empty typed frame
+            frame = pl.DataFrame(schema={"line": pl.Int64, **{c.name: pl.String for c in schema.columns}})
         frame, cast_findings = cast_frame(normalise_results(frame), schema)
         findings.extend(cast_findings)
         typed[name] = frame
     return typed, findings
+
+
+def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError) -> None:
+    """An event whose event.toml cannot be used still gets its validation report."""
+    m = re.search(r"at line (\d+)", error.reason)
+    finding = Finding("event.toml", int(m.group(1)) if m else None, error.key, "", Severity.ERROR,
+                      error.reason)
+    frame = findings_frame([finding])
+    files = {"validation.csv": frame.write_csv(),
+             "manifest.json": json.dumps({"event": event_dir.name, "error": str(error)}, indent=2) + "\n"}
+    write_outputs.fn(out_dir, files)
 
 
 def has_errors(findings: list[Finding], *files: str) -> bool:

@@ -4,19 +4,38 @@ sub-flow; one event's failure is reported and does not stop the others."""
 from __future__ import annotations
 
 import datetime as dt
-import tomllib
 import traceback
 from pathlib import Path
 
 from prefect import flow
 
-from flows.correspondence import correspondence_event
+from flows.common import publish_config_error
+from flows.correspondence import correspondence_event, rules_of
 from flows.swiss import swiss_event
+from transforms.config import EventConfig, EventKind, from_table, parse_event_config
+from transforms.errors import ConfigError
+from transforms.junior_entries import JuniorEntryRules
+from transforms.tiebreaks import parse_code, parse_edition
 
 
-def event_kind(event_dir: Path) -> str:
-    data = tomllib.loads((event_dir / "event.toml").read_text(encoding="utf-8"))
-    return str(data.get("event", {}).get("kind", ""))
+def check_config(folder: Path) -> EventConfig:
+    """Load event.toml and every rules table it has, so a bad key is reported before any
+    step runs (ConfigError names the file and the key)."""
+    name = f"{folder.name}/event.toml"
+    try:
+        text = (folder / "event.toml").read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        raise ConfigError(name, "", f"not UTF-8 text: {e}") from None
+    cfg = parse_event_config(text, file=name)
+    if cfg.swiss is not None:
+        for code in cfg.swiss.tiebreaks:
+            parse_code(code, file=name)
+        parse_edition(cfg.swiss.tiebreak_edition, file=name)
+        if "entries" in cfg.rules:
+            from_table(JuniorEntryRules, cfg.rules["entries"], file=name, key="entries")
+    else:
+        rules_of(cfg)
+    return cfg
 
 
 @flow(name="chessfed-run")
@@ -32,11 +51,13 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
         if only and folder.name not in only:
             continue
         try:
-            kind = event_kind(folder)
-            runner = {"swiss": swiss_event, "correspondence": correspondence_event}.get(kind)
-            if runner is None:
-                status[folder.name] = f"error: {folder.name}/event.toml: [event].kind {kind!r} is not swiss or correspondence"
+            try:
+                cfg = check_config(folder)
+            except ConfigError as err:
+                publish_config_error(folder, out / folder.name, err)
+                status[folder.name] = f"error: {err}"
                 continue
+            runner = swiss_event if cfg.event.kind is EventKind.SWISS else correspondence_event
             runner(folder, out / folder.name, as_of)
             status[folder.name] = "ok"
         except Exception as e:  # noqa: BLE001 - one event's failure must not stop the others

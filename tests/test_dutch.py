@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from transforms.dutch import (
-    build_context, eligible_for_bye_2017, eligible_for_bye_2025, pair_round,
+    build_context, compatible, eligible_for_bye_2017, eligible_for_bye_2025, pair_round,
 )
 from transforms.errors import NoValidPairing
 from transforms.model import SCORECARD_SCHEMA, Colour
@@ -208,17 +208,18 @@ def test_dutch_C3_two_players_with_the_same_absolute_preference_do_not_meet():
     assert frozenset({1, 2}) not in got and frozenset({3, 4}) not in got
 
 
-def test_dutch_C3_topscorers_may_meet_in_the_last_round():
-    # four rounds of five; 1 and 2 (both WW... absolute Black) lead with 4/4? build: 1 and 2
-    # won everything with colours WBWW / BWWW; in the last round the topscorers may meet.
+def test_dutch_C3_topscorers_with_the_same_absolute_preference_compatible_only_last_round():
+    """C3: two players with the same absolute colour preference may meet in the last round
+    if one of them is a topscorer (Decision: more than 50% of the maximum score)."""
     rounds = [["1-3 1-0", "4-2 0-1", "5-6 =", "7-8 ="],
               ["5-1 0-1", "2-7 1-0", "3-6 =", "8-4 ="],
               ["1-4 1-0", "2-5 1-0", "6-7 =", "3-8 ="],
               ["1-6 1-0", "2-8 1-0", "7-3 =", "4-5 ="]]
-    last = make(8, rounds, total=5)
-    not_last = make(8, rounds, total=9)
-    assert frozenset({1, 2}) in pairs(pair_round(last))
-    assert frozenset({1, 2}) not in pairs(pair_round(not_last))
+    for total, allowed in ((5, True), (9, False)):
+        ctx = build_context(make(8, rounds, total=total), None, "2025", frozenset())
+        p1, p2 = (next(p for p in ctx.players if p.sno == s) for s in (1, 2))
+        assert p1.absolute and p2.absolute and p1.preference == p2.preference
+        assert compatible(p1, p2, ctx) is allowed
 
 
 def test_dutch_requested_byes_and_absences_are_not_paired():

@@ -25,7 +25,8 @@ Decisions:
 - Without ``XXC``, player 1's colour in round 1 is White.
 - The round to pair is one after the last round in which some player took part in a pairing
   (played, forfeited or received the PAB); players whose line already holds an entry for that
-  round (requested byes, absences) are not paired.
+  round (requested byes, absences) are not paired. Given ``round_no`` explicitly, later
+  rounds and the games already recorded for ``round_no`` are ignored (the round is re-paired).
 """
 
 from __future__ import annotations
@@ -334,7 +335,9 @@ def build_context(t: Tournament, round_no: int | None, edition: str,
     valid = []
     to_pair = []
     for sno in snos:
-        prow = rows.get(sno, {})
+        prow = {r: row for r, row in rows.get(sno, {}).items()
+                if r <= played or (r == played + 1 and row["opponent"] is None
+                                   and row["kind"] != Kind.PAB)}
         last = max(prow, default=0)
         participated = any(r["opponent"] is not None or r["kind"] == Kind.PAB
                            for r in prow.values())

@@ -30,6 +30,14 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _import_trf(args: argparse.Namespace) -> int:
+    from flows.demo import import_trf
+
+    for path in import_trf(Path(args.trf), Path(args.event), category=args.category):
+        print(path)
+    return 0
+
+
 def _demo_inputs(args: argparse.Namespace) -> int:
     from flows.demo import write_demo_inputs
 
@@ -54,6 +62,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--cron", default="0 18 * * *", help="schedule (default: daily at 18:00)")
     s.add_argument("--name", default="chessfed-scheduled")
     s.set_defaults(func=_serve)
+    t = sub.add_parser("import-trf", help="start or take over a Swiss event from a TRF file")
+    t.add_argument("trf")
+    t.add_argument("event", help="the event folder to write players.csv and results.csv into")
+    t.add_argument("--category", default="open")
+    t.set_defaults(func=_import_trf)
     d = sub.add_parser("demo-inputs", help="regenerate the committed demo inputs (seeded)")
     d.add_argument("folder", nargs="?", default="inputs")
     d.set_defaults(func=_demo_inputs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from pathlib import Path
 
 import polars as pl
@@ -39,3 +40,47 @@ def write_demo_inputs(folder: Path) -> list[Path]:
     for name, frame in files.items():
         written.append(io.atomic_write(gk / name, frame.write_csv()))
     return written
+
+
+def import_trf(trf: Path, event: Path, *, category: str = "open") -> list[Path]:
+    """Start (or take over) a Swiss event folder from a TRF: players.csv and results.csv,
+    and an event.toml to complete when the folder has none."""
+    from transforms.trf import parse_trf
+    from transforms.trf_import import players_from_trf, results_from_trf
+
+    t = parse_trf(trf.read_text(encoding="utf-8-sig"), source=str(trf))
+    event.mkdir(parents=True, exist_ok=True)
+    start = dt.datetime.combine(dt.date.today(), dt.time(0, 0))
+    written = [io.atomic_write(event / "players.csv",
+                               players_from_trf(t, section=category, registered_at=start).write_csv()),
+               io.atomic_write(event / "results.csv", results_from_trf(t).write_csv())]
+    if not (event / "event.toml").exists():
+        rounds = t.total_rounds or int(t.scorecard["round"].max() or 1)
+        colour = "black" if t.initial_colour is not None and t.initial_colour.value == "b" else "white"
+        written.append(io.atomic_write(event / "event.toml", EVENT_TEMPLATE.format(
+            id=event.name, name=t.name or event.name, start=start.date(), rounds=rounds,
+            edition=t.edition or "2025", colour=colour, category=category)))
+    return written
+
+
+EVENT_TEMPLATE = """# Taken over from a TRF by `chessfed import-trf`: complete the [event] and [publish] keys.
+[event]
+id = "{id}"
+name = "{name}"
+kind = "swiss"
+start = {start}
+end = {start}
+venue = "to be completed"
+organiser = "to be completed"
+currency = "EUR"
+contact = "to be completed"
+
+[publish]
+sender = "results@example.org"
+
+[swiss]
+rounds = {rounds}
+dutch_edition = "{edition}"
+initial_colour = "{colour}"
+categories = [{{ id = "{category}", name = "{name}" }}]
+"""

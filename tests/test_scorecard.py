@@ -72,3 +72,8 @@ def test_crosstable_cells_show_opponent_rank_colour_and_result():
     assert cells["Bob"] == f"{rank['Dan']}w½"
     assert cells["Cid"] == f"{rank['Ann']}b+"
     assert cells["Ann"] == f"{rank['Cid']}w-"
+
+
+def test_start_numbers_from_a_trf_takeover_are_kept():
+    p = players().with_columns(pl.Series("start_no", [4, 3, 2, 1]))
+    assert assign_start_numbers(p).sort("sno")["player_id"].to_list() == ["d", "c", "b", "a"]

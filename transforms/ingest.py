@@ -193,6 +193,7 @@ SWISS_SCHEMAS = {
         Column("fee_paid", ColType.MONEY, minimum=0),
         Column("aicf_registered", ColType.BOOL, nonempty=True),
         Column("email", required=False),
+        Column("start_no", ColType.INT, required=False, minimum=1),
     ), key=("player_id",)),
     "associations.csv": Schema("associations.csv", (
         Column("state", nonempty=True), Column("name", nonempty=True),

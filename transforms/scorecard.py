@@ -28,7 +28,20 @@ def assign_start_numbers(players: pl.DataFrame) -> pl.DataFrame:
     """FIDE C.04.2 A.2 — initial ranking order within each section: rating (descending),
     then FIDE title, then name alphabetically; adds ``sno`` (1 = top seed).
 
-    Decision: ties left after name are broken by player_id so the order is total."""
+    Decision: ties left after name are broken by player_id so the order is total. A section
+    whose players all have a ``start_no`` (an event taken over from a TRF) keeps those numbers,
+    so its pairings stay those of the program it came from."""
+    if "start_no" in players.columns:
+        given = players.group_by("section").agg(pl.col("start_no").is_not_null().all().alias("_all"),
+                                                pl.col("start_no").n_unique().alias("_n"), pl.len().alias("_len"))
+        keep = set(given.filter(pl.col("_all") & (pl.col("_n") == pl.col("_len")))["section"])
+        if keep:
+            kept = players.filter(pl.col("section").is_in(sorted(keep))).with_columns(
+                pl.col("start_no").cast(pl.Int32).alias("sno"))
+            rest = players.filter(~pl.col("section").is_in(sorted(keep)))
+            return pl.concat([kept, assign_start_numbers(rest.drop("start_no"))
+                              .with_columns(pl.lit(None, pl.Int64).alias("start_no"))
+                              .select(kept.columns)]).sort("section", "sno")
     return (
         players.with_columns(
             pl.col("rating").fill_null(0).alias("_r"),

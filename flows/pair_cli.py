@@ -110,8 +110,9 @@ def history_before(t: Tournament, round_no: int) -> Tournament:
     return replace(t, scorecard=card.filter(keep))
 
 
-def check_rounds(t: Tournament, edition: str | None, out=sys.stdout) -> int:
+def check_rounds(t: Tournament, edition: str | None, out=None) -> int:
     """Re-pair every round; print the differences; return the exit status."""
+    out = out or sys.stdout
     last = int(t.scorecard["round"].max() or 0)
     differing = 0
     for r in range(1, last + 1):

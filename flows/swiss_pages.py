@@ -145,8 +145,8 @@ def _pairing_frame(c, rows: pl.DataFrame, points_before: dict[int, float]) -> pl
     f = f.with_columns(
         pl.col("w_sno").replace_strict(points_before, default=0.0, return_dtype=pl.Float64).alias("w_pts"),
         pl.col("b_sno").replace_strict(points_before, default=None, return_dtype=pl.Float64).alias("b_pts"),
-        pl.when(pl.col("black_id").is_null()).then(pl.col("result")).otherwise(pl.col("result").fill_null(""))
-        .alias("res"),
+        pl.when(pl.col("black_id").is_null()).then(pl.col("result"))
+        .otherwise(pl.col("result").fill_null("").replace({"1/2-1/2": "½-½"})).alias("res"),
         pl.when(pl.col("black_id").is_null()).then(pl.lit("bye")).otherwise(pl.col("b_name")).alias("b_label"),
     )
     return f.sort("board")

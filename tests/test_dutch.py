@@ -5,6 +5,7 @@ Small fields are drawn as crosstables: ``1-2 1-0`` means 1 (White) beat 2."""
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -13,7 +14,11 @@ import polars as pl
 import pytest
 
 from transforms.dutch import (
-    build_context, compatible, eligible_for_bye_2017, eligible_for_bye_2025, pair_round,
+    build_context,
+    compatible,
+    eligible_for_bye_2017,
+    eligible_for_bye_2025,
+    pair_round,
 )
 from transforms.errors import NoValidPairing
 from transforms.model import SCORECARD_SCHEMA, Colour
@@ -65,7 +70,9 @@ def _run_all(cases: list[tuple[str, str, str]]) -> list[str]:
     chunks = [cases[i::workers * 4] for i in range(workers * 4)]
     if workers == 1:
         return sorted(c for ch in chunks for c in _run_chunk(ch))
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+    # spawn, not fork: polars' thread pool in this process must not be forked
+    ctx = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
         return sorted(c for res in pool.map(_run_chunk, chunks) for c in res)
 
 

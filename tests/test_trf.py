@@ -12,7 +12,11 @@ import pytest
 from transforms.errors import InputError
 from transforms.model import Colour, Kind
 from transforms.trf import (
-    ByeRequest, ForbiddenPairs, parse_trf, tournament_from_scorecard, write_trf,
+    ByeRequest,
+    ForbiddenPairs,
+    parse_trf,
+    tournament_from_scorecard,
+    write_trf,
 )
 
 DATA = Path(__file__).parent / "data" / "dutch"

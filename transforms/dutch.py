@@ -6,7 +6,10 @@ rules are realised as a sequence of maximum-weight matchings, bracket by bracket
 bit field of the edge weight, the most important highest, so one matching optimises them
 lexicographically; the remaining choices the rules leave to the order of transpositions and
 exchanges (C.04.3 D) are fixed one player at a time by raising the weights of the preferred
-opponents. This module holds what both editions share: the player state the criteria read
+opponents. The bit layout of the weights and the order of the fixing steps follow the
+published design of bbpPairings (the FIDE-endorsed engine, Apache-2.0), re-implemented here
+from the rules so that both engines give the same pairings; no code of it is included.
+This module holds what both editions share: the player state the criteria read
 (scores, colour preferences, floats, bye eligibility), the absolute criteria, colour
 allocation (E.1-E.5) and the board order (C.04.2).
 

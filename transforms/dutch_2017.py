@@ -22,7 +22,13 @@ is re-paired together with everything below it (it is the penultimate pairing br
 from __future__ import annotations
 
 from transforms.dutch import (
-    DOWN, UP, Context, Player, compatible, eligible_for_bye_2017, float_of,
+    DOWN,
+    UP,
+    Context,
+    Player,
+    compatible,
+    eligible_for_bye_2017,
+    float_of,
     preferences_compatible,
 )
 from transforms.dutch_matching import MatchingGraph
@@ -149,28 +155,52 @@ class _Bracket:
         return w
 
 
-def _complete(players: list[Player], fixed: set[int], ctx: Context, total: int) -> bool:
-    """FIDE C.04.3 C4 — the players not yet paired can all be paired (one of them, when
-    the total is odd, with the bye)."""
-    free = [p for p in players if p.sno not in fixed]
-    odd = total & 1
-    n = len(free) + odd
-    g = MatchingGraph(n)
-    for i, a in enumerate(free):
-        for j in range(i):
-            if compatible(a, free[j], ctx):
-                g.set(i, j, 1)
-        if odd and eligible_for_bye_2017(a):
-            g.set(i, n - 1, 1)
-    mate = g.solve()
-    return all(mate[v] != v for v in range(n))
+class _Completion:
+    """FIDE C.04.3 C4 — can the players not yet paired all be paired (one of them, when the
+    total is odd, with the bye)? One cardinality matching over the whole round, kept up to
+    date as pairs are made."""
+
+    def __init__(self, players: list[Player], ctx: Context):
+        self.index = {p.sno: i for i, p in enumerate(players)}
+        n = self.n = len(players) + (len(players) & 1)
+        self.g = MatchingGraph(n)
+        for i, a in enumerate(players):
+            for j in range(i):
+                if compatible(a, players[j], ctx):
+                    self.g.set(i, j, 1)
+            if len(players) & 1 and eligible_for_bye_2017(a):
+                self.g.set(i, n - 1, 1)
+
+    def with_pairs(self, pairs: list[tuple[int, int]]) -> bool:
+        for a, b in pairs:
+            i, j = self.index[a], self.index[b]
+            if self.g.fixed.get(i) != j:
+                self.g.fix(i, j)
+        mate = self.g.solve()
+        return all(mate[v] != v for v in range(self.n))
+
+
+def _exchange_weight(base: list[list[int]], bits_: int, si: int, li: int, sri: int,
+                     rp: int) -> int:
+    """FIDE C.04.3 D.2 — a remainder edge with the exchange preferences added: fewest
+    exchanges, then the smallest differences of the exchanged pairing numbers."""
+    r = base[li][si]
+    if r:
+        add = 1 if sri < rp else 0
+        add <<= bits_
+        add <<= bits_
+        add -= sri
+        add <<= 1
+        r += add
+    return r
 
 
 def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | None]:
     """FIDE C.04.3 (2017) A.9, B, C, D — pair all brackets; return the pairs and the bye."""
     players = ctx.players
     N = len(players)
-    if not _complete(players, set(), ctx, N):
+    completion = _Completion(players, ctx)
+    if not completion.with_pairs([]):
         raise NoValidPairing("the players cannot all be paired without breaking the "
                              "absolute criteria (C.04.3 C1-C3)")
     paired_snos: set[int] = set()
@@ -202,20 +232,8 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                     g.set(p, o, wt)
         pcb = br.pcb
 
-        def ewc(si: int, li: int, sri: int, rp: int) -> int:
-            r = base[li][si]
-            if r:
-                add = 1 if sri < rp else 0
-                add <<= pcb
-                add <<= pcb
-                add -= sri
-                add <<= 1
-                r += add
-            return r
-
         M = g.solve()
         matched = [False] * n
-        in_res = lambda v: sgb <= M[v] < nsgb  # noqa: E731
 
         # C6/C7 — which moved-down players are paired in this bracket (highest first)
         mds = None
@@ -236,13 +254,13 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                 matched[p] = True
                 continue
             rem -= 1
-            if not in_res(p):
+            if not sgb <= M[p] < nsgb:
                 for o in range(sgb, nsgb):
                     wt = base[o][p]
                     if wt:
                         g.set(p, o, wt | 1)
                 M = g.solve()
-            if in_res(p):
+            if sgb <= M[p] < nsgb:
                 matched[p] = True
                 rem_matched -= 1
                 for o in range(sgb, nsgb):
@@ -274,11 +292,11 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         # the remainder (residents not paired with moved-down players)
         remainder = [i for i in range(sgb, nsgb) if not (M[i] < sgb)]
         rp = sum(1 for i in remainder if M[i] < i)
-        for oi, o in enumerate(remainder):
+        for o in remainder:
             for pri, p in enumerate(remainder):
                 if o <= p:
                     break
-                g.set(p, o, ewc(p, o, pri, rp))
+                g.set(p, o, _exchange_weight(base, pcb, p, o, pri, rp))
         M = g.solve()
         fge = remainder[rp] if rp < len(remainder) else None
         exchange_count = 0
@@ -298,7 +316,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             p = remainder[pos]
             if p < M[p] < nsgb:
                 for q in remainder[opos:]:
-                    wt = ewc(p, q, pri, rp)
+                    wt = _exchange_weight(base, pcb, p, q, pri, rp)
                     if wt:
                         g.set(p, q, wt - 1)
                 M = g.solve()
@@ -307,7 +325,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             for q in remainder[pos + 1:]:
                 if exch:
                     base[q][p] = 0
-                g.set(p, q, ewc(p, q, pri, rp))
+                g.set(p, q, _exchange_weight(base, pcb, p, q, pri, rp))
 
         # D.2 — ... with the highest players of S2
         er = exchange_count
@@ -319,7 +337,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             already = p < M[p] < nsgb
             if not already:
                 for q in remainder[pos + 1:]:
-                    wt = ewc(p, q, ri, rp)
+                    wt = _exchange_weight(base, pcb, p, q, ri, rp)
                     if wt:
                         g.set(p, q, wt + 1)
                 M = g.solve()
@@ -334,7 +352,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                     g.set(p, o, 0)
             if not already:
                 for q in remainder[pos + 1:]:
-                    g.set(p, q, ewc(p, q, ri, rp))
+                    g.set(p, q, _exchange_weight(base, pcb, p, q, ri, rp))
             ri += 1
 
         for pos, p in enumerate(remainder):
@@ -359,16 +377,20 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                         g.set(p, q, wt + addend)
                         best = q
                     addend += 1
-                if M[p] != best and not (best is not None and g.rotate_in(
-                        M, p, best, prev, [x for x in remainder if not matched[x]])):
+                # the most preferred opponent an optimal pairing can still give p
+                target = next((q for q in remainder if q > p and not matched[q]
+                               and base[q][p] and not g.never_optimal(p, q, prev[q])), None)
+                if M[p] != target and not (target is not None and g.rotate_in(
+                        M, p, target, prev, [x for x in remainder if not matched[x]])):
                     M = g.solve()
                 m = M[p]
                 matched[p] = matched[m] = True
                 g.fix(p, m)
 
         if not special:
-            done = paired_snos | {pbi[i].sno for i in range(nsgb) if matched[i]}
-            if not _complete(players, done, ctx, N):
+            made = [(pbi[i].sno, pbi[M[i]].sno) for i in range(nsgb)
+                    if matched[i] and i < M[i]]
+            if not completion.with_pairs(made):
                 # C4 — this is the penultimate pairing bracket: pair it with all the rest
                 del pbi[nsgb:]
                 it = sg_it

@@ -24,7 +24,13 @@ unplayed games (C5, C9).
 from __future__ import annotations
 
 from transforms.dutch import (
-    DOWN, UP, Context, Player, compatible, eligible_for_bye_2025, float_of,
+    DOWN,
+    UP,
+    Context,
+    Player,
+    compatible,
+    eligible_for_bye_2025,
+    float_of,
 )
 from transforms.dutch_2017 import _colour_fields, bits
 from transforms.dutch_matching import MatchingGraph
@@ -123,6 +129,21 @@ def _complete(mate: list[int], ctx: Context, weights: _Weights) -> bool:
     return all(weights.elig[ctx.players[v].sno] for v in unmatched)
 
 
+def _exchange_weight(base: list[list[int]], bits_: int, si: int, li: int, sri: int,
+                     rp: int) -> int:
+    """FIDE C.04.3 D.2 — a remainder edge with the exchange preferences added: fewest
+    exchanges, then the smallest differences of the exchanged pairing numbers."""
+    r = base[li][si]
+    if r:
+        add = 1 if sri < rp else 0
+        add <<= bits_
+        add <<= bits_
+        add -= sri
+        add <<= 1
+        r += add
+    return r
+
+
 def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | None]:
     """FIDE C.04.3 (2025) A.9, B, C, D — pair all brackets; return the pairs and the bye."""
     ps = ctx.players
@@ -192,19 +213,6 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             for p, wt in enumerate(row):
                 g.set(pbi[p], vo, wt)
 
-        def ewc(si: int, li: int, sri: int, rp: int) -> int:
-            r = base[li][si]
-            if r:
-                add = 1 if sri < rp else 0
-                add <<= sgb_bits
-                add <<= sgb_bits
-                add -= sri
-                add <<= 1
-                r += add
-            return r
-
-        def in_res(v: int) -> bool:
-            return sgbv <= M[v] < nsgbv
 
         M = g.solve()
 
@@ -219,7 +227,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                 q = p
                 while q < n and ps[pbi[q]].score >= mds:
                     rem += 1
-                    if in_res(pbi[q]):
+                    if sgbv <= M[pbi[q]] < nsgbv:
                         rem_matched += 1
                     q += 1
             if not rem_matched:
@@ -228,13 +236,13 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                 matched[pv] = True
                 continue
             rem -= 1
-            if not in_res(pv):
+            if not sgbv <= M[pv] < nsgbv:
                 for o in range(sgb, nsgb):
                     wt = base[o][p]
                     if wt:
                         g.set(pv, pbi[o], wt | 1)
                 M = g.solve()
-            if in_res(pv):
+            if sgbv <= M[pv] < nsgbv:
                 matched[pv] = True
                 rem_matched -= 1
                 for o in range(sgb, nsgb):
@@ -270,7 +278,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             for pri, p in enumerate(remainder):
                 if o <= p:
                     break
-                g.set(pbi[p], pbi[o], ewc(p, o, pri, rp))
+                g.set(pbi[p], pbi[o], _exchange_weight(base, sgb_bits, p, o, pri, rp))
         M = g.solve()
         fge = remainder[rp] if rp < len(remainder) else None
         exchange_count = 0
@@ -291,7 +299,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             pv = pbi[p]
             if pv < M[pv] < nsgbv:
                 for q in remainder[opos:]:
-                    wt = ewc(p, q, pri, rp)
+                    wt = _exchange_weight(base, sgb_bits, p, q, pri, rp)
                     if wt:
                         g.set(pv, pbi[q], wt - 1)
                 M = g.solve()
@@ -300,7 +308,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             for q in remainder[pos + 1:]:
                 if exch:
                     base[q][p] = 0
-                g.set(pv, pbi[q], ewc(p, q, pri, rp))
+                g.set(pv, pbi[q], _exchange_weight(base, sgb_bits, p, q, pri, rp))
 
         er = exchange_count
         ri = rp
@@ -312,7 +320,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             already = pv < M[pv] < nsgbv
             if not already:
                 for q in remainder[pos + 1:]:
-                    wt = ewc(p, q, ri, rp)
+                    wt = _exchange_weight(base, sgb_bits, p, q, ri, rp)
                     if wt:
                         g.set(pv, pbi[q], wt + 1)
                 M = g.solve()
@@ -327,7 +335,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                     g.set(pv, pbi[o], 0)
             if not already:
                 for q in remainder[pos + 1:]:
-                    g.set(pv, pbi[q], ewc(p, q, ri, rp))
+                    g.set(pv, pbi[q], _exchange_weight(base, sgb_bits, p, q, ri, rp))
             ri += 1
 
         for pos, p in enumerate(remainder):
@@ -355,8 +363,12 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                         g.set(pv, qv, wt + addend)
                         best = qv
                     addend += 1
-                if M[pv] != best and not (best is not None and g.rotate_in(
-                        M, pv, best, prev, [pbi[x] for x in remainder if not matched[pbi[x]]])):
+                # the most preferred opponent an optimal pairing can still give pv
+                target = next((pbi[q] for q in remainder if q > p and not matched[pbi[q]]
+                               and base[q][p] and not g.never_optimal(pv, pbi[q], prev[pbi[q]])),
+                              None)
+                if M[pv] != target and not (target is not None and g.rotate_in(
+                        M, pv, target, prev, [pbi[x] for x in remainder if not matched[pbi[x]]])):
                     M = g.solve()
                 m = M[pv]
                 matched[pv] = matched[m] = True

@@ -13,6 +13,7 @@ cardinality at the top of its weights, so the two coincide where it matters.
 
 from __future__ import annotations
 
+import sys
 from collections import deque
 
 _FREE, _S, _T = 0, 1, 2
@@ -86,6 +87,16 @@ class _Solver:
             # Cold start: each vertex's dual is its heaviest edge (feasible), and the edges
             # that are the heaviest for both ends are tight and matched greedily.
             half = [max((w2[i][j] for j in nbrs[i]), default=0) // 2 for i in range(n)]
+            # lower each dual as far as feasibility allows, so that every vertex gets a
+            # tight edge and the greedy start below matches many of them
+            for i in range(n):
+                row = w2[i]
+                need = 0
+                for j in nbrs[i]:
+                    d = row[j] - half[j]
+                    if d > need:
+                        need = d
+                half[i] = need
             mate = [-1] * n
             for i in range(n):
                 if mate[i] != -1:
@@ -99,6 +110,11 @@ class _Solver:
             dual = half
         self.mate = list(mate)
         self.dual = list(dual) + [0] * n
+        # Every root (exposed vertex with a positive dual) gets an even dual, so that all
+        # tree vertices share one parity and half an S-S slack is integral.
+        for v in range(n):
+            if self.mate[v] == -1 and self.dual[v] & 1:
+                self.dual[v] += 1
         self.label = [_FREE] * (2 * n)
         self.labelend: list[tuple[int, int] | None] = [None] * (2 * n)
         self.inblossom = list(range(n))
@@ -310,6 +326,16 @@ class _Solver:
 
     # -- main loop -------------------------------------------------------------------------
     def solve(self) -> list[int]:
+        # blossoms nest up to n deep and are handled recursively
+        limit = sys.getrecursionlimit()
+        if limit < 4 * self.n + 1000:
+            sys.setrecursionlimit(4 * self.n + 1000)
+        try:
+            return self._solve()
+        finally:
+            sys.setrecursionlimit(limit)
+
+    def _solve(self) -> list[int]:
         n = self.n
         if n == 0:
             return []
@@ -467,6 +493,12 @@ class _Solver:
             self.mate[j2] = s2
             s, j = s2, j2
 
+    def ancestors(self, v: int):
+        b = self.parent[v]
+        while b != -1:
+            yield b
+            b = self.parent[b]
+
     def vertex_duals(self) -> list[int]:
         """Vertex duals with every blossom dissolved into its vertices (feasible, but the
         edge from a blossom base to its outside mate may no longer be tight)."""
@@ -498,6 +530,8 @@ class MatchingGraph:
         self.solves = 0
         self._mate: list[int] | None = None
         self._dual: list[int] = []
+        self._true_u: list[int] = []
+        self._in_blossom: set[int] = set()
 
     def set(self, i: int, j: int, weight: int) -> None:
         if self.w[i][j] == weight:
@@ -543,6 +577,14 @@ class MatchingGraph:
                 self._dirty.add(v)
         return True
 
+    def never_optimal(self, p: int, q: int, weight: int) -> bool:
+        """True if no maximum-weight matching (for the weights of the last solve, edge
+        (p, q) weighing ``weight``) can contain (p, q): its slack under the optimal duals is
+        positive (complementary slackness). False when unsure (p or q inside a blossom)."""
+        if self._mate is None or p in self._in_blossom or q in self._in_blossom:
+            return False
+        return self._true_u[p] + self._true_u[q] - self._scale * weight > 0
+
     def rotate_in(self, mate: list[int], p: int, q: int, prev: list[int],
                   cand: list[int], depth: int = 8) -> bool:
         """Like :meth:`swap_in`, through a longer alternating cycle among ``cand``: ``p``
@@ -550,7 +592,7 @@ class MatchingGraph:
         until someone takes ``p``'s old mate. Accepted only if the cycle loses nothing, so
         ``mate`` stays optimal; otherwise the caller re-solves."""
         mp, mq = mate[p], mate[q]
-        if mp == p or mq == q or mp == q:
+        if mp in (p, q) or mq == q:
             return self.swap_in(mate, p, q, prev)
         if prev[q] <= 0:
             return False
@@ -632,6 +674,9 @@ class MatchingGraph:
         if sv.rescaled != 1:
             self._scale *= sv.rescaled
         self._mate = list(m)
+        self._true_u = sv.dual[:self.n]
+        self._in_blossom = {v for v in range(self.n)
+                            if any(sv.dual[b] > 0 for b in sv.ancestors(v))}
         self._dual = u = sv.vertex_duals()
         w2 = self._w2
         # dissolving the blossoms loosens the edge from each base to its mate outside

@@ -31,8 +31,8 @@ Decisions:
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 import polars as pl
 

@@ -14,9 +14,9 @@ from prefect import flow
 from flows import common, render
 from flows.present import Section, table_from_frame
 from transforms.config import EventConfig, from_table
-from transforms.golden_knights import GKResult, run_golden_knights
-from transforms.gk_rules import GKRules
 from transforms.errors import Severity
+from transforms.gk_rules import GKRules
+from transforms.golden_knights import GKResult, run_golden_knights
 from transforms.ingest import GK_REQUIRED, GK_SCHEMAS
 
 STAGE_NAMES = {"preliminary": "Preliminaries", "semifinal": "Semifinals", "final": "Final"}

@@ -10,9 +10,9 @@ import polars as pl
 from flows import io
 from flows.simulate import simulate
 from transforms.config import from_table, parse_event_config
+from transforms.demo_data import demo_national_junior_files
 from transforms.gk_rules import GKRules
 from transforms.gk_simulate import demo_files
-from transforms.demo_data import demo_national_junior_files
 
 
 def write_demo_inputs(folder: Path) -> list[Path]:

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import hashlib
 import smtplib
+from collections.abc import Iterable
 from email.message import EmailMessage
 from email.utils import formataddr
-from typing import Iterable
 
 
 def build_message(*, sender: str, to_name: str, to_email: str, subject: str, html: str,

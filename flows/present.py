@@ -3,9 +3,10 @@ already formatted (templates only display, STYLE.md rule 7)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Any, Iterable, Sequence
+from typing import Any
 
 import polars as pl
 

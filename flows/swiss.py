@@ -19,8 +19,12 @@ from transforms.config import Category, EventConfig, from_table
 from transforms.dutch import pair_round
 from transforms.errors import ChessfedError, Finding, Severity
 from transforms.ingest import SWISS_REQUIRED, SWISS_SCHEMAS
-from transforms.junior_entries import (EntryDecision, JuniorEntryRules, evaluate_entries,
-                                       flag_early_draws)
+from transforms.junior_entries import (
+    EntryDecision,
+    JuniorEntryRules,
+    evaluate_entries,
+    flag_early_draws,
+)
 from transforms.standings import allocate_prizes, rank_players
 from transforms.trf import write_trf
 

@@ -213,7 +213,7 @@ def bulletin_sections(pub: Publication, run, new: dict, audits: list[dict], ctx,
             sections=cross_secs, **ctx))
         out += cross_secs
     if new:
-        for cid, (r, boards, setup) in new.items():
+        for cid, (r, boards, _setup) in new.items():
             highlights.append(f"{run.cfg.swiss.category(cid).name}: round {r} is paired ({len(boards)} boards).")
     audit_sec = Section("Pairing audit", intro=[
         "Every complete round was paired again by chessfed's FIDE Dutch engine from the history "

@@ -66,7 +66,8 @@ def test_every_demo_event_runs(demo_run):
 
 def test_malformed_event_gets_validation_rows_not_a_traceback(demo_run):
     _, out, *_ = demo_run
-    rows = list(csv.DictReader(open(out / "broken-open" / "validation.csv", newline="")))
+    with open(out / "broken-open" / "validation.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
     got = {(r["file"], r["line"], r["column"]) for r in rows}
     assert ("players.csv", "2", "birth_date") in got      # 30 February
     assert ("players.csv", "4", "player_id") in got       # duplicate id

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from flows import io, swiss
-from flows.correspondence import compute
 from flows.common import validate
+from flows.correspondence import compute
 from flows.events import check_config
 from transforms.config import parse_event_config
 from transforms.errors import ConfigError, Severity

@@ -2,12 +2,11 @@
 
 import io
 
+import polars as pl
 from pypdf import PdfReader
 
 from flows.present import Section, table_from_frame
 from flows.render import html_to_pdf, render_page
-
-import polars as pl
 
 
 def test_report_pdf_contains_table_text_and_page_numbers():

@@ -3,8 +3,14 @@
 import polars as pl
 
 from transforms.model import Kind
-from transforms.scorecard import (assign_start_numbers, complete_rounds, crosstable, points,
-                                  points_ranking, scorecard_from_results)
+from transforms.scorecard import (
+    assign_start_numbers,
+    complete_rounds,
+    crosstable,
+    points,
+    points_ranking,
+    scorecard_from_results,
+)
 
 
 def players():

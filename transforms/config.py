@@ -7,16 +7,17 @@ the flow reads the file and hands the text in.
 
 from __future__ import annotations
 
+import collections.abc
 import dataclasses
 import datetime as dt
 import tomllib
 import types
 import typing
-import collections.abc
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from enum import Enum, StrEnum
-from typing import Any, Mapping
+from typing import Any
 
 from transforms.errors import ConfigError
 

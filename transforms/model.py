@@ -18,7 +18,7 @@ class Colour(StrEnum):
     BLACK = "b"
 
     @property
-    def other(self) -> "Colour":
+    def other(self) -> Colour:
         return Colour.BLACK if self is Colour.WHITE else Colour.WHITE
 
 

@@ -74,7 +74,8 @@ def check_results(results: pl.DataFrame, players: pl.DataFrame, *, rounds: int,
     for row in results.iter_rows(named=True):
         line, w, b, res, rnd = row["line"], row["white_id"], row["black_id"], row["result"], row["round"]
 
-        def err(col: str, value: object, reason: str, severity: Severity = Severity.ERROR) -> None:
+        def err(col: str, value: object, reason: str, severity: Severity = Severity.ERROR,
+                line: int = line) -> None:
             findings.append(Finding(file, line, col, "" if value is None else str(value), severity, reason))
             if severity is Severity.ERROR:
                 bad.add(line)

@@ -78,7 +78,7 @@ def simulate(event: Path, *, through: int | None = None, seed: int | None = None
             rng = random.Random(f"{seed}/{c.cat.id}/{r}")
             rows = c.results.filter(pl.col("round") == r)
             if rows.height == 0 and c.done + 1 == r:
-                _, boards, setup = swiss.next_pairing(run, c)
+                _, boards, setup, _log = swiss.next_pairing(run, c)
                 rows = pairing_rows(boards, setup, c.players, r)
             ratings = dict(zip(c.players["player_id"], c.players["rating"].fill_null(0)))
             new += _play(rows, ratings, rng, force_forfeit=(r == 4 and c.cat.id == run.categories[0].cat.id))

@@ -19,6 +19,7 @@ from transforms.config import Category, EventConfig, from_table
 from transforms.dutch import pair_round
 from transforms.errors import ChessfedError, Finding, Severity
 from transforms.ingest import SWISS_REQUIRED, SWISS_SCHEMAS
+from transforms.same_state import pair_round_same_state
 from transforms.junior_entries import (
     EntryDecision,
     JuniorEntryRules,
@@ -157,7 +158,22 @@ def engine_input(run: SwissRun, c: CategoryRun, round_no: int, setup: sr.RoundSe
                            total_rounds=s.rounds, edition=s.dutch_edition, initial_colour=s.initial_colour)
 
 
-def next_pairing(run: SwissRun, c: CategoryRun) -> tuple[int, list, sr.RoundSetup] | None:
+def pair(run: SwissRun, c: CategoryRun, r: int, setup: sr.RoundSetup) -> tuple[list, list[str]]:
+    """FIDE C.04.3 Dutch pairing of round ``r``; in the last round with
+    ``last_round_same_state`` the National Junior's same-state rule is applied on top (a
+    declared departure, see transforms/same_state.py). Returns the boards and the rule's log."""
+    s = run.cfg.swiss
+    assert s is not None
+    t = engine_input(run, c, r, setup)
+    if s.last_round_same_state and r == s.rounds:
+        states = {sno: st for sno, st in zip(c.players["sno"], c.players["state"]) if st}
+        boards, log = pair_round_same_state(t, states, edition=s.dutch_edition)
+        return boards, log or ["The Dutch pairing had no same-state game among the top 50%: "
+                               "no pairing was changed."]
+    return pair_round(t, round_no=r, edition=s.dutch_edition), []
+
+
+def next_pairing(run: SwissRun, c: CategoryRun) -> tuple[int, list, sr.RoundSetup, list[str]] | None:
     """FIDE C.04.3 — pair the round after the last complete one, if it is not paired yet
     (no rows for it in results.csv) and the event has rounds left."""
     s = run.cfg.swiss
@@ -166,18 +182,23 @@ def next_pairing(run: SwissRun, c: CategoryRun) -> tuple[int, list, sr.RoundSetu
     if r > s.rounds or c.results.filter(pl.col("round") == r).height:
         return None
     setup = sr.round_setup(c.players, r, run.typed.get("bye_requests.csv"), run.typed.get("withdrawals.csv"))
-    boards = pair_round(engine_input(run, c, r, setup), round_no=r, edition=s.dutch_edition)
-    return r, boards, setup
+    boards, log = pair(run, c, r, setup)
+    return r, boards, setup, log
 
 
-def audit(run: SwissRun, c: CategoryRun) -> list[dict]:
+def audit(run: SwissRun, c: CategoryRun) -> tuple[list[dict], dict[int, list[str]]]:
     """Re-pair every complete round from its history (like ``pair -c``) and list the rounds
-    whose recorded pairing differs from the engine's."""
+    whose recorded pairing differs from the engine's; also returns the same-state rule's log
+    of each round it applied to."""
     out = []
+    logs: dict[int, list[str]] = {}
     for r in range(1, c.done + 1):
         setup = sr.setup_from_scorecard(c.card, r)
         try:
-            ours = set(pair_round(engine_input(run, c, r, setup), round_no=r))
+            boards, log = pair(run, c, r, setup)
+            ours = set(boards)
+            if log:
+                logs[r] = log
         except ChessfedError as e:
             out.append({"category": c.cat.id, "round": r, "difference": f"engine: {e}"})
             continue
@@ -187,7 +208,7 @@ def audit(run: SwissRun, c: CategoryRun) -> list[dict]:
             only_ours = sorted(ours - recorded, key=str)
             out.append({"category": c.cat.id, "round": r,
                         "difference": f"recorded only {only_rec}; engine only {only_ours}"})
-    return out
+    return out, logs
 
 
 @flow(name="swiss-event")
@@ -218,14 +239,17 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) ->
         pub.timings["standings_s"] = round(time.perf_counter() - t, 3)
         pages.standings_by_round(pub, run, ctx)
         t = time.perf_counter()
-        audits, pairings = [], {}
+        audits, pairings, logs = [], {}, {}
         for c in run.categories:
-            audits += audit(run, c)
+            diffs, logs[c.cat.id] = audit(run, c)
+            audits += diffs
             nxt = next_pairing(run, c)
             if nxt is not None:
                 pairings[c.cat.id] = nxt
+                if nxt[3]:
+                    logs[c.cat.id][nxt[0]] = nxt[3]
         pub.timings["pairing_s"] = round(time.perf_counter() - t, 3)
-        pages.pairings_by_round(pub, run, pairings, ctx)
+        pages.pairings_by_round(pub, run, pairings, logs, ctx)
         for c in run.categories:
             if c.done:
                 pub.files[f"event-{c.cat.id}.trf"] = write_trf(engine_input(

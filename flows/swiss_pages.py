@@ -152,8 +152,15 @@ def _pairing_frame(c, rows: pl.DataFrame, points_before: dict[int, float]) -> pl
     return f.sort("board")
 
 
-def pairings_by_round(pub: Publication, run, new: dict, ctx) -> None:
-    """pairings/round-NN for every round with rows in results.csv, and the new pairing."""
+SAME_STATE_NOTE = ("System of Play: players from the same state are not paired in the last round "
+                   "among the top 50% by score, unless no compatible opponent within 1 point exists "
+                   "(a declared departure from FIDE C.04.3).")
+
+
+def pairings_by_round(pub: Publication, run, new: dict, logs: dict[str, dict[int, list[str]]],
+                      ctx) -> None:
+    """pairings/round-NN for every round with rows in results.csv, and the new pairing; the
+    same-state rule's changes are logged on the page of the round they apply to."""
     from transforms.swiss_round import pairing_rows
 
     per_round: dict[int, list[tuple]] = {}
@@ -161,7 +168,7 @@ def pairings_by_round(pub: Publication, run, new: dict, ctx) -> None:
         for r in sorted(set(c.results["round"].to_list())):
             per_round.setdefault(r, []).append((c, c.results.filter(pl.col("round") == r)))
         if c.cat.id in new:
-            r, boards, setup = new[c.cat.id]
+            r, boards, setup, _log = new[c.cat.id]
             per_round.setdefault(r, []).append((c, pairing_rows(boards, setup, c.players, r)))
     cols = [("board", "Bd"), ("w_sno", "SNo"), ("w_name", "White"), ("w_rating", "Rtg"), ("w_pts", "Pts"),
             ("res", "Result"), ("b_pts", "Pts"), ("b_label", "Black"), ("b_rating", "Rtg"), ("b_sno", "SNo")]
@@ -173,6 +180,11 @@ def pairings_by_round(pub: Publication, run, new: dict, ctx) -> None:
             f = _pairing_frame(c, rows, pts)
             secs.append(Section(f"{c.cat.name} — round {r}", tables=[table_from_frame(
                 f, cols, numeric=["board", "w_sno", "w_rating", "w_pts", "b_pts", "b_rating", "b_sno"])]))
+            log = logs.get(c.cat.id, {}).get(r)
+            if log:
+                secs.append(Section(f"{c.cat.name} — same-state rule in round {r}", intro=[SAME_STATE_NOTE],
+                                    tables=[table_from_frame(pl.DataFrame({"change": log}),
+                                                             [("change", "Pairing changed by the rule")])]))
             frames.append(f.select(pl.lit(c.cat.id).alias("category"), "round", "board",
                                    pl.col("white_id"), pl.col("w_name").alias("white"),
                                    pl.col("black_id"), pl.col("b_name").alias("black"), "result"))
@@ -213,8 +225,13 @@ def bulletin_sections(pub: Publication, run, new: dict, audits: list[dict], ctx,
             sections=cross_secs, **ctx))
         out += cross_secs
     if new:
-        for cid, (r, boards, _setup) in new.items():
-            highlights.append(f"{run.cfg.swiss.category(cid).name}: round {r} is paired ({len(boards)} boards).")
+        for cid, (r, boards, _setup, log) in new.items():
+            name = run.cfg.swiss.category(cid).name
+            highlights.append(f"{name}: round {r} is paired ({len(boards)} boards).")
+            if log:
+                out.append(Section(f"{name} — same-state rule in round {r}", intro=[SAME_STATE_NOTE],
+                                   tables=[table_from_frame(pl.DataFrame({"change": log}),
+                                                            [("change", "Pairing changed by the rule")])]))
     audit_sec = Section("Pairing audit", intro=[
         "Every complete round was paired again by chessfed's FIDE Dutch engine from the history "
         "before it and compared with the recorded pairing."],

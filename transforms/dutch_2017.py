@@ -7,12 +7,12 @@ edge weights hold the quality criteria, most important first:
 | field | criterion |
 |---|---|
 | completion, bye eligibility (PPB / last bracket) | C4, C2 |
-| pairs in the bracket | C6 (maximise pairs) |
-| score differences in the bracket | C7 (minimise PSD) |
-| pairs and scores in the next bracket | C8 (downfloaters allow the next bracket) |
-| colour preferences | C10-C13 (absolute imbalance, absolute, all, strong) |
-| repeated downfloats / upfloats, 1 and 2 rounds ago | C14-C17 |
-| their score differences | C18-C21 |
+| pairs in the bracket | C5 (maximise pairs) |
+| score differences in the bracket | C6 (minimise PSD) |
+| pairs and PSD in the next bracket | C7 |
+| colour preferences | C8-C11 (topscorers' colour difference and repeats, preferences, strong preferences) |
+| repeated downfloats / upfloats, 1 and 2 rounds ago | C12-C15 |
+| their score differences | C16-C19 |
 | order of transpositions and exchanges | D.1-D.3 (fixed one player at a time) |
 
 After a bracket, if the remaining players cannot all be paired (C4 completion), the bracket
@@ -40,7 +40,9 @@ def bits(x: int) -> int:
 
 
 def _colour_fields(w: int, lo: Player, hi: Player, mask: bool, pcb: int) -> int:
-    """FIDE C.04.3 (2017) C10-C13 — colour preferences met, one bit field each."""
+    """FIDE C.04.3 colour criteria (2017 C8-C11, 2025 C10-C13) — one bit field each:
+    no absolute imbalance clash, no absolute (repeat) clash, preferences met, strong
+    preferences met. Only pairs inside the bracket score (``mask``)."""
     w <<= pcb
     w |= mask and (not lo.absolute_imbalance or not hi.absolute_imbalance
                    or lo.preference != hi.preference)
@@ -95,7 +97,7 @@ class _Bracket:
         return 1 << self.sd[key]
 
     def weight(self, hi: Player, lo: Player, hi_in: bool, lo_in: bool) -> int:
-        """FIDE C.04.3 (2017) C4-C21 as one integer: higher is better, 0 = not allowed."""
+        """FIDE C.04.3 (2017) C4-C19 as one integer: higher is better, 0 = not allowed."""
         ctx = self.ctx
         if not compatible(hi, lo, ctx):
             return 0
@@ -235,7 +237,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         M = g.solve()
         matched = [False] * n
 
-        # C6/C7 — which moved-down players are paired in this bracket (highest first)
+        # C5/C6 — which moved-down players are paired in this bracket (highest first)
         mds = None
         rem = rem_matched = 0
         for p in range(sgb):
@@ -274,7 +276,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                 continue
             addend = n
             best = None
-            prev = list(g.w[p])
+            prev = g.row(p)
             for o in range(nsgb - 1, sgb - 1, -1):
                 if matched[o]:
                     continue
@@ -368,7 +370,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             if p < M[p] < nsgb:
                 addend = 0
                 best = None
-                prev = list(g.w[p])
+                prev = g.row(p)
                 for q in reversed(remainder):
                     if q <= p or matched[q]:
                         continue

@@ -212,7 +212,20 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             vo = pbi[o]
             for p, wt in enumerate(row):
                 g.set(pbi[p], vo, wt)
-
+        if n > 150:
+            # warm-start hint for large fields: the bracket's own optimum
+            local = MatchingGraph(n)
+            for o in range(sgb, n):
+                for p, wt in enumerate(base[o]):
+                    if wt:
+                        local.set(p, o, wt)
+            for a in range(sgb):
+                for b in range(a):
+                    wt = g.weight(pbi[a], pbi[b])
+                    if wt:
+                        local.set(a, b, wt)
+            local.solve()
+            g.seed_from(local, pbi)
 
         M = g.solve()
 
@@ -257,7 +270,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                 continue
             addend = n
             best = None
-            prev = list(g.w[pv])
+            prev = g.row(pv)
             for o in range(nsgb - 1, sgb - 1, -1):
                 if matched[pbi[o]]:
                     continue
@@ -353,7 +366,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             if pv < M[pv] < nsgbv:
                 addend = 0
                 best = None
-                prev = list(g.w[pv])
+                prev = g.row(pv)
                 for q in reversed(remainder):
                     qv = pbi[q]
                     if q <= p or matched[qv]:

@@ -521,7 +521,6 @@ class MatchingGraph:
 
     def __init__(self, n: int):
         self.n = n
-        self.w = [[0] * n for _ in range(n)]
         self._scale = 2
         self._w2 = [[0] * n for _ in range(n)]
         self._nbrs: list[set[int]] = [set() for _ in range(n)]
@@ -533,11 +532,24 @@ class MatchingGraph:
         self._true_u: list[int] = []
         self._in_blossom: set[int] = set()
 
+    @property
+    def w(self) -> list[list[int]]:
+        """The weight matrix (a copy; only one scaled matrix is kept, to save memory)."""
+        return [self.row(i) for i in range(self.n)]
+
+    def row(self, i: int) -> list[int]:
+        """The weights of the edges of vertex i."""
+        sc = self._scale
+        return [x // sc for x in self._w2[i]]
+
+    def weight(self, i: int, j: int) -> int:
+        return self._w2[i][j] // self._scale
+
     def set(self, i: int, j: int, weight: int) -> None:
-        if self.w[i][j] == weight:
+        x = self._scale * weight
+        if self._w2[i][j] == x:
             return
-        self.w[i][j] = self.w[j][i] = weight
-        self._w2[i][j] = self._w2[j][i] = self._scale * weight
+        self._w2[i][j] = self._w2[j][i] = x
         if weight > 0:
             self._nbrs[i].add(j)
             self._nbrs[j].add(i)
@@ -553,12 +565,13 @@ class MatchingGraph:
         edge weights before they were raised). Then ``mate`` (updated in place) is still
         optimal and gives ``p`` the edge raised most, so no re-solve is needed."""
         mp, mq = mate[p], mate[q]
-        old = (prev[mp] if mp != p else 0) + (self.w[q][mq] if mq != q else 0)
-        new = prev[q]
+        sc, w2 = self._scale, self._w2
+        old = (sc * prev[mp] if mp != p else 0) + (w2[q][mq] if mq != q else 0)
+        new = sc * prev[q]
         if new <= 0:
             return False
         if mp != p and mq != q:
-            x = self.w[mp][mq]
+            x = w2[mp][mq]
             if x <= 0:
                 return False
             new += x
@@ -596,8 +609,8 @@ class MatchingGraph:
             return self.swap_in(mate, p, q, prev)
         if prev[q] <= 0:
             return False
-        w = self.w
-        start = prev[q] - prev[mp] - w[q][mq]
+        w = self._w2
+        start = self._scale * (prev[q] - prev[mp]) - w[q][mq]
         inside = set(cand)
         # longest alternating path: state = the vertex that has lost its partner
         dist = {mq: start}
@@ -652,6 +665,25 @@ class MatchingGraph:
                     self._mate[v] = mate[v]
                     self._dirty.add(v)
         return True
+
+    def seed_from(self, sub: MatchingGraph, vertices: list[int]) -> None:
+        """Start the next solve from ``sub``'s optimum on the subgraph of ``vertices``
+        (``sub`` vertex k is ``vertices[k]``): its pairs and duals replace ours there. Only a
+        warm-start hint: the solve repairs whatever is not optimal for the whole graph."""
+        if self._mate is None or sub._mate is None or sub._scale != self._scale:
+            return
+        for v in vertices:
+            old = self._mate[v]
+            if old != -1:
+                self._mate[old] = -1
+                self._dirty.add(old)
+            self._mate[v] = -1
+        for k, v in enumerate(vertices):
+            m = sub._mate[k]
+            if m != -1:
+                self._mate[v] = vertices[m]
+            self._dual[v] = sub._dual[k]
+            self._dirty.add(v)
 
     def fix(self, i: int, j: int) -> None:
         """Keep i and j paired: drop their other edges."""

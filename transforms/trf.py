@@ -221,7 +221,7 @@ def _points_field(text: str, *, source: str, lineno: int, column: str, line: str
 
 
 def _parse_entry(raw: str, sno: int, rnd: int, *, source: str, lineno: int,
-                 line: str) -> dict[str, object] | None:
+                 line: str) -> dict[str, object]:
     """One 10-column round entry (columns 92-99 for round 1) → a scorecard row."""
     col = f"round {rnd}"
     opp_t, colour_t, result_t = raw[0:4], raw[5:6] or " ", raw[7:8] or " "
@@ -430,13 +430,9 @@ def _parse_player(line: str, *, source: str, lineno: int
         raw = entries[10 * i:10 * i + 8]
         rnd = i + 1
         row = _parse_entry(raw.ljust(8), sno, rnd, **kw)
-        if row is None:
-            continue
         rows.append(row)
         if _render_entry(row) != raw.ljust(8):
             spell[(sno, rnd)] = raw.ljust(8)
-    if len(entries) > 10 * n - 2:
-        pass
     return player, rows, spell
 
 

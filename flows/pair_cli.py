@@ -19,16 +19,16 @@ printed, quoted, on standard error).
 from __future__ import annotations
 
 import argparse
-import os
+from dataclasses import replace
 import sys
-import tempfile
 from pathlib import Path
 
 import polars as pl
 
+from flows.io import atomic_write
 from transforms.dutch import pair_round
 from transforms.errors import InputError, NoValidPairing
-from transforms.model import Kind
+from transforms.model import SCORECARD_SCHEMA, Kind
 from transforms.trf import Tournament, parse_trf
 
 EXIT_OK, EXIT_NO_PAIRING, EXIT_INPUT = 0, 1, 3
@@ -72,20 +72,6 @@ def format_pairing(boards: list[tuple[int, int | None]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write_atomic(path: Path, text: str) -> None:
-    """Write to a temporary file beside ``path``, then rename it over ``path``."""
-    directory = path.parent if str(path.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as fh:
-            fh.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-
-
 def recorded_pairing(t: Tournament, round_no: int) -> set[tuple[int, int | None]]:
     """The pairing of ``round_no`` as the file records it: (white, black) and the PAB."""
     card = t.scorecard.filter(pl.col("round") == round_no)
@@ -100,14 +86,22 @@ def recorded_pairing(t: Tournament, round_no: int) -> set[tuple[int, int | None]
 
 def history_before(t: Tournament, round_no: int) -> Tournament:
     """The tournament as it stood when ``round_no`` was paired: earlier rounds, plus the
-    round-``round_no`` entries of players who were not paired (byes, absences)."""
+    round-``round_no`` entries of players who were not paired (byes, absences).
+
+    Decision: a player whose line has no entry for ``round_no`` (a withdrawn player's line
+    ends early; trailing blank entries are not written) was absent from that round."""
     card = t.scorecard
     not_paired = [str(k) for k in (Kind.HPB, Kind.ZPB, Kind.FPB, Kind.ABSENT)]
     keep = (pl.col("round") < round_no) | (
         (pl.col("round") == round_no) & pl.col("kind").is_in(not_paired)
         & pl.col("opponent").is_null())
-    from dataclasses import replace
-    return replace(t, scorecard=card.filter(keep))
+    present = set(card.filter(pl.col("round") == round_no)["sno"].to_list())
+    missing = [p.sno for p in t.players if p.sno not in present]
+    absent = pl.DataFrame({"round": [round_no] * len(missing), "sno": missing,
+                           "opponent": [None] * len(missing), "colour": [None] * len(missing),
+                           "points": [0.0] * len(missing), "kind": [str(Kind.ABSENT)] * len(missing)},
+                          schema=SCORECARD_SCHEMA)
+    return replace(t, scorecard=pl.concat([card.filter(keep), absent]))
 
 
 def check_rounds(t: Tournament, edition: str | None, out=None) -> int:
@@ -160,7 +154,7 @@ def run(args: argparse.Namespace) -> int:
     if args.pairing_out in (None, "-"):
         sys.stdout.write(text)
     else:
-        write_atomic(Path(args.pairing_out), text)
+        atomic_write(Path(args.pairing_out), text)
     return EXIT_OK
 
 

@@ -82,3 +82,22 @@ def test_pair_cli_check_reports_a_round_that_differs(tmp_path, capsys):
 def test_pair_cli_requires_a_mode():
     with pytest.raises(SystemExit):
         run("--dutch", "x.trf")
+
+
+def test_check_mode_treats_a_line_that_ends_early_as_absent(tmp_path):
+    """A withdrawn player's TRF line stops at his last round (trailing blank entries are not
+    written): -c must not pair him in the rounds after."""
+    from flows.pair_cli import check_rounds
+    from transforms.trf import parse_trf
+
+    lines = [
+        "012 withdrawal", "XXR 3", "XXC white1",
+        "001    1      A                                 2400                             2.0    1     3 w 1     2 b 1",
+        "001    2      B                                 2300                             1.0    2     4 b 1     1 w 0     3 b 1",
+        "001    3      C                                 2200                             1.0    3     1 b 0     4 w 1     2 w 0",
+        "001    4      D                                 2100                             0.0    4     2 w 0     3 b 0",
+    ]
+    import io as _io
+    out = _io.StringIO()
+    assert check_rounds(parse_trf("\n".join(lines) + "\n"), "2025", out) == 0
+    assert out.getvalue().splitlines() == ["round 1: same", "round 2: same", "round 3: same"]

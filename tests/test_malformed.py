@@ -75,7 +75,7 @@ def test_demo_inputs_have_no_errors():
     ("players.csv", "O014,", "O014", "O001", "player_id"),            # duplicate id
     ("results.csv", "1,3,", "1,3,", "1,2,", "board"),                 # same board twice
     ("results.csv", "2,5,", "2,5,", "twee,5,", "round"),              # not an integer
-    ("results.csv", "3,7,", "-0", "-9", "result"),                    # unknown result code
+    ("results.csv", "3,7,", "FIELD4", "2-0", "result"),               # unknown result code
     ("bye_requests.csv", "O020", "O020", "O999", "player_id"),        # unknown player
     ("withdrawals.csv", "O012", ",8,", ",14,", "from_round"),         # beyond the rounds
 ])
@@ -84,6 +84,12 @@ def test_national_junior_malformed_cell(tmp_path, file, needle, old, new, column
     line = line_of(folder / file, needle)
     if file == "players.csv" and column == "birth_date":
         edit(folder / file, line, ",2", ",2x")
+    elif old.startswith("FIELD"):
+        lines = (folder / file).read_text().splitlines(keepends=True)
+        fields = lines[line - 1].split(",")
+        fields[int(old[5:])] = new
+        lines[line - 1] = ",".join(fields)
+        (folder / file).write_text("".join(lines))
     else:
         edit(folder / file, line, old, new)
     run, findings = nj_findings(folder)

@@ -19,8 +19,8 @@ printed, quoted, on standard error).
 from __future__ import annotations
 
 import argparse
-from dataclasses import replace
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl

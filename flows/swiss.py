@@ -19,13 +19,13 @@ from transforms.config import Category, EventConfig, from_table
 from transforms.dutch import pair_round
 from transforms.errors import ChessfedError, Finding, Severity
 from transforms.ingest import SWISS_REQUIRED, SWISS_SCHEMAS
-from transforms.same_state import pair_round_same_state
 from transforms.junior_entries import (
     EntryDecision,
     JuniorEntryRules,
     evaluate_entries,
     flag_early_draws,
 )
+from transforms.same_state import pair_round_same_state
 from transforms.standings import allocate_prizes, rank_players
 from transforms.trf import write_trf
 

@@ -305,7 +305,7 @@ def run_golden_knights(
                 next_stage_entries=set(seated.filter(pl.col("stage") == nxt)["entry_id"].to_list()),
                 director=adv,
             )
-            for (s, e), (v, note, row) in director["advance"].items():
+            for (s, e), (v, _note, row) in director["advance"].items():
                 if s == st:
                     if e in q["entry_id"].to_list():
                         applied.append({**row, "previous": None, "applied": v})
@@ -341,7 +341,7 @@ def run_golden_knights(
     # --- standings, prizes, awards (rules 4, 5, 6) ---
     pe = {e: (_yes(v), note) for e, (v, note, _) in director["prize_eligible"].items()}
     standings = rule_4_standings(rules, card, scores, people, pe)
-    for e, (v, note, row) in director["prize_eligible"].items():
+    for _e, (v, _note, row) in director["prize_eligible"].items():
         applied.append({**row, "previous": None, "applied": v})
     assigned = seated.filter(pl.col("stage") == Stage.PRELIMINARY.value)["entry_id"].n_unique()
     prizes = rule_5_prizes(rules, standings, assigned) if event_complete else pl.DataFrame(schema=PRIZES_SCHEMA)

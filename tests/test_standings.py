@@ -8,6 +8,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
+from tests.reference_data import load
 from transforms.model import SCORECARD_SCHEMA
 from transforms.standings import allocate_prizes, rank_players
 
@@ -15,22 +16,8 @@ HELD_TRF_FOLDER = Path(__file__).parent / "data" / "tiebreak" / "fide_held_exerc
 NATIONAL_JUNIOR = ["BH-C1", "BH", "SB", "DE", "WIN", "BWG"]
 
 
-_KIND = {"played": "played", "pab": "PAB", "full_bye": "FPB", "half_bye": "HPB",
-         "zero_bye": "ZPB", "double_forfeit": "forfeit_loss", "absent": "absent",
-         "forfeit_win": "forfeit_win", "forfeit_loss": "forfeit_loss"}
 
 
-def load(folder: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """normalized rounds.csv/players.csv → (scorecard, players), as in test_tiebreaks_reference."""
-    r = pl.read_csv(folder / "rounds.csv", infer_schema_length=0)
-    sc = r.select(
-        pl.col("round").cast(pl.Int32), pl.col("sno").cast(pl.Int32),
-        pl.col("opponent").cast(pl.Int32),
-        pl.when(pl.col("colour").is_in(["w", "b"])).then(pl.col("colour")).alias("colour"),
-        pl.col("points").cast(pl.Float64), pl.col("kind").replace_strict(_KIND),
-    ).cast(SCORECARD_SCHEMA)
-    p = pl.read_csv(folder / "players.csv", infer_schema_length=0)
-    return sc, p.with_columns(pl.col("sno").cast(pl.Int32), pl.col("rating").cast(pl.Int32))
 
 
 def game(rnd: int, white: int, black: int, white_points: float) -> list[dict]:

@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from flows import standings_cli
-from transforms.model import SCORECARD_SCHEMA
+from tests.reference_data import load
 from transforms.tiebreaks import compute_tiebreaks
 
 DATA = Path(__file__).parent / "data" / "tiebreak"
@@ -21,22 +21,8 @@ HELD5 = DATA / "fide_held_exercises" / "held_swiss_5.trf"
 HBCC26 = DATA / "hbcc_2026_juniors_rapid" / "normalized" / "tournament.trf"
 
 
-_KIND = {"played": "played", "pab": "PAB", "full_bye": "FPB", "half_bye": "HPB",
-         "zero_bye": "ZPB", "double_forfeit": "forfeit_loss", "absent": "absent",
-         "forfeit_win": "forfeit_win", "forfeit_loss": "forfeit_loss"}
 
 
-def load(folder: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """normalized rounds.csv/players.csv → (scorecard, players), as in test_tiebreaks_reference."""
-    r = pl.read_csv(folder / "rounds.csv", infer_schema_length=0)
-    sc = r.select(
-        pl.col("round").cast(pl.Int32), pl.col("sno").cast(pl.Int32),
-        pl.col("opponent").cast(pl.Int32),
-        pl.when(pl.col("colour").is_in(["w", "b"])).then(pl.col("colour")).alias("colour"),
-        pl.col("points").cast(pl.Float64), pl.col("kind").replace_strict(_KIND),
-    ).cast(SCORECARD_SCHEMA)
-    p = pl.read_csv(folder / "players.csv", infer_schema_length=0)
-    return sc, p.with_columns(pl.col("sno").cast(pl.Int32), pl.col("rating").cast(pl.Int32))
 
 
 def run(*argv: str) -> int:

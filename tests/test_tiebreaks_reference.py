@@ -16,7 +16,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from transforms.model import SCORECARD_SCHEMA
+from tests.reference_data import load
 from transforms.standings import rank_players
 from transforms.tiebreaks import compute_tiebreaks
 
@@ -24,23 +24,8 @@ DATA = Path(__file__).parent / "data" / "tiebreak"
 HELD = DATA / "fide_held_exercises"
 EXPECTED = json.loads((HELD / "expected_values.json").read_text(encoding="utf-8"))
 
-_KIND = {"played": "played", "pab": "PAB", "full_bye": "FPB", "half_bye": "HPB",
-         "zero_bye": "ZPB", "double_forfeit": "forfeit_loss", "absent": "absent",
-         "forfeit_win": "forfeit_win", "forfeit_loss": "forfeit_loss"}
 
 
-def load(folder: Path) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """normalized rounds.csv/players.csv → (scorecard, players). Kinds as the brief maps them
-    (pab→PAB, full_bye→FPB, half_bye→HPB, zero_bye→ZPB, double_forfeit→forfeit_loss)."""
-    r = pl.read_csv(folder / "rounds.csv", infer_schema_length=0)
-    sc = r.select(
-        pl.col("round").cast(pl.Int32), pl.col("sno").cast(pl.Int32),
-        pl.col("opponent").cast(pl.Int32),
-        pl.when(pl.col("colour").is_in(["w", "b"])).then(pl.col("colour")).alias("colour"),
-        pl.col("points").cast(pl.Float64), pl.col("kind").replace_strict(_KIND),
-    ).cast(SCORECARD_SCHEMA)
-    p = pl.read_csv(folder / "players.csv", infer_schema_length=0)
-    return sc, p.with_columns(pl.col("sno").cast(pl.Int32), pl.col("rating").cast(pl.Int32))
 
 
 def _mismatches(got: pl.DataFrame, code: str, expected: dict[str, float | None],

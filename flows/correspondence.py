@@ -125,8 +125,9 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
             pub.page("proposed_sections.html", render.render_page(
                 "report.html", title="Proposed sections", subtitle="", sections=[prop], **ctx))
             bulletin.append(prop)
-        q = res.qualifiers.with_columns(pl.col("qualified").map_elements(
-            lambda v: "pending" if v is None else ("yes" if v else "no"), return_dtype=pl.String).alias("q"))
+        q = res.qualifiers.with_columns(
+            pl.when(pl.col("qualified").is_null()).then(pl.lit("pending"))
+            .when(pl.col("qualified")).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("q"))
         qual = Section("Qualifiers (rule 3)", tables=[table_from_frame(
             q.filter(pl.col("qualified").is_null() | pl.col("qualified")),
             [("stage", "Stage"), ("section", "Section"), ("entry_id", "Entry"), ("member_id", "Member"),

@@ -42,11 +42,15 @@ def entries(pub: Publication, run, ctx) -> list[Section]:
                                                           ("entry_type", "Entry"), ("reasons", "Reasons")],
                                                caption="Rejected entries", empty="No entry was rejected.")])
     money = ["fees_due", "late_fees", "fees_paid", "balance", "boarding_due"]
+    shown = e.ledger.with_columns(
+        pl.when(pl.col("state").fill_null("") == "").then(pl.lit("(none)")).otherwise(pl.col("state")).alias("state"),
+        pl.when(pl.col("state").fill_null("") == "").then(pl.lit("Areas without an association"))
+        .otherwise(pl.col("name")).alias("name"))
     ledger = Section("Fee and boarding ledger by association",
                      notes=["Balance = paid − due − late fee: positive is owed back to the association, "
                             "negative is still to pay. Boarding: Rs 1,500 per selected or seeded "
                             "player under the normal entry fee."],
-                     tables=[table_from_frame(e.ledger, [("state", "State"), ("name", "Association"),
+                     tables=[table_from_frame(shown, [("state", "State"), ("name", "Association"),
                                                          ("entries", "Entries"), ("accepted", "Accepted"),
                                                          ("fees_due", "Fees due"), ("late_fees", "Late fees"),
                                                          ("fees_paid", "Paid"), ("balance", "Balance"),

@@ -3,8 +3,7 @@ round (transforms/same_state.py), a declared departure from FIDE C.04.3."""
 
 from __future__ import annotations
 
-from test_dutch import make, pairs
-
+from tests.test_dutch import make, pairs
 from transforms.dutch import pair_round
 from transforms.same_state import pair_round_same_state, top_half
 

@@ -167,9 +167,7 @@ class _Completion:
         n = self.n = len(players) + (len(players) & 1)
         self.g = MatchingGraph(n)
         for i, a in enumerate(players):
-            for j in range(i):
-                if compatible(a, players[j], ctx):
-                    self.g.set(i, j, 1)
+            self.g.set_many((i, j, 1) for j in range(i) if compatible(a, players[j], ctx))
             if len(players) & 1 and eligible_for_bye_2017(a):
                 self.g.set(i, n - 1, 1)
 
@@ -180,6 +178,12 @@ class _Completion:
                 self.g.fix(i, j)
         mate = self.g.solve()
         return all(mate[v] != v for v in range(self.n))
+
+
+def _interned(values, pool: dict[int, int]) -> list[int]:
+    """``list(values)`` with equal ints sharing one object (memory: few distinct weights)."""
+    intern = pool.setdefault
+    return [intern(x, x) for x in values]
 
 
 def _exchange_weight(base: list[list[int]], bits_: int, si: int, li: int, sri: int,
@@ -226,12 +230,13 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         n = len(pbi)
         base: list[list[int]] = [[] for _ in range(n)]
         g = MatchingGraph(n)
+        # equal weights share one int object (memory; see MatchingGraph.set_many)
+        pool: dict[int, int] = {}
         for o in range(sgb, n):
-            row = [br.weight(pbi[p], pbi[o], p < nsgb, o < nsgb) for p in range(o)]
+            row = _interned((br.weight(pbi[p], pbi[o], p < nsgb, o < nsgb) for p in range(o)),
+                            pool)
             base[o] = row
-            for p, wt in enumerate(row):
-                if wt:
-                    g.set(p, o, wt)
+            g.set_many(((p, o, wt) for p, wt in enumerate(row) if wt), pool)
         pcb = br.pcb
 
         M = g.solve()
@@ -294,11 +299,10 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         # the remainder (residents not paired with moved-down players)
         remainder = [i for i in range(sgb, nsgb) if not (M[i] < sgb)]
         rp = sum(1 for i in remainder if M[i] < i)
-        for o in remainder:
-            for pri, p in enumerate(remainder):
-                if o <= p:
-                    break
-                g.set(p, o, _exchange_weight(base, pcb, p, o, pri, rp))
+        # (remainder is ascending: the players before o are the first k)
+        for k, o in enumerate(remainder):
+            g.set_many(((p, o, _exchange_weight(base, pcb, p, o, pri, rp))
+                        for pri, p in enumerate(remainder[:k])), pool)
         M = g.solve()
         fge = remainder[rp] if rp < len(remainder) else None
         exchange_count = 0

@@ -32,7 +32,7 @@ from transforms.dutch import (
     eligible_for_bye_2025,
     float_of,
 )
-from transforms.dutch_2017 import _colour_fields, bits
+from transforms.dutch_2017 import _colour_fields, _interned, bits
 from transforms.dutch_matching import MatchingGraph
 from transforms.errors import NoValidPairing
 
@@ -75,6 +75,17 @@ class _Weights:
             return 0
         sgb, sgs, sh = self.sg_bits, self.sg_shift, self.shift
         w = 1 + (not self.bye_candidate(hi)) + (not self.bye_candidate(lo))
+        if not lo_in and not lo_next:
+            # Outside the bracket and the next score group (most pairs of a large field)
+            # every field but C4/C5 and C9 is empty: the same shifts as below, in two steps.
+            w <<= 4 * sgb + 2 * sgs
+            if self.single_downfloater_bye:
+                if hi.score == self.bye_score:
+                    w |= self.unplayed_rank[hi.played_games]
+                if lo.score == self.bye_score:
+                    w += self.unplayed_rank[lo.played_games]
+            floats = min(ctx.played_rounds, 2)
+            return w << (4 * sgb + floats * (2 * sgb + 2 * sgs) + 3 * sgb + 1)
         w <<= sgb
         w |= lo_in
         w <<= sgs
@@ -151,19 +162,22 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
     W = _Weights(ctx)
     g = MatchingGraph(N)
     top = ps[0].score
+    # equal weights share one int object (memory; see MatchingGraph.set_many)
+    pool: dict[int, int] = {}
     for i in range(N):
-        for j in range(i):
-            if N & 1:
+        pi = ps[i]
+        if N & 1:
+            for j in range(i):
                 w = 0
-                if compatible(ps[i], ps[j], ctx):
-                    w = 1 + (not W.elig[ps[i].sno]) + (not W.elig[ps[j].sno])
+                if compatible(pi, ps[j], ctx):
+                    w = 1 + (not W.elig[pi.sno]) + (not W.elig[ps[j].sno])
                     w <<= W.sg_shift
-                    w |= W.shift[ps[i].score] + W.shift[ps[j].score]
+                    w |= W.shift[pi.score] + W.shift[ps[j].score]
                     w <<= W.sg_bits
-                    w |= ps[i].score >= top
+                    w |= pi.score >= top
                 g.set(i, j, w)
-            else:
-                g.set(i, j, W.weight(ps[j], ps[i], False, False))
+        else:
+            g.set_many(((i, j, W.weight(ps[j], pi, False, False)) for j in range(i)), pool)
     mate = g.solve()
     if not _complete(mate, ctx, W):
         raise NoValidPairing("the players cannot all be paired without breaking the "
@@ -182,9 +196,10 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         counts = sorted((p.played_games for p in ps if p.score == W.bye_score), reverse=True)
         for r, c in enumerate(counts):
             W.unplayed_rank[c] = r
+        pool = {}
         for i in range(N):
-            for j in range(i):
-                g.set(i, j, W.weight(ps[j], ps[i], False, False))
+            pi = ps[i]
+            g.set_many(((i, j, W.weight(ps[j], pi, False, False)) for j in range(i)), pool)
 
     sgb_bits = W.sg_bits
     pairs: dict[int, int] = {}
@@ -206,19 +221,18 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             it += 1
         n = len(pbi)
         base: list[list[int]] = [[] for _ in range(n)]
+        pool = {}
         for o in range(sgb, n):
-            row = [W.weight(ps[pbi[p]], ps[pbi[o]], o < nsgb, o >= nsgb) for p in range(o)]
+            row = _interned((W.weight(ps[pbi[p]], ps[pbi[o]], o < nsgb, o >= nsgb)
+                             for p in range(o)), pool)
             base[o] = row
             vo = pbi[o]
-            for p, wt in enumerate(row):
-                g.set(pbi[p], vo, wt)
+            g.set_many(((pbi[p], vo, wt) for p, wt in enumerate(row)), pool)
         if n > 150:
             # warm-start hint for large fields: the bracket's own optimum
             local = MatchingGraph(n)
             for o in range(sgb, n):
-                for p, wt in enumerate(base[o]):
-                    if wt:
-                        local.set(p, o, wt)
+                local.set_many(((p, o, wt) for p, wt in enumerate(base[o]) if wt), pool)
             for a in range(sgb):
                 for b in range(a):
                     wt = g.weight(pbi[a], pbi[b])
@@ -226,6 +240,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                         local.set(a, b, wt)
             local.solve()
             g.seed_from(local, pbi)
+            del local  # (free its matrix before the big solve)
 
         M = g.solve()
 
@@ -287,11 +302,11 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
 
         remainder = [i for i in range(sgb, nsgb) if not (M[pbi[i]] < sgbv)]
         rp = sum(1 for i in remainder if M[pbi[i]] < pbi[i])
-        for o in remainder:
-            for pri, p in enumerate(remainder):
-                if o <= p:
-                    break
-                g.set(pbi[p], pbi[o], _exchange_weight(base, sgb_bits, p, o, pri, rp))
+        # (remainder is ascending: the players before o are the first k)
+        for k, o in enumerate(remainder):
+            vo = pbi[o]
+            g.set_many(((pbi[p], vo, _exchange_weight(base, sgb_bits, p, o, pri, rp))
+                        for pri, p in enumerate(remainder[:k])), pool)
         M = g.solve()
         fge = remainder[rp] if rp < len(remainder) else None
         exchange_count = 0

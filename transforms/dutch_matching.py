@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections import deque
+from heapq import heapify, heappop, heappush
 
 _FREE, _S, _T = 0, 1, 2
 
@@ -131,18 +132,22 @@ class _Solver:
     def slack(self, i: int, j: int) -> int:
         return self.dual[i] + self.dual[j] - self.w[i][j]
 
-    def leaves(self, b: int):
-        if b < self.n:
-            yield b
-            return
-        stack = [b]
+    def leaves(self, b: int) -> list[int]:
+        """The vertices of blossom ``b`` (a list, built in one go: cheaper than a
+        generator in the hot paths; same order as a depth-first walk)."""
         n = self.n
+        if b < n:
+            return [b]
+        out = []
+        stack = [b]
+        childs = self.childs
         while stack:
             x = stack.pop()
             if x < n:
-                yield x
+                out.append(x)
             else:
-                stack.extend(self.childs[x])
+                stack.extend(childs[x])
+        return out
 
     # -- labels ----------------------------------------------------------------------------
     def assign_label(self, v: int, t: int, edge: tuple[int, int] | None) -> None:
@@ -153,7 +158,10 @@ class _Solver:
             self.labelend[v] = self.labelend[b] = edge
             self.bestedge[v] = self.bestedge[b] = None
             if t == _S:
-                self.queue.extend(self.leaves(b))
+                if b < self.n:
+                    self.queue.append(b)  # (a single vertex: skip the generator)
+                else:
+                    self.queue.extend(self.leaves(b))
                 return
             base = self.base[b]
             m = self.mate[base]
@@ -209,11 +217,12 @@ class _Solver:
         self.label[b] = _S
         self.labelend[b] = self.labelend[bb]
         self.dual[b] = 0
+        label, queue = self.label, self.queue
         for x in self.leaves(b):
-            if self.label[inb[x]] == _T:
-                self.queue.append(x)
+            if label[inb[x]] == _T:
+                queue.append(x)
             inb[x] = b
-        # (least-slack S-S edges are found by a scan when the duals are adjusted)
+        # (least-slack S-S edges are kept in a heap by _solve, dropped once internal)
         self.bestedge[b] = None
         for c in self.childs[b]:
             self.bestedge[c] = None
@@ -339,12 +348,14 @@ class _Solver:
         n = self.n
         if n == 0:
             return []
+        # the tight neighbours of each vertex, in neighbour order; duals change only at a
+        # dual adjustment, which clears this
+        tight: dict[int, list[int]] = {}
         while True:
             self.label = [_FREE] * (2 * n)
             self.labelend = [None] * (2 * n)
             self.bestedge = [None] * (2 * n)
-            for b in range(n, 2 * n):
-                self.bbest[b] = None
+            self.bbest[n:] = [None] * n
             self.queue = deque()
             roots = False
             for v in range(n):
@@ -355,69 +366,108 @@ class _Solver:
             if not roots:
                 break
             augmented = False
+            # Only tight edges act during the scan. The rest is deferred to the next dual
+            # adjustment (most stages end in an augmentation and never need it), where the
+            # vertices scanned since the last one are gone through in scan order:
+            # - delta2: ``bestedge`` of the non-S vertices, by the same update rule. Until
+            #   then no dual changes, so each slack is what the scan would have seen; the
+            #   entries this could change are never read (their vertex got a label, and a
+            #   labelled vertex stays in a labelled blossom until the stage ends).
+            # - delta3: S-S edges between different blossoms, as (slack + shift, lower end,
+            #   upper end) in a heap. Within a stage S vertices stay S and every dual
+            #   adjustment lowers all their slacks by the same 2*delta (tracked in
+            #   ``shift``), so the heap order never changes and an edge only leaves it by
+            #   becoming internal to a blossom (dropped lazily).
+            # Both find the same edges as a full scan at every adjustment.
+            heap: list[tuple[int, int, int]] = []
+            scanned: list[int] = []
+            shift = 0
+            nbrs, Wm, labelend = self.nbrs, self.w, self.labelend
             while True:
                 label, inb, dual, mate, base = (self.label, self.inblossom, self.dual,
                                                 self.mate, self.base)
-                bestedge, queue = self.bestedge, self.queue
+                queue = self.queue
                 while queue and not augmented:
                     v = queue.popleft()
+                    scanned.append(v)
+                    tl = tight.get(v)
+                    if tl is None:
+                        dv = dual[v]
+                        wrow = Wm[v]
+                        tl = tight[v] = [w for w in nbrs[v] if dv + dual[w] - wrow[w] <= 0]
                     bv = inb[v]
-                    dv = dual[v]
-                    wrow = self.w[v]
-                    for w in self.nbrs[v]:
+                    # blossoms only grow while the queue is worked off, so the neighbours
+                    # already inside v's blossom can be dropped up front (a comprehension
+                    # is much faster than testing them one by one below)
+                    for w in [w for w in tl if inb[w] != bv]:
                         bw = inb[w]
                         if bv == bw:
                             continue
-                        ks = dv + dual[w] - wrow[w]
                         lbw = label[bw]
-                        if ks <= 0:
-                            if lbw == _FREE:
-                                if mate[base[bw]] == -1:
-                                    # an exposed vertex with zero dual: augmenting path
-                                    self.augment_matching(v, w)
-                                    augmented = True
-                                    break
-                                self.assign_label(w, _T, (v, w))
-                            elif lbw == _S:
-                                b0 = self.scan_blossom(v, w)
-                                if b0 >= 0:
-                                    self.add_blossom(b0, v, w)
-                                    bv = inb[v]
-                                else:
-                                    self.augment_matching(v, w)
-                                    augmented = True
-                                    break
-                            elif label[w] == _FREE:
-                                label[w] = _T
-                                self.labelend[w] = (v, w)
+                        if lbw == _FREE:
+                            if mate[base[bw]] == -1:
+                                # an exposed vertex with zero dual: augmenting path
+                                self.augment_matching(v, w)
+                                augmented = True
+                                break
+                            self.assign_label(w, _T, (v, w))
                         elif lbw == _S:
-                            pass
+                            b0 = self.scan_blossom(v, w)
+                            if b0 >= 0:
+                                self.add_blossom(b0, v, w)
+                                bv = inb[v]
+                            else:
+                                self.augment_matching(v, w)
+                                augmented = True
+                                break
                         elif label[w] == _FREE:
-                            cur = bestedge[w]
-                            if cur is None or ks < dual[cur[0]] + dual[cur[1]] - self.w[cur[0]][cur[1]]:
-                                bestedge[w] = (v, w)
+                            label[w] = _T
+                            labelend[w] = (v, w)
                 if augmented:
                     break
                 # dual adjustment
                 inb, label, dual, W = self.inblossom, self.label, self.dual, self.w
-                s3, e3 = None, None
-                for v in range(n):
-                    bv = inb[v]
-                    if label[bv] != _S:
-                        continue
-                    dv = dual[v]
-                    row = W[v]
-                    for x in self.nbrs[v]:
-                        if x > v:
+                bestedge = self.bestedge
+                if scanned:
+                    pend = []
+                    for v in scanned:
+                        bv = inb[v]
+                        dv = dual[v]
+                        row = W[v]
+                        for x in [x for x in nbrs[v] if inb[x] != bv]:
                             bx = inb[x]
-                            if bx != bv and label[bx] == _S:
-                                sl = dv + dual[x] - row[x]
-                                if s3 is None or sl < s3:
-                                    s3, e3 = sl, (v, x)
+                            dx = dual[x]
+                            sl = dv + dx - row[x]
+                            if label[bx] == _S:
+                                if v < x:
+                                    pend.append((sl + shift, v, x))
+                                else:
+                                    pend.append((sl + shift, x, v))
+                            elif sl > 0 and label[x] == _FREE:
+                                cur = bestedge[x]
+                                if cur is None or sl < dual[cur[0]] + dx - W[cur[0]][x]:
+                                    bestedge[x] = (v, x)
+                    scanned.clear()
+                    if len(pend) > len(heap):
+                        heap.extend(pend)
+                        heapify(heap)
+                    else:
+                        for e in pend:
+                            heappush(heap, e)
+                s3, e3v = None, -1
+                while heap:
+                    k, a, b = heap[0]
+                    if inb[a] != inb[b]:
+                        s3, e3v = k - shift, a
+                        break
+                    heappop(heap)
                 if s3 is not None and s3 % 2:
                     self.rescale()
                     s3 *= 2
+                    shift *= 2
+                    heap = [(2 * k, a, b) for k, a, b in heap]  # same order: still a heap
                     dual = self.dual
+                    W = self.w
                 dtype, delta, dedge, dblossom = 1, None, None, -1
                 dvertex = -1
                 for v in range(n):
@@ -430,11 +480,20 @@ class _Solver:
                         if d < delta:
                             dtype, delta, dedge = 2, d, be
                 if s3 is not None and s3 // 2 < delta:
+                    # the first edge of least slack in the order (lower end, neighbour
+                    # order) that a full scan would meet
+                    row = W[e3v]
+                    be3, du = inb[e3v], dual[e3v]
+                    e3 = next((e3v, x) for x in self.nbrs[e3v]
+                              if x > e3v and inb[x] != be3 and label[inb[x]] == _S
+                              and du + dual[x] - row[x] == s3)
                     dtype, delta, dedge = 3, s3 // 2, e3
                 for b in range(n, 2 * n):
                     if (self.base[b] >= 0 and self.parent[b] == -1 and self.label[b] == _T
                             and self.dual[b] < delta):
                         dtype, delta, dblossom = 4, self.dual[b], b
+                shift += 2 * delta
+                tight.clear()
                 for v in range(n):
                     lb = self.label[self.inblossom[v]]
                     if lb == _S:
@@ -471,8 +530,15 @@ class _Solver:
     def rescale(self) -> None:
         """Double weights and duals so that half a slack stays integral."""
         self.rescaled *= 2
-        for row in self.w:
-            row[:] = [2 * x for x in row]
+        w = self.w
+        pool: dict[int, int] = {}
+        intern = pool.setdefault
+        for i, row in enumerate(w):
+            # w[i][j] and w[j][i] stay one int object, and equal weights share one (see
+            # MatchingGraph.set_many): the lower part of row i was doubled already, as
+            # column i of the rows above
+            upper = [2 * x for x in row[i:]]
+            row[:] = [r[i] for r in w[:i]] + [intern(x, x) for x in upper]
         self.dual = [2 * d for d in self.dual]
 
     def flip_to_exposed(self, v: int) -> None:
@@ -559,6 +625,30 @@ class MatchingGraph:
         self._dirty.add(i)
         self._dirty.add(j)
 
+    def set_many(self, edges, pool: dict[int, int] | None = None) -> None:
+        """``set(i, j, weight)`` for each ``(i, j, weight)`` of ``edges``, in order (the same
+        effect; the engine sets whole rows at a time, so the per-call work is hoisted).
+
+        ``pool`` interns the stored ints: a large field has millions of edges but few
+        distinct weights (each several hundred bits), so equal weights share one object."""
+        sc, w2, nbrs, dirty = self._scale, self._w2, self._nbrs, self._dirty
+        for i, j, weight in edges:
+            x = sc * weight
+            ri = w2[i]
+            if ri[j] == x:
+                continue
+            if pool is not None:
+                x = pool.setdefault(x, x)
+            ri[j] = w2[j][i] = x
+            if weight > 0:
+                nbrs[i].add(j)
+                nbrs[j].add(i)
+            else:
+                nbrs[i].discard(j)
+                nbrs[j].discard(i)
+            dirty.add(i)
+            dirty.add(j)
+
     def swap_in(self, mate: list[int], p: int, q: int, prev: list[int]) -> bool:
         """Give ``p`` the opponent ``q`` by exchanging partners with ``q``'s mate, if that
         loses nothing under the weights for which ``mate`` is optimal (``prev``: ``p``'s
@@ -617,6 +707,16 @@ class MatchingGraph:
         back: dict[int, tuple[int, int]] = {}
         best_end, best_val = None, None
         frontier = {mq}
+        # the players of cand that may take part in the cycle, with their mates and the
+        # weight of the pair they would give up (all fixed during the search)
+        movable = []
+        for c in cand:
+            if c in (p, q, mp, mq):
+                continue
+            mc = mate[c]
+            if mc == c or mc not in inside or mc in (p, q, mp):
+                continue
+            movable.append((c, mc, w[c][mc]))
         for _ in range(depth):
             nxt: set[int] = set()
             for a in frontier:
@@ -625,16 +725,13 @@ class MatchingGraph:
                 x = row[mp]
                 if x > 0 and (best_val is None or da + x > best_val):
                     best_val, best_end = da + x, a
-                for c in cand:
-                    if c in (p, q, mp, mq, a):
-                        continue
-                    mc = mate[c]
-                    if mc == c or mc not in inside or mc in (p, q, mp, a):
+                for c, mc, given_up in movable:
+                    if c == a or mc == a:
                         continue
                     x = row[c]
                     if x <= 0:
                         continue
-                    val = da + x - w[c][mc]
+                    val = da + x - given_up
                     if val > dist.get(mc, val - 1):
                         dist[mc] = val
                         back[mc] = (a, c)
@@ -707,9 +804,21 @@ class MatchingGraph:
             self._scale *= sv.rescaled
         self._mate = list(m)
         self._true_u = sv.dual[:self.n]
-        self._in_blossom = {v for v in range(self.n)
-                            if any(sv.dual[b] > 0 for b in sv.ancestors(v))}
-        self._dual = u = sv.vertex_duals()
+        # one walk up the blossom tree per vertex gives both the vertices inside a blossom
+        # of positive dual and the vertex duals with every blossom dissolved
+        sdual, parent = sv.dual, sv.parent
+        u = sdual[:self.n]
+        inside = set()
+        for v in range(self.n):
+            b = parent[v]
+            while b != -1:
+                d = sdual[b]
+                if d > 0:
+                    inside.add(v)
+                u[v] += d
+                b = parent[b]
+        self._in_blossom = inside
+        self._dual = u
         w2 = self._w2
         # dissolving the blossoms loosens the edge from each base to its mate outside
         self._dirty = {v for v, x in enumerate(m) if x != -1 and u[v] + u[x] != w2[v][x]}

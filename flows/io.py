@@ -72,8 +72,3 @@ def atomic_write(path: Path, data: bytes | str) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
-
-
-def frame_to_csv(frame: pl.DataFrame) -> str:
-    """CSV text of a frame (the machine-readable contract of every output)."""
-    return frame.write_csv()

@@ -49,8 +49,6 @@ class Kind(StrEnum):
         return self is Kind.PLAYED
 
 
-UNPLAYED_KINDS = frozenset(k for k in Kind if k is not Kind.PLAYED)
-BYE_KINDS = frozenset({Kind.PAB, Kind.FPB, Kind.HPB, Kind.ZPB})
 
 
 class ResultCode(StrEnum):
@@ -92,7 +90,3 @@ SCORECARD_SCHEMA: dict[str, pl.DataType] = {
 for byes and absences); ``colour`` is ``w``/``b`` as paired (kept for forfeits, so a TRF round
 trip is lossless; null for byes); ``points`` is what the round scored for the standings;
 ``kind`` is a :class:`Kind` value. Exactly one row per (sno, round) for every round so far."""
-
-
-def empty_scorecard() -> pl.DataFrame:
-    return pl.DataFrame(schema=SCORECARD_SCHEMA)

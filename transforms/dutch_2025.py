@@ -32,7 +32,7 @@ from transforms.dutch import (
     eligible_for_bye_2025,
     float_of,
 )
-from transforms.dutch_2017 import _colour_fields, _interned, bits
+from transforms.dutch_2017 import _colour_fields, _exchange_weight, _interned, bits
 from transforms.dutch_matching import MatchingGraph
 from transforms.errors import NoValidPairing
 
@@ -138,21 +138,6 @@ def _complete(mate: list[int], ctx: Context, weights: _Weights) -> bool:
     if len(unmatched) > 1:
         return False
     return all(weights.elig[ctx.players[v].sno] for v in unmatched)
-
-
-def _exchange_weight(base: list[list[int]], bits_: int, si: int, li: int, sri: int,
-                     rp: int) -> int:
-    """FIDE C.04.3 D.2 — a remainder edge with the exchange preferences added: fewest
-    exchanges, then the smallest differences of the exchanged pairing numbers."""
-    r = base[li][si]
-    if r:
-        add = 1 if sri < rp else 0
-        add <<= bits_
-        add <<= bits_
-        add -= sri
-        add <<= 1
-        r += add
-    return r
 
 
 def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | None]:

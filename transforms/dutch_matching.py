@@ -317,21 +317,26 @@ class _Solver:
 
     def augment_matching(self, v: int, w: int) -> None:
         for s, j in ((v, w), (w, v)):
-            while True:
-                bs = self.inblossom[s]
-                if bs >= self.n:
-                    self.augment_blossom(bs, s)
-                self.mate[s] = j
-                le = self.labelend[bs]
-                if le is None:
-                    break
-                t = le[0]
-                bt = self.inblossom[t]
-                s2, j2 = self.labelend[bt]
-                if bt >= self.n:
-                    self.augment_blossom(bt, j2)
-                self.mate[j2] = s2
-                s, j = s2, j2
+            self._rematch_path(s, j)
+
+    def _rematch_path(self, s: int, j: int) -> None:
+        """Give ``s`` the mate ``j`` and flip the alternating path from ``s`` back to its
+        exposed root, expanding the blossoms on the way."""
+        while True:
+            bs = self.inblossom[s]
+            if bs >= self.n:
+                self.augment_blossom(bs, s)
+            self.mate[s] = j
+            le = self.labelend[bs]
+            if le is None:
+                break
+            t = le[0]
+            bt = self.inblossom[t]
+            s2, j2 = self.labelend[bt]
+            if bt >= self.n:
+                self.augment_blossom(bt, j2)
+            self.mate[j2] = s2
+            s, j = s2, j2
 
     # -- main loop -------------------------------------------------------------------------
     def solve(self) -> list[int]:
@@ -542,22 +547,7 @@ class _Solver:
         self.dual = [2 * d for d in self.dual]
 
     def flip_to_exposed(self, v: int) -> None:
-        s, j = v, -1
-        while True:
-            bs = self.inblossom[s]
-            if bs >= self.n:
-                self.augment_blossom(bs, s)
-            self.mate[s] = j
-            le = self.labelend[bs]
-            if le is None:
-                break
-            t = le[0]
-            bt = self.inblossom[t]
-            s2, j2 = self.labelend[bt]
-            if bt >= self.n:
-                self.augment_blossom(bt, j2)
-            self.mate[j2] = s2
-            s, j = s2, j2
+        self._rematch_path(v, -1)
 
     def ancestors(self, v: int):
         b = self.parent[v]

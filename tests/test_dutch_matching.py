@@ -83,3 +83,23 @@ def test_matching_prefers_one_heavy_edge_over_many_light_ones_exactly():
     # path a-b-c-d: the middle edge outweighs both outer ones together by exactly 1
     w = [[0, big, 0, 0], [big, 0, 2 * big + 1, 0], [0, 2 * big + 1, 0, big], [0, 0, big, 0]]
     assert max_weight_matching(w) == [-1, 2, 1, -1]
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_set_rows_is_set_many_over_every_edge(seed):
+    """MatchingGraph.set_rows (whole graph at once) stores the same weights, neighbours and
+    optimum as setting each edge; changing a solved graph that way re-solves warm."""
+    rng = random.Random(300 + seed)
+    for _ in range(20):
+        n = rng.randint(2, 9)
+        w = random_graph(rng, n)
+        a, b = MatchingGraph(n), MatchingGraph(n)
+        a.set_many((i, j, w[i][j]) for i in range(n) for j in range(i))
+        b.set_rows([w[i][:i] for i in range(n)])
+        assert a.w == b.w == w
+        assert a.solve() == b.solve()
+        w2 = random_graph(rng, n)
+        b.set_rows([w2[i][:i] for i in range(n)])
+        assert b.w == w2
+        mate = b.solve()
+        assert value(w2, [m if m != i else -1 for i, m in enumerate(mate)]) == brute_force(w2)

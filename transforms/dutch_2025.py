@@ -25,7 +25,9 @@ from __future__ import annotations
 
 from transforms.dutch import (
     DOWN,
+    NONE,
     UP,
+    WIN,
     Context,
     Player,
     compatible,
@@ -67,6 +69,75 @@ class _Weights:
         """FIDE C.04.3 (2025) C2, C5 — may get the PAB: eligible, score not above the
         assignee's score group."""
         return self.elig[p.sno] and p.score <= self.bye_score
+
+    def _compatible_rows(self, row_value, lower_first: bool) -> list[list[int]]:
+        """Row i of the lower triangle (j < i): ``row_value(i)[j]`` where the pair is
+        compatible, else 0 — :func:`compatible` (C1 forbidden pairs, C3 absolute colour
+        clashes) evaluated a whole row at a time, as ``compatible(ps[j], ps[i])`` or, with
+        ``lower_first``, as ``compatible(ps[i], ps[j])``."""
+        ctx = self.ctx
+        ps = ctx.players
+        index = {p.sno: k for k, p in enumerate(ps)}
+        barred: dict[int, set[int]] = {}
+        for k, p in enumerate(ps):
+            if lower_first:
+                barred[p.sno] = {index[s] for s in p.forbidden if s in index}
+            else:
+                for s in p.forbidden:
+                    barred.setdefault(s, set()).add(k)
+        last = ctx.last_round()
+        threshold = (ctx.played_rounds * WIN) >> 1
+        topscorer = [last and p.score > threshold for p in ps]
+        clash = [p.preference if p.absolute else NONE for p in ps]
+        rows = []
+        for i, p in enumerate(ps):
+            value = row_value(i)
+            bad = barred.get(p.sno, ())
+            ci = clash[i]
+            if ci != NONE and not topscorer[i]:
+                rows.append([0 if (j in bad or (clash[j] == ci and not topscorer[j]))
+                             else value[j] for j in range(i)])
+            else:
+                rows.append([0 if j in bad else value[j] for j in range(i)])
+        return rows
+
+    def outside_rows(self) -> list[list[int]]:
+        """Every edge as if both ends were outside the bracket and the next score group:
+        row i holds ``weight(ps[j], ps[i], False, False)`` for j < i (same values, computed
+        a row at a time: only C4/C5 and C9 are set there)."""
+        ps = self.ctx.players
+        sgb, sgs = self.sg_bits, self.sg_shift
+        floats = min(self.ctx.played_rounds, 2)
+        low = 4 * sgb + floats * (2 * sgb + 2 * sgs) + 3 * sgb + 1
+        high = 4 * sgb + 2 * sgs
+        own = []
+        for p in ps:
+            a = (not self.bye_candidate(p)) << high
+            if self.single_downfloater_bye and p.score == self.bye_score:
+                a += self.unplayed_rank[p.played_games]
+            own.append(a << low)
+        one = 1 << (high + low)
+
+        def row_value(i):
+            oi = one + own[i]
+            return [oi + x for x in own[:i]]
+
+        return self._compatible_rows(row_value, False)
+
+    def first_rows(self, top: int) -> list[list[int]]:
+        """The first matching of an odd field (C4, C5: the bye to the lowest score group
+        that allows completion): row i holds the weight of (ps[j], ps[i]), j < i."""
+        ps = self.ctx.players
+        nb = [(not self.elig[p.sno]) << self.sg_shift for p in ps]
+        sh = [self.shift[p.score] for p in ps]
+        sgb = self.sg_bits
+
+        def row_value(i):
+            ni, si = nb[i] + (1 << self.sg_shift), sh[i]
+            t = ps[i].score >= top
+            return [(((ni + nb[j]) | (si + sh[j])) << sgb) | t for j in range(i)]
+
+        return self._compatible_rows(row_value, True)
 
     def weight(self, hi: Player, lo: Player, lo_in: bool, lo_next: bool) -> int:
         """FIDE C.04.3 (2025) C4-C21 as one integer: higher is better, 0 = not allowed."""
@@ -149,20 +220,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
     top = ps[0].score
     # equal weights share one int object (memory; see MatchingGraph.set_many)
     pool: dict[int, int] = {}
-    for i in range(N):
-        pi = ps[i]
-        if N & 1:
-            for j in range(i):
-                w = 0
-                if compatible(pi, ps[j], ctx):
-                    w = 1 + (not W.elig[pi.sno]) + (not W.elig[ps[j].sno])
-                    w <<= W.sg_shift
-                    w |= W.shift[pi.score] + W.shift[ps[j].score]
-                    w <<= W.sg_bits
-                    w |= pi.score >= top
-                g.set(i, j, w)
-        else:
-            g.set_many(((i, j, W.weight(ps[j], pi, False, False)) for j in range(i)), pool)
+    g.set_rows(W.first_rows(top) if N & 1 else W.outside_rows(), pool)
     mate = g.solve()
     if not _complete(mate, ctx, W):
         raise NoValidPairing("the players cannot all be paired without breaking the "
@@ -182,9 +240,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         for r, c in enumerate(counts):
             W.unplayed_rank[c] = r
         pool = {}
-        for i in range(N):
-            pi = ps[i]
-            g.set_many(((i, j, W.weight(ps[j], pi, False, False)) for j in range(i)), pool)
+        g.set_rows(W.outside_rows(), pool)
 
     sgb_bits = W.sg_bits
     pairs: dict[int, int] = {}

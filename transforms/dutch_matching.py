@@ -395,16 +395,19 @@ class _Solver:
                 while queue and not augmented:
                     v = queue.popleft()
                     scanned.append(v)
+                    bv = inb[v]
                     tl = tight.get(v)
                     if tl is None:
+                        # v's tight edges to vertices outside its blossom. Blossoms only grow
+                        # until the next dual adjustment (which clears this cache) or the
+                        # expansions at the end of a stage (which drop the entries of the
+                        # vertices inside), so the neighbours inside v's blossom are dropped
+                        # before any slack is computed (most of them, once it is large)
                         dv = dual[v]
                         wrow = Wm[v]
-                        tl = tight[v] = [w for w in nbrs[v] if dv + dual[w] - wrow[w] <= 0]
-                    bv = inb[v]
-                    # blossoms only grow while the queue is worked off, so the neighbours
-                    # already inside v's blossom can be dropped up front (a comprehension
-                    # is much faster than testing them one by one below)
-                    for w in [w for w in tl if inb[w] != bv]:
+                        tl = tight[v] = [w for w in nbrs[v]
+                                         if inb[w] != bv and dv + dual[w] - wrow[w] <= 0]
+                    for w in tl:
                         bw = inb[w]
                         if bv == bw:
                             continue
@@ -529,6 +532,8 @@ class _Solver:
             for b in range(n, 2 * n):
                 if (self.parent[b] == -1 and self.base[b] >= 0 and self.label[b] == _S
                         and self.dual[b] == 0):
+                    for x in self.leaves(b):
+                        tight.pop(x, None)  # (cached without the neighbours inside b)
                     self.expand_blossom(b, True)
         return self.mate
 
@@ -603,7 +608,8 @@ class MatchingGraph:
 
     def set(self, i: int, j: int, weight: int) -> None:
         x = self._scale * weight
-        if self._w2[i][j] == x:
+        old = self._w2[i][j]
+        if old == x:
             return
         self._w2[i][j] = self._w2[j][i] = x
         if weight > 0:
@@ -612,8 +618,11 @@ class MatchingGraph:
         else:
             self._nbrs[i].discard(j)
             self._nbrs[j].discard(i)
-        self._dirty.add(i)
-        self._dirty.add(j)
+        if x > old or (self._mate is not None and self._mate[i] == j):
+            # (a lighter edge that is not matched leaves the duals feasible and every
+            # matched edge tight: nothing to repair)
+            self._dirty.add(i)
+            self._dirty.add(j)
 
     def set_many(self, edges, pool: dict[int, int] | None = None) -> None:
         """``set(i, j, weight)`` for each ``(i, j, weight)`` of ``edges``, in order (the same
@@ -622,10 +631,12 @@ class MatchingGraph:
         ``pool`` interns the stored ints: a large field has millions of edges but few
         distinct weights (each several hundred bits), so equal weights share one object."""
         sc, w2, nbrs, dirty = self._scale, self._w2, self._nbrs, self._dirty
+        mate = self._mate
         for i, j, weight in edges:
             x = sc * weight
             ri = w2[i]
-            if ri[j] == x:
+            old = ri[j]
+            if old == x:
                 continue
             if pool is not None:
                 x = pool.setdefault(x, x)
@@ -636,8 +647,29 @@ class MatchingGraph:
             else:
                 nbrs[i].discard(j)
                 nbrs[j].discard(i)
-            dirty.add(i)
-            dirty.add(j)
+            if x > old or (mate is not None and mate[i] == j):
+                dirty.add(i)
+                dirty.add(j)
+
+    def set_rows(self, rows: list[list[int]], pool: dict[int, int] | None = None) -> None:
+        """Set every edge at once: ``rows[i][j]`` is the weight of edge (i, j) for ``j < i``.
+        The same effect as :meth:`set_many` over all edges, done row by row (a whole round's
+        graph has ~n²/2 edges; building the matrix by transposition is far cheaper)."""
+        n, sc = self.n, self._scale
+        pool = {} if pool is None else pool
+        distinct: set[int] = set().union(*rows) if rows else set()
+        scaled = {x: pool.setdefault(sc * x, sc * x) for x in distinct}
+        lower = [[scaled[x] for x in r] + [0] * (n - len(r)) for r in rows]
+        upper = list(zip(*lower))
+        old, nbrs, dirty = self._w2, self._nbrs, self._dirty
+        for i in range(n):
+            full = lower[i][:i]
+            full.append(0)
+            full.extend(upper[i][i + 1:])
+            if full != old[i]:
+                old[i] = full
+                nbrs[i] = {j for j, x in enumerate(full) if x > 0}
+                dirty.add(i)
 
     def swap_in(self, mate: list[int], p: int, q: int, prev: list[int]) -> bool:
         """Give ``p`` the opponent ``q`` by exchanging partners with ``q``'s mate, if that
@@ -794,19 +826,25 @@ class MatchingGraph:
             self._scale *= sv.rescaled
         self._mate = list(m)
         self._true_u = sv.dual[:self.n]
-        # one walk up the blossom tree per vertex gives both the vertices inside a blossom
-        # of positive dual and the vertex duals with every blossom dissolved
-        sdual, parent = sv.dual, sv.parent
-        u = sdual[:self.n]
+        # one walk down each blossom tree gives both the vertices inside a blossom of
+        # positive dual and the vertex duals with every blossom dissolved
+        sdual, n = sv.dual, self.n
+        u = sdual[:n]
         inside = set()
-        for v in range(self.n):
-            b = parent[v]
-            while b != -1:
-                d = sdual[b]
-                if d > 0:
-                    inside.add(v)
-                u[v] += d
-                b = parent[b]
+        stack = [(b, 0, False) for b in range(n, 2 * n)
+                 if sv.base[b] >= 0 and sv.parent[b] == -1]
+        while stack:
+            b, acc, positive = stack.pop()
+            d = sdual[b]
+            acc += d
+            positive = positive or d > 0
+            for c in sv.childs[b]:
+                if c < n:
+                    u[c] += acc
+                    if positive:
+                        inside.add(c)
+                else:
+                    stack.append((c, acc, positive))
         self._in_blossom = inside
         self._dual = u
         w2 = self._w2

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import sys
 from collections import deque
-from heapq import heapify, heappop, heappush
+from heapq import heappop, heappush
 
 _FREE, _S, _T = 0, 1, 2
 
@@ -123,6 +123,8 @@ class _Solver:
         self.childs: list[list[int]] = [[] for _ in range(2 * n)]
         self.edges: list[list[tuple[int, int]]] = [[] for _ in range(2 * n)]
         self.base = list(range(n)) + [-1] * n
+        self.size = [1] * n + [0] * n
+        """The number of vertices of each blossom."""
         self.bestedge: list[tuple[int, int] | None] = [None] * (2 * n)
         self.bbest: list[list[tuple[int, int]] | None] = [None] * (2 * n)
         self.unused = list(range(2 * n - 1, n - 1, -1))
@@ -192,39 +194,61 @@ class _Solver:
         return base
 
     def add_blossom(self, base: int, v: int, w: int) -> None:
-        inb = self.inblossom
+        inb, parent, label, size = self.inblossom, self.parent, self.label, self.size
         bb, bv, bw = inb[base], inb[v], inb[w]
-        b = self.unused.pop()
-        self.base[b] = base
-        self.parent[b] = -1
-        self.parent[bb] = b
         vpath, vedges = [], []
         while bv != bb:
-            self.parent[bv] = b
             vpath.append(bv)
             le = self.labelend[bv]
             vedges.append(le)
             bv = inb[le[0]]
         wpath, wedges = [], []
         while bw != bb:
-            self.parent[bw] = b
             wpath.append(bw)
             le = self.labelend[bw]
             wedges.append((le[1], le[0]))
             bw = inb[le[0]]
-        self.childs[b] = [bb] + vpath[::-1] + wpath
+        childs = [bb] + vpath[::-1] + wpath
+        big = max(childs, key=size.__getitem__)
+        moved = -1
+        if big >= self.n and size[big] > 16 and label[big] == _S:
+            # A large S child (a growing tree's blossom) gives its number to the new
+            # blossom and moves to a fresh one, so that its vertices, which are most of
+            # the new blossom's, keep their ``inblossom`` entry: only the small children
+            # are relabelled (otherwise nesting costs the square of the blossom's size).
+            moved = self.unused.pop()
+            for field in (self.childs, self.edges, self.base, self.dual, label, self.labelend,
+                          self.bbest, size):
+                field[moved] = field[big]
+            for c in self.childs[moved]:
+                parent[c] = moved
+            childs[childs.index(big)] = moved
+            b = big
+        else:
+            b = self.unused.pop()
+        self.base[b] = base
+        parent[b] = -1
+        for c in childs:
+            parent[c] = b
+        self.childs[b] = childs
         self.edges[b] = vedges[::-1] + [(v, w)] + wedges
-        self.label[b] = _S
-        self.labelend[b] = self.labelend[bb]
+        label[b] = _S
+        self.labelend[b] = self.labelend[childs[0]]
         self.dual[b] = 0
-        label, queue = self.label, self.queue
-        for x in self.leaves(b):
-            if label[inb[x]] == _T:
-                queue.append(x)
-            inb[x] = b
+        size[b] = sum(size[c] for c in childs)
+        queue = self.queue
+        # the T children's vertices become S and are scanned, in the order of leaves(b)
+        for c in reversed(childs):
+            if c == moved:
+                continue
+            t = label[c] == _T
+            for x in self.leaves(c):
+                if t:
+                    queue.append(x)
+                inb[x] = b
         # (least-slack S-S edges are kept in a heap by _solve, dropped once internal)
         self.bestedge[b] = None
-        for c in self.childs[b]:
+        for c in childs:
             self.bestedge[c] = None
 
     def expand_blossom(self, b: int, endstage: bool) -> None:
@@ -378,13 +402,15 @@ class _Solver:
             #   then no dual changes, so each slack is what the scan would have seen; the
             #   entries this could change are never read (their vertex got a label, and a
             #   labelled vertex stays in a labelled blossom until the stage ends).
-            # - delta3: S-S edges between different blossoms, as (slack + shift, lower end,
-            #   upper end) in a heap. Within a stage S vertices stay S and every dual
-            #   adjustment lowers all their slacks by the same 2*delta (tracked in
-            #   ``shift``), so the heap order never changes and an edge only leaves it by
-            #   becoming internal to a blossom (dropped lazily).
+            # - delta3: S-S edges between different blossoms. Each scanned vertex puts its
+            #   least-slack one in a heap as (slack + shift, lower end, vertex, other end).
+            #   Within a stage S vertices stay S and every dual adjustment lowers all their
+            #   slacks by the same 2*delta (tracked in ``shift``), so the order never changes
+            #   and an edge only stops counting by becoming internal to a blossom; then
+            #   (lazily, at the top of the heap) its vertex puts in its next edge. An edge
+            #   to a vertex that becomes S later is put in by that vertex.
             # Both find the same edges as a full scan at every adjustment.
-            heap: list[tuple[int, int, int]] = []
+            heap: list[tuple[int, int, int, int]] = []
             scanned: list[int] = []
             shift = 0
             nbrs, Wm, labelend = self.nbrs, self.w, self.labelend
@@ -437,43 +463,50 @@ class _Solver:
                 inb, label, dual, W = self.inblossom, self.label, self.dual, self.w
                 bestedge = self.bestedge
                 if scanned:
-                    pend = []
                     for v in scanned:
                         bv = inb[v]
                         dv = dual[v]
                         row = W[v]
+                        bk = None
+                        ba = bx = -1
                         for x in [x for x in nbrs[v] if inb[x] != bv]:
-                            bx = inb[x]
                             dx = dual[x]
                             sl = dv + dx - row[x]
-                            if label[bx] == _S:
-                                if v < x:
-                                    pend.append((sl + shift, v, x))
-                                else:
-                                    pend.append((sl + shift, x, v))
+                            if label[inb[x]] == _S:
+                                a = x if x < v else v
+                                if bk is None or sl < bk or (sl == bk and a < ba):
+                                    bk, ba, bx = sl, a, x
                             elif sl > 0 and label[x] == _FREE:
                                 cur = bestedge[x]
                                 if cur is None or sl < dual[cur[0]] + dx - W[cur[0]][x]:
                                     bestedge[x] = (v, x)
+                        if bk is not None:
+                            heappush(heap, (bk + shift, ba, v, bx))
                     scanned.clear()
-                    if len(pend) > len(heap):
-                        heap.extend(pend)
-                        heapify(heap)
-                    else:
-                        for e in pend:
-                            heappush(heap, e)
                 s3, e3v = None, -1
                 while heap:
-                    k, a, b = heap[0]
-                    if inb[a] != inb[b]:
+                    k, a, v, x = heap[0]
+                    if inb[v] != inb[x]:
                         s3, e3v = k - shift, a
                         break
                     heappop(heap)
+                    # v's least-slack S-S edge became internal: put in its next one
+                    bv = inb[v]
+                    dv = dual[v]
+                    row = W[v]
+                    bk = None
+                    for x in [x for x in nbrs[v] if inb[x] != bv and label[inb[x]] == _S]:
+                        sl = dv + dual[x] - row[x]
+                        a = x if x < v else v
+                        if bk is None or sl < bk or (sl == bk and a < ba):
+                            bk, ba, bx = sl, a, x
+                    if bk is not None:
+                        heappush(heap, (bk + shift, ba, v, bx))
                 if s3 is not None and s3 % 2:
                     self.rescale()
                     s3 *= 2
                     shift *= 2
-                    heap = [(2 * k, a, b) for k, a, b in heap]  # same order: still a heap
+                    heap = [(2 * k, a, v, x) for k, a, v, x in heap]  # same order: a heap
                     dual = self.dual
                     W = self.w
                 dtype, delta, dedge, dblossom = 1, None, None, -1

@@ -411,6 +411,7 @@ class _Solver:
             #   to a vertex that becomes S later is put in by that vertex.
             # Both find the same edges as a full scan at every adjustment.
             heap: list[tuple[int, int, int, int]] = []
+            more: dict[int, list[tuple[int, int, int]]] = {}
             scanned: list[int] = []
             shift = 0
             nbrs, Wm, labelend = self.nbrs, self.w, self.labelend
@@ -490,23 +491,28 @@ class _Solver:
                         s3, e3v = k - shift, a
                         break
                     heappop(heap)
-                    # v's least-slack S-S edge became internal: put in its next one
+                    # v's least-slack S-S edge became internal: put in its next one (all of
+                    # v's S-S edges sorted once, kept for the next time)
+                    lst = more.get(v)
+                    if lst is None:
+                        bv = inb[v]
+                        dv = dual[v] + shift
+                        row = W[v]
+                        lst = more[v] = sorted(
+                            [(dv + dual[x] - row[x], x if x < v else v, x) for x in nbrs[v]
+                             if inb[x] != bv and label[inb[x]] == _S], reverse=True)
                     bv = inb[v]
-                    dv = dual[v]
-                    row = W[v]
-                    bk = None
-                    for x in [x for x in nbrs[v] if inb[x] != bv and label[inb[x]] == _S]:
-                        sl = dv + dual[x] - row[x]
-                        a = x if x < v else v
-                        if bk is None or sl < bk or (sl == bk and a < ba):
-                            bk, ba, bx = sl, a, x
-                    if bk is not None:
-                        heappush(heap, (bk + shift, ba, v, bx))
+                    while lst:
+                        k, a, x = lst.pop()
+                        if inb[x] != bv:
+                            heappush(heap, (k, a, v, x))
+                            break
                 if s3 is not None and s3 % 2:
                     self.rescale()
                     s3 *= 2
                     shift *= 2
                     heap = [(2 * k, a, v, x) for k, a, v, x in heap]  # same order: a heap
+                    more = {v: [(2 * k, a, x) for k, a, x in lst] for v, lst in more.items()}
                     dual = self.dual
                     W = self.w
                 dtype, delta, dedge, dblossom = 1, None, None, -1
@@ -641,8 +647,7 @@ class MatchingGraph:
 
     def set(self, i: int, j: int, weight: int) -> None:
         x = self._scale * weight
-        old = self._w2[i][j]
-        if old == x:
+        if self._w2[i][j] == x:
             return
         self._w2[i][j] = self._w2[j][i] = x
         if weight > 0:
@@ -651,11 +656,8 @@ class MatchingGraph:
         else:
             self._nbrs[i].discard(j)
             self._nbrs[j].discard(i)
-        if x > old or (self._mate is not None and self._mate[i] == j):
-            # (a lighter edge that is not matched leaves the duals feasible and every
-            # matched edge tight: nothing to repair)
-            self._dirty.add(i)
-            self._dirty.add(j)
+        self._dirty.add(i)
+        self._dirty.add(j)
 
     def set_many(self, edges, pool: dict[int, int] | None = None) -> None:
         """``set(i, j, weight)`` for each ``(i, j, weight)`` of ``edges``, in order (the same
@@ -664,12 +666,10 @@ class MatchingGraph:
         ``pool`` interns the stored ints: a large field has millions of edges but few
         distinct weights (each several hundred bits), so equal weights share one object."""
         sc, w2, nbrs, dirty = self._scale, self._w2, self._nbrs, self._dirty
-        mate = self._mate
         for i, j, weight in edges:
             x = sc * weight
             ri = w2[i]
-            old = ri[j]
-            if old == x:
+            if ri[j] == x:
                 continue
             if pool is not None:
                 x = pool.setdefault(x, x)
@@ -680,9 +680,8 @@ class MatchingGraph:
             else:
                 nbrs[i].discard(j)
                 nbrs[j].discard(i)
-            if x > old or (mate is not None and mate[i] == j):
-                dirty.add(i)
-                dirty.add(j)
+            dirty.add(i)
+            dirty.add(j)
 
     def set_rows(self, rows: list[list[int]], pool: dict[int, int] | None = None) -> None:
         """Set every edge at once: ``rows[i][j]`` is the weight of edge (i, j) for ``j < i``.

@@ -61,3 +61,21 @@ def test_first_rows_give_incompatible_pairs_no_edge(seed):
                     expect = (expect << W.sg_shift) | (W.shift[ps[i].score] + W.shift[ps[j].score])
                     expect = (expect << W.sg_bits) | (ps[i].score >= top)
                     assert rows[i][j] == expect
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_bracket_rows_equal_the_edge_weights(seed):
+    """``_Weights.row`` (memoised on what the criteria read of each player) gives every
+    bracket edge the weight ``_Weights.weight`` gives it: C1 forbidden pairs stay 0, and the
+    bye assignee's score group and the single-downfloater state are part of the memo."""
+    for ctx in contexts(seed):
+        ps = ctx.players
+        W = _Weights(ctx)
+        for bye_score, single in ((0, False), (ps[-1].score, True), (ps[len(ps) // 2].score, False)):
+            W.bye_score, W.single_downfloater_bye = bye_score, single
+            counts = sorted((p.played_games for p in ps if p.score == bye_score), reverse=True)
+            W.unplayed_rank = {c: rank for rank, c in enumerate(counts)}
+            for o in range(1, len(ps), 3):
+                for lo_in in (True, False):
+                    assert W.row(ps[:o], ps[o], lo_in) == [
+                        W.weight(hi, ps[o], lo_in, not lo_in) for hi in ps[:o]]

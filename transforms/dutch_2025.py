@@ -64,6 +64,8 @@ class _Weights:
         self.single_downfloater_bye = False
         self.unplayed_rank: dict[int, int] = {}
         self.elig = {p.sno: eligible_for_bye_2025(p) for p in ps}
+        self._keys: dict[int, tuple] = {}
+        self._memo: dict[tuple, int] = {}
 
     def bye_candidate(self, p: Player) -> bool:
         """FIDE C.04.3 (2025) C2, C5 — may get the PAB: eligible, score not above the
@@ -138,6 +140,37 @@ class _Weights:
             return [(((ni + nb[j]) | (si + sh[j])) << sgb) | t for j in range(i)]
 
         return self._compatible_rows(row_value, True)
+
+    def _key(self, p: Player) -> tuple:
+        """Everything :meth:`weight` reads of a player but the forbidden pairs: bye
+        eligibility, score, games played, colour state, floats one and two rounds ago."""
+        key = self._keys.get(p.sno)
+        if key is None:
+            ctx = self.ctx
+            key = self._keys[p.sno] = (
+                self.elig[p.sno], p.score, p.played_games, p.imbalance, p.repeated,
+                p.preference, *(float_of(p, back, ctx) for back in (1, 2)
+                                if ctx.played_rounds >= back))
+        return key
+
+    def row(self, his: list[Player], lo: Player, lo_in: bool) -> list[int]:
+        """``[weight(hi, lo, lo_in, not lo_in) for hi in his]``. Players with equal keys
+        (:meth:`_key`) have equal weights against the same opponent, so each distinct
+        combination is computed once (a bracket row of a large field has few)."""
+        memo, key = self._memo, self._key
+        state = (lo_in, self.single_downfloater_bye, self.bye_score)
+        klo, sno = key(lo), lo.sno
+        out = []
+        for hi in his:
+            if sno in hi.forbidden:
+                out.append(0)
+                continue
+            k = (key(hi), klo, state)
+            w = memo.get(k)
+            if w is None:
+                w = memo[k] = self.weight(hi, lo, lo_in, not lo_in)
+            out.append(w)
+        return out
 
     def weight(self, hi: Player, lo: Player, lo_in: bool, lo_next: bool) -> int:
         """FIDE C.04.3 (2025) C4-C21 as one integer: higher is better, 0 = not allowed."""
@@ -264,8 +297,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         base: list[list[int]] = [[] for _ in range(n)]
         pool = {}
         for o in range(sgb, n):
-            row = _interned((W.weight(ps[pbi[p]], ps[pbi[o]], o < nsgb, o >= nsgb)
-                             for p in range(o)), pool)
+            row = _interned(W.row([ps[v] for v in pbi[:o]], ps[pbi[o]], o < nsgb), pool)
             base[o] = row
             vo = pbi[o]
             g.set_many(((pbi[p], vo, wt) for p, wt in enumerate(row)), pool)

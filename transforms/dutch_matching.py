@@ -16,6 +16,7 @@ from __future__ import annotations
 import sys
 from collections import deque
 from heapq import heappop, heappush
+from operator import gt
 
 _FREE, _S, _T = 0, 1, 2
 
@@ -32,11 +33,17 @@ def max_weight_matching(w: list[list[int]]) -> list[int]:
 
 
 def _repair(w2: list[list[int]], nbrs: list[set[int]], mate: list[int], u: list[int],
-            dirty: set[int]) -> None:
+            dirty: set[int], raised: set[int]) -> None:
     """Make a previous optimum a valid warm start after the edges of ``dirty`` vertices
     changed: raise the duals that became infeasible, then keep each matched edge tight by
-    lowering its ends' duals where their other edges allow; unmatch it otherwise."""
+    lowering its ends' duals where their other edges allow; unmatch it otherwise.
+
+    Only the ``raised`` vertices (an edge got heavier, or the dual was replaced) can have
+    become infeasible: the others' edges only got lighter and their neighbours' duals only
+    go up here, so the first pass skips them (in ``dirty``'s order, as if it had not)."""
     for i in dirty:
+        if i not in raised:
+            continue
         row = w2[i]
         need = 0
         for j in nbrs[i]:
@@ -464,6 +471,8 @@ class _Solver:
                 inb, label, dual, W = self.inblossom, self.label, self.dual, self.w
                 bestedge = self.bestedge
                 if scanned:
+                    # (the least slack of each unlabelled vertex's best edge, this round)
+                    least: dict[int, int | None] = {}
                     for v in scanned:
                         bv = inb[v]
                         dv = dual[v]
@@ -471,16 +480,25 @@ class _Solver:
                         bk = None
                         ba = bx = -1
                         for x in [x for x in nbrs[v] if inb[x] != bv]:
-                            dx = dual[x]
-                            sl = dv + dx - row[x]
                             if label[inb[x]] == _S:
+                                sl = dv + dual[x] - row[x]
                                 a = x if x < v else v
                                 if bk is None or sl < bk or (sl == bk and a < ba):
                                     bk, ba, bx = sl, a, x
-                            elif sl > 0 and label[x] == _FREE:
-                                cur = bestedge[x]
-                                if cur is None or sl < dual[cur[0]] + dx - W[cur[0]][x]:
+                            elif label[x] == _FREE:
+                                sl = dv + dual[x] - row[x]
+                                if sl <= 0:
+                                    continue
+                                if x in least:
+                                    cur = least[x]
+                                else:
+                                    be = bestedge[x]
+                                    cur = (None if be is None
+                                           else dual[be[0]] + dual[x] - W[be[0]][x])
+                                if cur is None or sl < cur:
                                     bestedge[x] = (v, x)
+                                    cur = sl
+                                least[x] = cur
                         if bk is not None:
                             heappush(heap, (bk + shift, ba, v, bx))
                     scanned.clear()
@@ -625,6 +643,8 @@ class MatchingGraph:
         self._w2 = [[0] * n for _ in range(n)]
         self._nbrs: list[set[int]] = [set() for _ in range(n)]
         self._dirty: set[int] = set()
+        self._raised: set[int] = set()
+        """The dirty vertices that may have become infeasible (see ``_repair``)."""
         self.fixed: dict[int, int] = {}
         self.solves = 0
         self._mate: list[int] | None = None
@@ -647,8 +667,12 @@ class MatchingGraph:
 
     def set(self, i: int, j: int, weight: int) -> None:
         x = self._scale * weight
-        if self._w2[i][j] == x:
+        old = self._w2[i][j]
+        if old == x:
             return
+        if x > old:
+            self._raised.add(i)
+            self._raised.add(j)
         self._w2[i][j] = self._w2[j][i] = x
         if weight > 0:
             self._nbrs[i].add(j)
@@ -665,12 +689,16 @@ class MatchingGraph:
 
         ``pool`` interns the stored ints: a large field has millions of edges but few
         distinct weights (each several hundred bits), so equal weights share one object."""
-        sc, w2, nbrs, dirty = self._scale, self._w2, self._nbrs, self._dirty
+        sc, w2, nbrs, dirty, raised = self._scale, self._w2, self._nbrs, self._dirty, self._raised
         for i, j, weight in edges:
             x = sc * weight
             ri = w2[i]
-            if ri[j] == x:
+            old = ri[j]
+            if old == x:
                 continue
+            if x > old:
+                raised.add(i)
+                raised.add(j)
             if pool is not None:
                 x = pool.setdefault(x, x)
             ri[j] = w2[j][i] = x
@@ -699,6 +727,8 @@ class MatchingGraph:
             full.append(0)
             full.extend(upper[i][i + 1:])
             if full != old[i]:
+                if any(map(gt, full, old[i])):
+                    self._raised.add(i)
                 old[i] = full
                 nbrs[i] = {j for j, x in enumerate(full) if x > 0}
                 dirty.add(i)
@@ -835,6 +865,7 @@ class MatchingGraph:
                 self._mate[v] = vertices[m]
             self._dual[v] = sub._dual[k]
             self._dirty.add(v)
+            self._raised.add(v)
 
     def fix(self, i: int, j: int) -> None:
         """Keep i and j paired: drop their other edges."""
@@ -851,8 +882,9 @@ class MatchingGraph:
         if self._mate is None:
             sv = _Solver(self._w2, self._nbrs)
         else:
-            _repair(self._w2, self._nbrs, self._mate, self._dual, self._dirty)
+            _repair(self._w2, self._nbrs, self._mate, self._dual, self._dirty, self._raised)
             sv = _Solver(self._w2, self._nbrs, self._mate, self._dual)
+        self._raised = set()
         m = sv.solve()
         if sv.rescaled != 1:
             self._scale *= sv.rescaled

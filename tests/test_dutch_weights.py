@@ -79,3 +79,23 @@ def test_bracket_rows_equal_the_edge_weights(seed):
                 for lo_in in (True, False):
                     assert W.row(ps[:o], ps[o], lo_in) == [
                         W.weight(hi, ps[o], lo_in, not lo_in) for hi in ps[:o]]
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_2017_bracket_rows_equal_the_edge_weights(seed):
+    """``dutch_2017._Bracket.row`` (memoised) equals ``_Bracket.weight`` edge by edge, for
+    ordinary, final and special (single-group) brackets."""
+    from transforms.dutch_2017 import _Bracket
+
+    rng = random.Random(seed)
+    for ctx in contexts(10 + seed):
+        ps = ctx.players
+        if len(ps) < 4:
+            continue
+        for special, final in ((False, False), (False, True), (True, False)):
+            sgb = rng.randint(0, len(ps) // 4)
+            nsgb = rng.randint(sgb + 1, len(ps) - 1)
+            br = _Bracket(ctx, ps, sgb, nsgb, special, final)
+            for o in range(sgb, len(ps)):
+                assert br.row(o) == [br.weight(ps[p], ps[o], p < nsgb, o < nsgb)
+                                     for p in range(o)]

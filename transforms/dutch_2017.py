@@ -92,6 +92,40 @@ class _Bracket:
         self.sds = shift
         self.pcb = bits(nsgb - sgb)
         self.ncb = bits(len(pbi) - nsgb)
+        self._keys: dict[int, tuple] = {}
+        self._memo: dict[tuple, int] = {}
+
+    def _key(self, p: Player) -> tuple:
+        """Everything :meth:`weight` reads of a player but the forbidden pairs: bye
+        eligibility, score, colour state, floats one and two rounds ago."""
+        key = self._keys.get(p.sno)
+        if key is None:
+            ctx = self.ctx
+            key = self._keys[p.sno] = (
+                eligible_for_bye_2017(p), p.score, p.imbalance, p.repeated, p.preference,
+                *(float_of(p, back, ctx) for back in (1, 2) if ctx.played_rounds >= back))
+        return key
+
+    def row(self, o: int) -> list[int]:
+        """``[weight(pbi[p], pbi[o], p < nsgb, o < nsgb) for p < o]``. Players with equal
+        keys (:meth:`_key`) have equal weights against the same opponent, so each distinct
+        combination is computed once."""
+        pbi, nsgb, memo, key = self.pbi, self.nsgb, self._memo, self._key
+        lo = pbi[o]
+        klo, sno, lo_in = key(lo), lo.sno, o < nsgb
+        out = []
+        for p in range(o):
+            hi = pbi[p]
+            if sno in hi.forbidden:
+                out.append(0)
+                continue
+            hi_in = p < nsgb
+            k = (key(hi), klo, hi_in, lo_in)
+            w = memo.get(k)
+            if w is None:
+                w = memo[k] = self.weight(hi, lo, hi_in, lo_in)
+            out.append(w)
+        return out
 
     def bit(self, key: int) -> int:
         return 1 << self.sd[key]
@@ -233,8 +267,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         # equal weights share one int object (memory; see MatchingGraph.set_many)
         pool: dict[int, int] = {}
         for o in range(sgb, n):
-            row = _interned((br.weight(pbi[p], pbi[o], p < nsgb, o < nsgb) for p in range(o)),
-                            pool)
+            row = _interned(br.row(o), pool)
             base[o] = row
             g.set_many(((p, o, wt) for p, wt in enumerate(row) if wt), pool)
         pcb = br.pcb

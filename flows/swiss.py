@@ -167,7 +167,8 @@ def pair(run: SwissRun, c: CategoryRun, r: int, setup: sr.RoundSetup) -> tuple[l
     t = engine_input(run, c, r, setup)
     if s.last_round_same_state and r == s.rounds:
         states = {sno: st for sno, st in zip(c.players["sno"], c.players["state"]) if st}
-        boards, log = pair_round_same_state(t, states, edition=s.dutch_edition)
+        names = dict(zip(c.players["sno"], c.players["name"]))
+        boards, log = pair_round_same_state(t, states, edition=s.dutch_edition, names=names)
         return boards, log or ["The Dutch pairing had no same-state game among the top 50%: "
                                "no pairing was changed."]
     return pair_round(t, round_no=r, edition=s.dutch_edition), []

@@ -56,3 +56,16 @@ def test_same_state_top_half_includes_everybody_tied_on_the_boundary():
     assert top_half(scores) == {1, 2, 3, 4}
     assert top_half({1: 10, 2: 5, 3: 0, 4: 0}) == {1, 2}
     assert top_half({}) == set()
+
+
+def test_same_state_log_names_the_players_when_names_are_given():
+    t = make(8, ROUNDS_A, total=3)
+    names = {k: f"Player {k}" for k in range(1, 9)}
+    boards, log = pair_round_same_state(t, {1: "TN", 2: "TN"}, names=names)
+    changed = [line for line in log if "replaces the plain Dutch pairing" in line]
+    assert changed and all("Player " in line for line in changed)
+    assert any("Player 2 (2) - Player 1 (1), same state TN" in line for line in changed)
+    t6 = make(6, [["1-4 1-0", "5-2 0-1", "3-6 0-1"], ["1-6 1-0", "2-3 1-0", "4-5 ="]], total=3)
+    _boards, log6 = pair_round_same_state(t6, {1: "WB", 2: "WB"},
+                                          names={k: f"P{k}" for k in range(1, 7)})
+    assert any(line.startswith("P1 (1): same-state opponents allowed again") for line in log6)

@@ -48,9 +48,19 @@ def top_half(scores: dict[int, int]) -> set[int]:
 
 
 def pair_round_same_state(t: Tournament, states: dict[int, str], *,
-                          edition: str | None = None) -> tuple[list[Board], list[str]]:
+                          edition: str | None = None,
+                          names: dict[int, str] | None = None) -> tuple[list[Board], list[str]]:
     """National Junior 2024 "System of Play" — Dutch pairing of the next round without
-    same-state games among the top 50% in the last round; returns the boards and a log."""
+    same-state games among the top 50% in the last round; returns the boards and a log.
+
+    The log names players as "Name (start number)" when ``names`` is given, else by start
+    number."""
+
+    def who(sno: int | None) -> str:
+        if sno is None:
+            return "bye"
+        return f"{names[sno]} ({sno})" if names and sno in names else str(sno)
+
     plain = pair_round(t, edition=edition)
     round_no = played_rounds_of(t) + 1
     if t.total_rounds is None or round_no != t.total_rounds:
@@ -82,7 +92,7 @@ def pair_round_same_state(t: Tournament, states: dict[int, str], *,
             if lift is None:
                 raise
             allowed.add(lift)
-            log.append(f"{lift}: same-state opponents allowed again: the round cannot be "
+            log.append(f"{who(lift)}: same-state opponents allowed again: the round cannot be "
                        f"paired otherwise")
             continue
         opp = {}
@@ -98,9 +108,9 @@ def pair_round_same_state(t: Tournament, states: dict[int, str], *,
             far = o is None or abs(scores[o] - scores[s]) > POINT
             if far and _has_same_state_candidate(s, same_state, scores, ctx):
                 allowed.add(s)
-                what = "the bye" if o is None else f"{o} ({_pts(scores[o])})"
-                log.append(f"{s}: same-state opponents allowed again: otherwise paired with "
-                           f"{what}, more than 1 point from {_pts(scores[s])}")
+                what = "the bye" if o is None else f"{who(o)}, {_pts(scores[o])} points"
+                log.append(f"{who(s)}: same-state opponents allowed again: otherwise paired with "
+                           f"{what}, more than 1 point from their {_pts(scores[s])}")
                 changed = True
                 break
         if not changed:
@@ -108,8 +118,8 @@ def pair_round_same_state(t: Tournament, states: dict[int, str], *,
     plain_set = set(plain)
     for board in boards:
         if board not in plain_set:
-            log.append(f"board {_fmt(board)} replaces the plain Dutch pairing"
-                       f"{_old(board, plain, states)}")
+            log.append(f"board {_fmt(board, who)} replaces the plain Dutch pairing"
+                       f"{_old(board, plain, states, who)}")
     return boards, log
 
 
@@ -129,12 +139,12 @@ def _pts(tenths: int) -> str:
     return f"{tenths / POINT:g}"
 
 
-def _fmt(board: Board) -> str:
+def _fmt(board: Board, who) -> str:
     w, b = board
-    return f"{w}-{'bye' if b is None else b}"
+    return f"{who(w)} - {who(b)}"
 
 
-def _old(board: Board, plain: list[Board], states: dict[int, str]) -> str:
+def _old(board: Board, plain: list[Board], states: dict[int, str], who) -> str:
     olds = []
     for x in board:
         if x is None:
@@ -144,5 +154,5 @@ def _old(board: Board, plain: list[Board], states: dict[int, str]) -> str:
                 w, b = pb
                 tag = (f", same state {states.get(w)}" if b is not None
                        and states.get(w) and states.get(w) == states.get(b) else "")
-                olds.append(f"{_fmt(pb)}{tag}")
+                olds.append(f"{_fmt(pb, who)}{tag}")
     return " (was " + "; ".join(dict.fromkeys(olds)) + ")" if olds else ""

@@ -8,16 +8,20 @@ import io
 import os
 import tempfile
 from pathlib import Path
-
-import polars as pl
+from typing import TYPE_CHECKING
 
 from transforms.errors import Finding, Severity
+
+if TYPE_CHECKING:
+    import polars as pl
 
 
 def read_csv_strings(path: Path) -> tuple[pl.DataFrame, list[Finding]]:
     """Read a UTF-8 CSV (BOM accepted) with every column as a string and a ``line`` column
     (1-based physical line; the header is line 1). Ragged rows and undecodable bytes become
     findings instead of tracebacks; nothing is dropped silently."""
+    import polars as pl  # (here, so that ``chessfed pair`` starts without it)
+
     name = path.name
     data = path.read_bytes()
     try:

@@ -23,12 +23,10 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
-import polars as pl
-
 from flows.io import atomic_write
 from transforms.dutch import pair_round
 from transforms.errors import InputError, NoValidPairing
-from transforms.model import SCORECARD_SCHEMA, Kind
+from transforms.model import Kind
 from transforms.trf import Tournament, parse_trf
 
 EXIT_OK, EXIT_NO_PAIRING, EXIT_INPUT = 0, 1, 3
@@ -74,13 +72,14 @@ def format_pairing(boards: list[tuple[int, int | None]]) -> str:
 
 def recorded_pairing(t: Tournament, round_no: int) -> set[tuple[int, int | None]]:
     """The pairing of ``round_no`` as the file records it: (white, black) and the PAB."""
-    card = t.scorecard.filter(pl.col("round") == round_no)
     out: set[tuple[int, int | None]] = set()
-    for row in card.iter_rows(named=True):
-        if row["kind"] == Kind.PAB:
-            out.add((row["sno"], None))
-        elif row["opponent"] is not None and row["colour"] == "w":
-            out.add((row["sno"], row["opponent"]))
+    for rnd, sno, opponent, colour, _points, kind in t.card_rows:
+        if rnd != round_no:
+            continue
+        if kind == Kind.PAB:
+            out.add((sno, None))
+        elif opponent is not None and colour == "w":
+            out.add((sno, opponent))
     return out
 
 
@@ -90,24 +89,19 @@ def history_before(t: Tournament, round_no: int) -> Tournament:
 
     Decision: a player whose line has no entry for ``round_no`` (a withdrawn player's line
     ends early; trailing blank entries are not written) was absent from that round."""
-    card = t.scorecard
-    not_paired = [str(k) for k in (Kind.HPB, Kind.ZPB, Kind.FPB, Kind.ABSENT)]
-    keep = (pl.col("round") < round_no) | (
-        (pl.col("round") == round_no) & pl.col("kind").is_in(not_paired)
-        & pl.col("opponent").is_null())
-    present = set(card.filter(pl.col("round") == round_no)["sno"].to_list())
-    missing = [p.sno for p in t.players if p.sno not in present]
-    absent = pl.DataFrame({"round": [round_no] * len(missing), "sno": missing,
-                           "opponent": [None] * len(missing), "colour": [None] * len(missing),
-                           "points": [0.0] * len(missing), "kind": [str(Kind.ABSENT)] * len(missing)},
-                          schema=SCORECARD_SCHEMA)
-    return replace(t, scorecard=pl.concat([card.filter(keep), absent]))
+    not_paired = {str(k) for k in (Kind.HPB, Kind.ZPB, Kind.FPB, Kind.ABSENT)}
+    keep = [row for row in t.card_rows if row[0] < round_no or (
+        row[0] == round_no and row[5] in not_paired and row[2] is None)]
+    present = {row[1] for row in t.card_rows if row[0] == round_no}
+    absent = [(round_no, p.sno, None, None, 0.0, str(Kind.ABSENT))
+              for p in t.players if p.sno not in present]
+    return replace(t, card_rows=tuple(keep + absent))
 
 
 def check_rounds(t: Tournament, edition: str | None, out=None) -> int:
     """Re-pair every round; print the differences; return the exit status."""
     out = out or sys.stdout
-    last = int(t.scorecard["round"].max() or 0)
+    last = max((row[0] for row in t.card_rows), default=0)
     differing = 0
     for r in range(1, last + 1):
         want = recorded_pairing(t, r)

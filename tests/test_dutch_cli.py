@@ -101,3 +101,24 @@ def test_check_mode_treats_a_line_that_ends_early_as_absent(tmp_path):
     out = _io.StringIO()
     assert check_rounds(parse_trf("\n".join(lines) + "\n"), "2025", out) == 0
     assert out.getvalue().splitlines() == ["round 1: same", "round 2: same", "round 3: same"]
+
+
+def test_chessfed_pair_starts_without_polars_or_prefect(tmp_path):
+    """``chessfed pair`` is called once per round by arbiters' tools (and timed against the
+    C++ engines): it loads only the engine, not polars or prefect, and answers like the
+    ``pair`` subcommand of the full command line."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "fast.txt"
+    code = ("import sys; from flows import cli; rc = cli.main(sys.argv[1:]); "
+            "assert 'polars' not in sys.modules and 'prefect' not in sys.modules, "
+            "sorted(m for m in sys.modules if m.startswith(('polars', 'prefect')))[:3]; "
+            "sys.exit(rc)")
+    done = subprocess.run([sys.executable, "-c", code, "pair", "--dutch", str(CASE / "r04.trf"),
+                           "-p", str(out)], capture_output=True, text=True,
+                          cwd=Path(__file__).parent.parent)
+    assert done.returncode == 0, done.stderr
+    full = tmp_path / "full.txt"
+    assert run("--dutch", str(CASE / "r04.trf"), "-p", str(full)) == 0
+    assert out.read_text() == full.read_text()

@@ -37,7 +37,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from transforms.errors import NoValidPairing
-from transforms.model import Colour, Kind
+from transforms.model import SCORECARD_COLUMNS, Colour, Kind
 from transforms.trf import Tournament
 
 WIN = 10
@@ -301,7 +301,8 @@ def board_order(boards: list[tuple[Player, Player]], bye: Player | None) -> list
 
 def _history_rows(t: Tournament):
     by_sno: dict[int, dict[int, dict]] = {}
-    for row in t.scorecard.iter_rows(named=True):
+    for r in t.card_rows:
+        row = dict(zip(SCORECARD_COLUMNS, r))
         by_sno.setdefault(int(row["sno"]), {})[int(row["round"])] = row
     return by_sno
 
@@ -322,9 +323,9 @@ def _round_from_row(row: dict | None) -> Round:
 def played_rounds_of(t: Tournament) -> int:
     """The number of rounds already paired (see the module's Decision)."""
     pr = 0
-    for row in t.scorecard.iter_rows(named=True):
-        r = int(row["round"])
-        paired = row["opponent"] is not None or row["kind"] == Kind.PAB
+    for rnd, _sno, opponent, _colour, _points, kind in t.card_rows:
+        r = int(rnd)
+        paired = opponent is not None or kind == Kind.PAB
         pr = max(pr, r if paired else r - 1)
     return pr
 

@@ -7,8 +7,10 @@ tie-breaks, crosstables, TRF export and prize eligibility are all derived from i
 from __future__ import annotations
 
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
-import polars as pl
+if TYPE_CHECKING:
+    import polars as pl
 
 
 class Colour(StrEnum):
@@ -78,15 +80,23 @@ class Stage(StrEnum):
     FINAL = "final"
 
 
-SCORECARD_SCHEMA: dict[str, pl.DataType] = {
-    "round": pl.Int32(),
-    "sno": pl.Int32(),
-    "opponent": pl.Int32(),
-    "colour": pl.String(),
-    "points": pl.Float64(),
-    "kind": pl.String(),
-}
-"""Scorecard columns. ``sno``/``opponent`` are start numbers within one section (opponent null
-for byes and absences); ``colour`` is ``w``/``b`` as paired (kept for forfeits, so a TRF round
+SCORECARD_COLUMNS = ("round", "sno", "opponent", "colour", "points", "kind")
+"""Scorecard columns, in order (types: ``SCORECARD_SCHEMA``). ``sno``/``opponent`` are start
+numbers within one section (opponent null for byes and absences); ``colour`` is ``w``/``b`` as paired (kept for forfeits, so a TRF round
 trip is lossless; null for byes); ``points`` is what the round scored for the standings;
 ``kind`` is a :class:`Kind` value. Exactly one row per (sno, round) for every round so far."""
+
+
+def __getattr__(name: str):
+    """``SCORECARD_SCHEMA`` (column → polars type) is built on first use, so that the
+    pairing engine's command line starts without loading polars."""
+    if name == "SCORECARD_SCHEMA":
+        import polars as pl
+
+        schema: dict[str, pl.DataType] = {
+            "round": pl.Int32(), "sno": pl.Int32(), "opponent": pl.Int32(),
+            "colour": pl.String(), "points": pl.Float64(), "kind": pl.String(),
+        }
+        globals()[name] = schema
+        return schema
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -33,11 +33,16 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-
-import polars as pl
+from functools import cached_property
+from typing import TYPE_CHECKING
 
 from transforms.errors import InputError
-from transforms.model import SCORECARD_SCHEMA, Colour, Kind
+from transforms.model import SCORECARD_COLUMNS, Colour, Kind
+
+if TYPE_CHECKING:
+    import polars as pl
+
+# (polars is imported where a frame is built, so that ``chessfed pair`` starts fast)
 
 EDITIONS = ("2017", "2025")
 
@@ -119,8 +124,9 @@ class Tournament:
     """``012`` tournament name."""
     players: tuple[TrfPlayer, ...]
     """In file order."""
-    scorecard: pl.DataFrame
-    """``SCORECARD_SCHEMA``: one row per player per round present on the player's line."""
+    card_rows: tuple[tuple, ...]
+    """The scorecard: one row per player per round present on the player's line, as
+    tuples in ``SCORECARD_COLUMNS`` order (:attr:`scorecard` is the same as a frame)."""
     total_rounds: int | None = None
     """``XXR`` / ``142``: rounds the tournament will have (for the last-round rules)."""
     initial_colour: Colour | None = None
@@ -152,13 +158,26 @@ class Tournament:
             and self.forbidden_pairs == other.forbidden_pairs
             and self.bye_requests == other.bye_requests
             and self.other_records == other.other_records
-            and _sorted_card(self.scorecard).equals(_sorted_card(other.scorecard))
+            and _sorted_rows(self.card_rows) == _sorted_rows(other.card_rows)
         )
 
     __hash__ = None  # type: ignore[assignment]
 
+    @cached_property
+    def scorecard(self) -> pl.DataFrame:
+        """``SCORECARD_SCHEMA`` frame of :attr:`card_rows`."""
+        import polars as pl
+
+        from transforms.model import SCORECARD_SCHEMA
+
+        if not self.card_rows:
+            return pl.DataFrame(schema=SCORECARD_SCHEMA)
+        return pl.DataFrame(list(self.card_rows), schema=SCORECARD_SCHEMA, orient="row")
+
     def players_frame(self) -> pl.DataFrame:
         """sno, name, rating, fed, title, fide_id, birth, sex, points, rank (file order)."""
+        import polars as pl
+
         return pl.DataFrame(
             {
                 "sno": [p.sno for p in self.players],
@@ -190,8 +209,8 @@ class Tournament:
         return {p: b.kind for b in self.bye_requests if b.round == round_no for p in b.players}
 
 
-def _sorted_card(card: pl.DataFrame) -> pl.DataFrame:
-    return card.select(list(SCORECARD_SCHEMA)).cast(SCORECARD_SCHEMA).sort(["sno", "round"])
+def _sorted_rows(rows: tuple[tuple, ...]) -> list[tuple]:
+    return sorted(rows, key=lambda r: (r[1], r[0]))
 
 
 # ----------------------------------------------------------------------------- reading
@@ -385,10 +404,11 @@ def parse_trf(text: str, *, source: str = "<trf>") -> Tournament:
         else:
             others.append(line)
     _check_opponents(rows, seen, source, text)
-    card = pl.DataFrame(rows, schema=SCORECARD_SCHEMA, orient="row") if rows else pl.DataFrame(
-        schema=SCORECARD_SCHEMA)
     return Tournament(
-        name=name, players=tuple(players), scorecard=card, total_rounds=total_rounds,
+        name=name, players=tuple(players),
+        card_rows=tuple((r["round"], r["sno"], r["opponent"], r["colour"], float(r["points"]),
+                         r["kind"]) for r in rows),
+        total_rounds=total_rounds,
         initial_colour=initial, edition=edition, forbidden_pairs=tuple(forbidden),
         bye_requests=tuple(byes), other_records=tuple(others), header_spelling=spelling,
         entry_spelling=entry_spelling,
@@ -491,7 +511,8 @@ def write_trf(t: Tournament) -> str:
         out.append(keep(f"bye{i}", canon, lambda ln, canon=canon: [
             x.upper() for x in ln.split()] == canon.split()))
     by_player: dict[int, list[dict[str, object]]] = {}
-    for row in t.scorecard.sort(["sno", "round"]).iter_rows(named=True):
+    for r in _sorted_rows(t.card_rows):
+        row = dict(zip(SCORECARD_COLUMNS, r))
         by_player.setdefault(int(row["sno"]), []).append(row)
     for p in t.players:
         static = p.raw if p.raw is not None and _same_player(p) else _render_static(p)
@@ -512,7 +533,7 @@ def write_trf(t: Tournament) -> str:
 
 
 def _row_dict(row: Mapping[str, object]) -> dict[str, object]:
-    return {k: (float(row[k]) if k == "points" else row[k]) for k in SCORECARD_SCHEMA}
+    return {k: (float(row[k]) if k == "points" else row[k]) for k in SCORECARD_COLUMNS}
 
 
 def _same_player(p: TrfPlayer) -> bool:
@@ -545,6 +566,10 @@ def tournament_from_scorecard(
     points (descending) then start number — Decision: the TRF rank column is informative
     for the pairing engines, so no tie-break is applied here.
     """
+    import polars as pl
+
+    from transforms.model import SCORECARD_SCHEMA
+
     card = scorecard.select(list(SCORECARD_SCHEMA)).cast(SCORECARD_SCHEMA)
     totals = dict(card.group_by("sno").agg(pl.col("points").sum()).iter_rows())
     recs = players.to_dicts()
@@ -564,6 +589,8 @@ def tournament_from_scorecard(
         )
         for r in sorted(recs, key=lambda r: int(r["sno"]))
     )
-    return Tournament(name=name, players=tps, scorecard=card, total_rounds=total_rounds,
-                      initial_colour=initial_colour, edition=edition,
-                      forbidden_pairs=tuple(forbidden_pairs), bye_requests=tuple(bye_requests))
+    t = Tournament(name=name, players=tps, card_rows=tuple(card.iter_rows()),
+                   total_rounds=total_rounds, initial_colour=initial_colour, edition=edition,
+                   forbidden_pairs=tuple(forbidden_pairs), bye_requests=tuple(bye_requests))
+    t.__dict__["scorecard"] = card  # (the cached frame: the same rows)
+    return t

@@ -301,7 +301,11 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             base[o] = row
             vo = pbi[o]
             g.set_many(((pbi[p], vo, wt) for p, wt in enumerate(row)), pool)
-        if n > 150:
+        if n == N > 150:
+            # the bracket and the next score group are the whole field (round 1): its own
+            # optimum from a cold start beats a warm start from the first matching
+            g.forget()
+        elif n > 150:
             # warm-start hint for large fields: the bracket's own optimum
             local = MatchingGraph(n)
             for o in range(sgb, n):

@@ -418,7 +418,6 @@ class _Solver:
             #   to a vertex that becomes S later is put in by that vertex.
             # Both find the same edges as a full scan at every adjustment.
             heap: list[tuple[int, int, int, int]] = []
-            more: dict[int, list[tuple[int, int, int]]] = {}
             scanned: list[int] = []
             shift = 0
             nbrs, Wm, labelend = self.nbrs, self.w, self.labelend
@@ -509,28 +508,23 @@ class _Solver:
                         s3, e3v = k - shift, a
                         break
                     heappop(heap)
-                    # v's least-slack S-S edge became internal: put in its next one (all of
-                    # v's S-S edges sorted once, kept for the next time)
-                    lst = more.get(v)
-                    if lst is None:
-                        bv = inb[v]
-                        dv = dual[v] + shift
-                        row = W[v]
-                        lst = more[v] = sorted(
-                            [(dv + dual[x] - row[x], x if x < v else v, x) for x in nbrs[v]
-                             if inb[x] != bv and label[inb[x]] == _S], reverse=True)
+                    # v's least-slack S-S edge became internal: put in its next one
                     bv = inb[v]
-                    while lst:
-                        k, a, x = lst.pop()
-                        if inb[x] != bv:
-                            heappush(heap, (k, a, v, x))
-                            break
+                    dv = dual[v]
+                    row = W[v]
+                    bk = None
+                    for x in [x for x in nbrs[v] if inb[x] != bv and label[inb[x]] == _S]:
+                        sl = dv + dual[x] - row[x]
+                        a = x if x < v else v
+                        if bk is None or sl < bk or (sl == bk and a < ba):
+                            bk, ba, bx = sl, a, x
+                    if bk is not None:
+                        heappush(heap, (bk + shift, ba, v, bx))
                 if s3 is not None and s3 % 2:
                     self.rescale()
                     s3 *= 2
                     shift *= 2
                     heap = [(2 * k, a, v, x) for k, a, v, x in heap]  # same order: a heap
-                    more = {v: [(2 * k, a, x) for k, a, x in lst] for v, lst in more.items()}
                     dual = self.dual
                     W = self.w
                 dtype, delta, dedge, dblossom = 1, None, None, -1
@@ -866,6 +860,12 @@ class MatchingGraph:
             self._dual[v] = sub._dual[k]
             self._dirty.add(v)
             self._raised.add(v)
+
+    def forget(self) -> None:
+        """Drop the warm-start state: the next :meth:`solve` starts cold."""
+        self._mate = None
+        self._dirty = set()
+        self._raised = set()
 
     def fix(self, i: int, j: int) -> None:
         """Keep i and j paired: drop their other edges."""

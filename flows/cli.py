@@ -70,9 +70,9 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo-inputs", help="regenerate the committed demo inputs (seeded)")
     d.add_argument("folder", nargs="?", default="inputs")
     d.set_defaults(func=_demo_inputs)
-    from flows import simulate, standings_cli
+    from flows import crosscheck, simulate, standings_cli
 
-    for module in (pair_cli, standings_cli, simulate):
+    for module in (pair_cli, standings_cli, simulate, crosscheck):
         module.add_parser(sub)
     return p
 

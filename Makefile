@@ -17,7 +17,10 @@ $(VENV)/.installed: requirements.lock pyproject.toml | $(BIN)/uv
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $@
 
+# (bytecode compiled ahead, so that `chessfed pair`, called once per round, starts fast even
+# where PYTHONDONTWRITEBYTECODE keeps Python from caching it)
 install: $(VENV)/.installed
+	@$(BIN)/python -m compileall -q flows transforms
 
 demo: install
 	$(BIN)/chessfed run inputs --out outputs

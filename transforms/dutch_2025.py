@@ -82,7 +82,7 @@ class _Weights:
         index = {p.sno: k for k, p in enumerate(ps)}
         barred: dict[int, set[int]] = {}
         for k, p in enumerate(ps):
-            if lower_first:
+            if lower_first:  # ps[i].forbidden, as indices
                 barred[p.sno] = {index[s] for s in p.forbidden if s in index}
             else:
                 for s in p.forbidden:

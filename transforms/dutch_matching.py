@@ -32,6 +32,17 @@ def max_weight_matching(w: list[list[int]]) -> list[int]:
     return [-1 if m == v else m for v, m in enumerate(mate)]
 
 
+def _least_feasible(row: list[int], nbrs: set[int], u: list[int]) -> int:
+    """The least dual (at least 0) that keeps every edge of ``row`` feasible against the
+    other ends' duals ``u``."""
+    need = 0
+    for j in nbrs:
+        d = row[j] - u[j]
+        if d > need:
+            need = d
+    return need
+
+
 def _repair(w2: list[list[int]], nbrs: list[set[int]], mate: list[int], u: list[int],
             dirty: set[int], raised: set[int]) -> None:
     """Make a previous optimum a valid warm start after the edges of ``dirty`` vertices
@@ -42,16 +53,10 @@ def _repair(w2: list[list[int]], nbrs: list[set[int]], mate: list[int], u: list[
     become infeasible: the others' edges only got lighter and their neighbours' duals only
     go up here, so the first pass skips them (in ``dirty``'s order, as if it had not)."""
     for i in dirty:
-        if i not in raised:
-            continue
-        row = w2[i]
-        need = 0
-        for j in nbrs[i]:
-            d = row[j] - u[j]
-            if d > need:
-                need = d
-        if u[i] < need:
-            u[i] = need
+        if i in raised:
+            need = _least_feasible(w2[i], nbrs[i], u)
+            if u[i] < need:
+                u[i] = need
     for i in dirty:
         m = mate[i]
         if m == -1:
@@ -98,13 +103,7 @@ class _Solver:
             # lower each dual as far as feasibility allows, so that every vertex gets a
             # tight edge and the greedy start below matches many of them
             for i in range(n):
-                row = w2[i]
-                need = 0
-                for j in nbrs[i]:
-                    d = row[j] - half[j]
-                    if d > need:
-                        need = d
-                half[i] = need
+                half[i] = _least_feasible(w2[i], nbrs[i], half)
             mate = [-1] * n
             for i in range(n):
                 if mate[i] != -1:

@@ -50,8 +50,13 @@ def parse_pairing(text: str) -> list[Board]:
     """The engines' ``-p`` output: the number of boards, then ``white black`` per board;
     ``id 0`` is the pairing-allocated bye."""
     lines = [ln.split() for ln in text.splitlines() if ln.strip()]
-    if not lines or len(lines[0]) != 1 or int(lines[0][0]) != len(lines) - 1:
-        raise ValueError(f"not a pairing file: {text[:80]!r}")
+    if (not lines or len(lines[0]) != 1 or not lines[0][0].isdigit()
+            or int(lines[0][0]) != len(lines) - 1):
+        raise ValueError(f"line 1: expected the number of boards, then one line per board: "
+                         f"{text[:80]!r}")
+    for k, ln in enumerate(lines[1:], start=2):
+        if len(ln) != 2 or not all(x.isdigit() for x in ln):
+            raise ValueError(f"line {k}: expected 'white black', got {' '.join(ln)!r}")
     return [(int(w), int(b) or None) for w, b in lines[1:]]
 
 
@@ -99,7 +104,14 @@ def play_event(engine: list[str], players: int, rounds: int, seed: int, edition:
         if done.returncode not in (0, 1):
             raise OSError(f"{' '.join(engine)} exited {done.returncode} on {trf.name}: "
                           f"{(done.stderr or done.stdout).strip()[:200]}")
-        theirs = parse_pairing(result.read_text()) if done.returncode == 0 else None
+        theirs = None
+        if done.returncode == 0:
+            text = result.read_text() if result.exists() else ""
+            try:
+                theirs = parse_pairing(text)
+            except ValueError as e:
+                raise OSError(f"{' '.join(engine)} wrote no valid pairing for {trf.name} "
+                              f"({result.name}): {e}") from e
         t0 = time.perf_counter()
         try:
             ours: list[Board] | None = pair_round(parse_trf(trf.read_text(), source=str(trf)),

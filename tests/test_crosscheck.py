@@ -65,3 +65,14 @@ def test_crosscheck_says_when_the_engine_cannot_run(tmp_path, capsys):
     missing.chmod(0o755)
     assert crosscheck.run(args(str(missing))) == crosscheck.EXIT_ENGINE
     assert "cannot run the engine" in capsys.readouterr().err
+
+
+def test_crosscheck_names_the_file_when_the_engine_writes_garbage(tmp_path, capsys):
+    with pytest.raises(ValueError, match="line 3: expected 'white black'"):
+        crosscheck.parse_pairing("2\n1 2\n3 x\n")
+    bad = tmp_path / "bad-engine"
+    bad.write_text('#!/bin/sh\nwhile [ "$1" != "-p" ]; do shift; done\necho "oops" > "$2"\n')
+    bad.chmod(0o755)
+    assert crosscheck.run(args(str(bad))) == crosscheck.EXIT_ENGINE
+    err = capsys.readouterr().err
+    assert "wrote no valid pairing" in err and ".trf" in err and "line 1" in err

@@ -29,7 +29,7 @@ test: install
 	$(BIN)/python -m pytest
 
 bench: install
-	$(BIN)/python -m flows.bench
+	$(BIN)/python -m flows.commands.bench
 
 lint: install
 	$(BIN)/ruff check flows transforms tests

@@ -7,7 +7,7 @@ import datetime as dt
 import sys
 from pathlib import Path
 
-from flows import pair_cli
+from flows.commands import pair as pair_cli
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -31,7 +31,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _import_trf(args: argparse.Namespace) -> int:
-    from flows.demo import import_trf
+    from flows.commands.demo_inputs import import_trf
 
     for path in import_trf(Path(args.trf), Path(args.event), category=args.category):
         print(path)
@@ -39,7 +39,7 @@ def _import_trf(args: argparse.Namespace) -> int:
 
 
 def _demo_inputs(args: argparse.Namespace) -> int:
-    from flows.demo import write_demo_inputs
+    from flows.commands.demo_inputs import write_demo_inputs
 
     for path in write_demo_inputs(Path(args.folder)):
         print(path)
@@ -70,7 +70,8 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo-inputs", help="regenerate the committed demo inputs (seeded)")
     d.add_argument("folder", nargs="?", default="inputs")
     d.set_defaults(func=_demo_inputs)
-    from flows import crosscheck, simulate, standings_cli
+    from flows.commands import crosscheck, simulate
+    from flows.commands import standings as standings_cli
 
     for module in (pair_cli, standings_cli, simulate, crosscheck):
         module.add_parser(sub)

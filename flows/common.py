@@ -18,11 +18,12 @@ from typing import Any
 import polars as pl
 from prefect import task
 
-from flows import io, mail, render
-from flows.present import Section, table_from_frame
-from transforms.config import EventConfig, parse_event_config
-from transforms.errors import ConfigError, Finding, Severity
-from transforms.ingest import Schema, cast_frame, normalise_results
+from flows import io
+from flows.publish import mail, render
+from flows.publish.present import Section, table_from_frame
+from transforms.core.config import EventConfig, parse_event_config
+from transforms.core.errors import ConfigError, Finding, Severity
+from transforms.core.ingest import Schema, cast_frame, normalise_results
 
 
 @dataclass

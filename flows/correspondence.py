@@ -11,13 +11,14 @@ from pathlib import Path
 import polars as pl
 from prefect import flow
 
-from flows import common, render
-from flows.present import Section, table_from_frame
-from transforms.config import EventConfig, from_table
-from transforms.errors import Severity
-from transforms.gk_rules import GKRules
-from transforms.golden_knights import GKResult, run_golden_knights
-from transforms.ingest import GK_REQUIRED, GK_SCHEMAS
+from flows import common
+from flows.publish import render
+from flows.publish.present import Section, table_from_frame
+from transforms.core.config import EventConfig, from_table
+from transforms.core.errors import Severity
+from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS
+from transforms.golden_knights.event import GKResult, run_golden_knights
+from transforms.golden_knights.rules import GKRules
 
 STAGE_NAMES = {"preliminary": "Preliminaries", "semifinal": "Semifinals", "final": "Final"}
 AWARD_NAMES = {"gift_certificate": "Gift certificate", "framing_certificate": "Certificate for framing",

@@ -12,10 +12,10 @@ from prefect import flow
 from flows.common import publish_config_error
 from flows.correspondence import correspondence_event, rules_of
 from flows.swiss import swiss_event
-from transforms.config import EventConfig, EventKind, from_table, parse_event_config
-from transforms.errors import ConfigError
-from transforms.junior_entries import JuniorEntryRules
-from transforms.tiebreaks import parse_code, parse_edition
+from transforms.core.config import EventConfig, EventKind, from_table, parse_event_config
+from transforms.core.errors import ConfigError
+from transforms.fide.tiebreaks import parse_code, parse_edition
+from transforms.national_junior.entries import JuniorEntryRules
 
 
 def check_config(folder: Path) -> EventConfig:

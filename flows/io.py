@@ -10,7 +10,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from transforms.errors import Finding, Severity
+from transforms.core.errors import Finding, Severity
 
 if TYPE_CHECKING:
     import polars as pl

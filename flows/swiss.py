@@ -11,23 +11,24 @@ from pathlib import Path
 import polars as pl
 from prefect import flow
 
-from flows import common, render
-from flows import swiss_pages as pages
-from transforms import scorecard as sc
-from transforms import swiss_round as sr
-from transforms.config import Category, EventConfig, from_table
-from transforms.dutch import pair_round
-from transforms.errors import ChessfedError, Finding, Severity
-from transforms.ingest import SWISS_REQUIRED, SWISS_SCHEMAS
-from transforms.junior_entries import (
+from flows import common
+from flows.publish import render
+from flows.publish import swiss as pages
+from transforms.core.config import Category, EventConfig, from_table
+from transforms.core.errors import ChessfedError, Finding, Severity
+from transforms.core.ingest import SWISS_REQUIRED, SWISS_SCHEMAS
+from transforms.fide.dutch.engine import pair_round
+from transforms.fide.standings import allocate_prizes, rank_players
+from transforms.fide.trf import write_trf
+from transforms.national_junior.entries import (
     EntryDecision,
     JuniorEntryRules,
     evaluate_entries,
     flag_early_draws,
 )
-from transforms.same_state import pair_round_same_state
-from transforms.standings import allocate_prizes, rank_players
-from transforms.trf import write_trf
+from transforms.national_junior.same_state import pair_round_same_state
+from transforms.swiss import rounds as sr
+from transforms.swiss import scorecard as sc
 
 
 @dataclass

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import polars as pl
 
-from transforms.model import SCORECARD_SCHEMA
+from transforms.core.model import SCORECARD_SCHEMA
 
 KINDS = {"played": "played", "pab": "PAB", "full_bye": "FPB", "half_bye": "HPB",
          "zero_bye": "ZPB", "double_forfeit": "forfeit_loss", "absent": "absent",

@@ -16,7 +16,7 @@ FORBIDDEN_ATTRS = {("datetime", "now"), ("datetime", "today"), ("date", "today")
 
 
 def modules():
-    return sorted(TRANSFORMS.glob("*.py"))
+    return sorted(TRANSFORMS.rglob("*.py"))
 
 
 def test_transforms_import_only_polars_the_standard_library_and_transforms():

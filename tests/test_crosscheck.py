@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from flows import crosscheck
+from flows.commands import crosscheck
 
 ROOT = Path(__file__).resolve().parent.parent
 

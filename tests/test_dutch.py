@@ -13,16 +13,11 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from transforms.dutch import (
-    build_context,
-    compatible,
-    eligible_for_bye_2017,
-    eligible_for_bye_2025,
-    pair_round,
-)
-from transforms.errors import NoValidPairing
-from transforms.model import SCORECARD_SCHEMA, Colour
-from transforms.trf import ForbiddenPairs, parse_trf, tournament_from_scorecard, write_trf
+from transforms.core.errors import NoValidPairing
+from transforms.core.model import SCORECARD_SCHEMA, Colour
+from transforms.fide.dutch.criteria import compatible, eligible_for_bye_2017, eligible_for_bye_2025
+from transforms.fide.dutch.engine import build_context, pair_round
+from transforms.fide.trf import ForbiddenPairs, parse_trf, tournament_from_scorecard, write_trf
 
 DATA = Path(__file__).parent / "data" / "dutch"
 

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from flows import pair_cli
+from flows.commands import pair as pair_cli
 
 DATA = Path(__file__).parent / "data" / "dutch"
 CASE = DATA / "2017" / "T05_n029_r05_messy_s7005"
@@ -87,8 +87,8 @@ def test_pair_cli_requires_a_mode():
 def test_check_mode_treats_a_line_that_ends_early_as_absent(tmp_path):
     """A withdrawn player's TRF line stops at his last round (trailing blank entries are not
     written): -c must not pair him in the rounds after."""
-    from flows.pair_cli import check_rounds
-    from transforms.trf import parse_trf
+    from flows.commands.pair import check_rounds
+    from transforms.fide.trf import parse_trf
 
     lines = [
         "012 withdrawal", "XXR 3", "XXC white1",

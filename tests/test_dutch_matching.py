@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from transforms.dutch_matching import MatchingGraph, max_weight_matching
+from transforms.fide.dutch.matching import MatchingGraph, max_weight_matching
 
 
 def brute_force(w: list[list[int]]) -> int:

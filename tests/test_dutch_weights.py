@@ -8,9 +8,10 @@ import random
 
 import pytest
 
-from transforms.dutch import build_context, compatible
-from transforms.dutch_2025 import _Weights
-from transforms.dutch_gen import random_tournament
+from flows.demo.random_events import random_tournament
+from transforms.fide.dutch.criteria import compatible
+from transforms.fide.dutch.engine import build_context
+from transforms.fide.dutch.rules_2025 import _Weights
 
 
 def contexts(seed: int):
@@ -85,7 +86,7 @@ def test_bracket_rows_equal_the_edge_weights(seed):
 def test_2017_bracket_rows_equal_the_edge_weights(seed):
     """``dutch_2017._Bracket.row`` (memoised) equals ``_Bracket.weight`` edge by edge, for
     ordinary, final and special (single-group) brackets."""
-    from transforms.dutch_2017 import _Bracket
+    from transforms.fide.dutch.rules_2017 import _Bracket
 
     rng = random.Random(seed)
     for ctx in contexts(10 + seed):

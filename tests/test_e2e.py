@@ -127,7 +127,7 @@ def test_national_junior_final_standings_prizes_and_clean_audit(demo_run):
     audit = (d / "pairings" / "audit.csv").read_text().strip().splitlines()
     assert audit == ["category,round,difference"]  # all 11 rounds identical to the engine's pairing
     assert sorted(p.name for p in (d / "pairings").glob("round-*.pdf"))[-1] == "round-11.pdf"
-    from transforms.trf import parse_trf, write_trf
+    from transforms.fide.trf import parse_trf, write_trf
     text = (d / "event-open.trf").read_text()
     assert write_trf(parse_trf(text)) == text
     with open(d / "entries" / "decisions.csv", newline="") as fh:

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import polars as pl
 
-from transforms.gk_advancement import rule_3_advancement
-from transforms.gk_rules import GKRules
+from transforms.golden_knights.advancement import rule_3_advancement
+from transforms.golden_knights.rules import GKRules
 
 RULES = GKRules()
 

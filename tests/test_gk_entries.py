@@ -7,9 +7,9 @@ import datetime as dt
 import polars as pl
 import pytest
 
-from transforms.gk_entries import judge_entries, membership_flags
-from transforms.gk_rules import GKRules
-from transforms.golden_knights import run_golden_knights
+from transforms.golden_knights.entries import judge_entries, membership_flags
+from transforms.golden_knights.event import run_golden_knights
+from transforms.golden_knights.rules import GKRules
 
 RULES = GKRules()
 Y = 2019

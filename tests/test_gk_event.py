@@ -10,14 +10,14 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from transforms.gk_rules import GKRules
-from transforms.gk_simulate import (
+from flows.demo.golden_knights import (
     demo_files,
     demo_members_and_entries,
     simulate_golden_knights,
     with_lines,
 )
-from transforms.golden_knights import run_golden_knights
+from transforms.golden_knights.event import run_golden_knights
+from transforms.golden_knights.rules import GKRules
 
 RULES = GKRules()
 Y = 2019

@@ -7,14 +7,14 @@ from decimal import Decimal
 import polars as pl
 import pytest
 
-from transforms.errors import ConfigError
-from transforms.gk_prizes import (
+from transforms.core.errors import ConfigError
+from transforms.golden_knights.prizes import (
     rule_4_awards,
     rule_5_prizes,
     rule_6_weighted_points,
     scaled_prize_table,
 )
-from transforms.gk_rules import GKRules
+from transforms.golden_knights.rules import GKRules
 
 RULES = GKRules()
 C = Decimal

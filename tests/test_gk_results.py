@@ -7,9 +7,9 @@ import datetime as dt
 
 import polars as pl
 
-from transforms.gk_rules import GKRules
-from transforms.gk_sections import section_schedule
-from transforms.golden_knights import run_golden_knights
+from transforms.golden_knights.event import run_golden_knights
+from transforms.golden_knights.rules import GKRules
+from transforms.golden_knights.sections import section_schedule
 
 RULES = GKRules()
 Y = 2019

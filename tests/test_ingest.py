@@ -9,10 +9,10 @@ import pytest
 from flows.common import validate
 from flows.io import read_csv_strings
 from flows.swiss import check_player_refs, check_players
-from transforms.config import parse_event_config
-from transforms.errors import Severity
-from transforms.ingest import GK_SCHEMAS, SWISS_SCHEMAS
-from transforms.scorecard import assign_start_numbers, check_results
+from transforms.core.config import parse_event_config
+from transforms.core.errors import Severity
+from transforms.core.ingest import GK_SCHEMAS, SWISS_SCHEMAS
+from transforms.swiss.scorecard import assign_start_numbers, check_results
 
 ROOT = Path(__file__).resolve().parent.parent
 CFG = parse_event_config((ROOT / "inputs/national-junior-2024/event.toml").read_text())

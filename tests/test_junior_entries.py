@@ -14,8 +14,8 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from transforms.errors import ConfigError, Severity
-from transforms.junior_entries import (
+from transforms.core.errors import ConfigError, Severity
+from transforms.national_junior.entries import (
     EntryType,
     JuniorEntryRules,
     SeedReason,
@@ -986,7 +986,7 @@ def test_secretary_and_medal_seat_reasons_name_the_category_and_state():
 
 
 def test_missing_required_column_is_an_input_error_naming_it():
-    from transforms.errors import InputError
+    from transforms.core.errors import InputError
 
     with pytest.raises(InputError) as err:
         evaluate_entries(players(entry("a")).drop("birth_date"), associations(), RULES)

@@ -6,7 +6,7 @@ from email import message_from_bytes, policy
 
 import pytest
 
-from flows.mail import build_message, send_smtp
+from flows.publish.mail import build_message, send_smtp
 
 aiosmtpd = pytest.importorskip("aiosmtpd.controller")
 

@@ -12,9 +12,9 @@ from flows import io, swiss
 from flows.common import validate
 from flows.correspondence import compute
 from flows.events import check_config
-from transforms.config import parse_event_config
-from transforms.errors import ConfigError, Severity
-from transforms.ingest import GK_REQUIRED, GK_SCHEMAS, SWISS_SCHEMAS
+from transforms.core.config import parse_event_config
+from transforms.core.errors import ConfigError, Severity
+from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, SWISS_SCHEMAS
 
 ROOT = Path(__file__).resolve().parent.parent
 NJ = ROOT / "inputs" / "national-junior-2024"

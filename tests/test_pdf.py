@@ -5,8 +5,8 @@ import io
 import polars as pl
 from pypdf import PdfReader
 
-from flows.present import Section, table_from_frame
-from flows.render import html_to_pdf, render_page
+from flows.publish.present import Section, table_from_frame
+from flows.publish.render import html_to_pdf, render_page
 
 
 def test_report_pdf_contains_table_text_and_page_numbers():

@@ -4,8 +4,8 @@ round (transforms/same_state.py), a declared departure from FIDE C.04.3."""
 from __future__ import annotations
 
 from tests.test_dutch import make, pairs
-from transforms.dutch import pair_round
-from transforms.same_state import pair_round_same_state, top_half
+from transforms.fide.dutch.engine import pair_round
+from transforms.national_junior.same_state import pair_round_same_state, top_half
 
 #   after round 2 of 3:  1: 2   2: 2   3: 1   4: 1   5: 1   8: 1   6: 0   7: 0
 ROUNDS_A = [["1-5 1-0", "6-2 0-1", "3-7 1-0", "8-4 0-1"],

@@ -2,8 +2,8 @@
 
 import polars as pl
 
-from transforms.model import Kind
-from transforms.scorecard import (
+from transforms.core.model import Kind
+from transforms.swiss.scorecard import (
     assign_start_numbers,
     complete_rounds,
     crosstable,

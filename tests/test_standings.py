@@ -9,8 +9,8 @@ import polars as pl
 import pytest
 
 from tests.reference_data import load
-from transforms.model import SCORECARD_SCHEMA
-from transforms.standings import allocate_prizes, rank_players
+from transforms.core.model import SCORECARD_SCHEMA
+from transforms.fide.standings import allocate_prizes, rank_players
 
 HELD_TRF_FOLDER = Path(__file__).parent / "data" / "tiebreak" / "fide_held_exercises"
 NATIONAL_JUNIOR = ["BH-C1", "BH", "SB", "DE", "WIN", "BWG"]

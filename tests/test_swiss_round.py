@@ -8,9 +8,9 @@ from pathlib import Path
 import polars as pl
 
 from flows import io, swiss
-from transforms.config import parse_event_config
-from transforms.ingest import SWISS_SCHEMAS
-from transforms.swiss_round import pairing_rows
+from transforms.core.config import parse_event_config
+from transforms.core.ingest import SWISS_SCHEMAS
+from transforms.swiss.rounds import pairing_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 NJ = ROOT / "inputs" / "national-junior-2024"

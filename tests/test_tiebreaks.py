@@ -10,9 +10,9 @@ from __future__ import annotations
 import polars as pl
 import pytest
 
-from transforms.errors import ConfigError
-from transforms.model import SCORECARD_SCHEMA
-from transforms.tiebreaks import (
+from transforms.core.errors import ConfigError
+from transforms.core.model import SCORECARD_SCHEMA
+from transforms.fide.tiebreaks import (
     REGISTRY,
     Modifier,
     UnknownTiebreak,

@@ -17,8 +17,8 @@ import polars as pl
 import pytest
 
 from tests.reference_data import load
-from transforms.standings import rank_players
-from transforms.tiebreaks import compute_tiebreaks
+from transforms.fide.standings import rank_players
+from transforms.fide.tiebreaks import compute_tiebreaks
 
 DATA = Path(__file__).parent / "data" / "tiebreak"
 HELD = DATA / "fide_held_exercises"

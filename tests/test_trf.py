@@ -9,9 +9,9 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from transforms.errors import InputError
-from transforms.model import Colour, Kind
-from transforms.trf import (
+from transforms.core.errors import InputError
+from transforms.core.model import Colour, Kind
+from transforms.fide.trf import (
     ByeRequest,
     ForbiddenPairs,
     parse_trf,

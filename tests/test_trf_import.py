@@ -7,11 +7,11 @@ import polars as pl
 from polars.testing import assert_frame_equal
 
 from flows import io, swiss
-from transforms import swiss_round as sr
-from transforms.config import parse_event_config
-from transforms.ingest import SWISS_SCHEMAS
-from transforms.trf import parse_trf, write_trf
-from transforms.trf_import import players_from_trf, results_from_trf
+from transforms.core.config import parse_event_config
+from transforms.core.ingest import SWISS_SCHEMAS
+from transforms.fide.trf import parse_trf, write_trf
+from transforms.swiss import rounds as sr
+from transforms.swiss.takeover import players_from_trf, results_from_trf
 
 ROOT = Path(__file__).resolve().parent.parent
 NJ = ROOT / "inputs" / "national-junior-2024"

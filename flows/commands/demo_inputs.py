@@ -1,0 +1,86 @@
+"""Writes the committed demo inputs (deterministic: same files every time)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import polars as pl
+
+from flows import io
+from flows.commands.simulate import simulate
+from flows.demo.golden_knights import demo_files
+from flows.demo.national_junior import demo_national_junior_files
+from transforms.core.config import from_table, parse_event_config
+from transforms.golden_knights.rules import GKRules
+
+
+def write_demo_inputs(folder: Path) -> list[Path]:
+    nj = folder / "national-junior-2024"
+    players, associations, withdrawals, byes = demo_national_junior_files()
+    written = [
+        io.atomic_write(nj / "players.csv", players.write_csv()),
+        io.atomic_write(nj / "associations.csv", associations.write_csv()),
+        io.atomic_write(nj / "withdrawals.csv", withdrawals.write_csv()),
+        io.atomic_write(nj / "bye_requests.csv", byes.write_csv()),
+    ]
+    # The results are played by our own engine: `chessfed simulate` (seeded) through round 11.
+    (nj / "results.csv").unlink(missing_ok=True)
+    simulate(nj)
+    written.append(nj / "results.csv")
+    gk = folder / "golden-knights-2019"
+    cfg = parse_event_config((gk / "event.toml").read_text(encoding="utf-8"), file=str(gk / "event.toml"))
+    rules = from_table(GKRules, cfg.rules["golden_knights"], file=cfg.source, key="golden_knights")
+    files = demo_files(rules, seed=2019, event_year=cfg.event.start.year)
+    # One decision of the director (GK rule 7), so the demo shows an override at work.
+    files["overrides.csv"] = pl.DataFrame([{
+        "kind": "result", "stage": "preliminary", "section": "P02", "entry_id": "GK19-0143",
+        "opponent": "GK19-0144", "value": "1/2-1/2",
+        "note": "adjudicated a draw by the CCD on appeal (demo)"}])
+    for name, frame in files.items():
+        written.append(io.atomic_write(gk / name, frame.write_csv()))
+    return written
+
+
+def import_trf(trf: Path, event: Path, *, category: str = "open") -> list[Path]:
+    """Start (or take over) a Swiss event folder from a TRF: players.csv and results.csv,
+    and an event.toml to complete when the folder has none."""
+    from transforms.fide.trf import parse_trf
+    from transforms.swiss.takeover import players_from_trf, results_from_trf
+
+    t = parse_trf(trf.read_text(encoding="utf-8-sig"), source=str(trf))
+    event.mkdir(parents=True, exist_ok=True)
+    start = dt.datetime.combine(dt.date.today(), dt.time(0, 0))
+    written = [io.atomic_write(event / "players.csv",
+                               players_from_trf(t, section=category, registered_at=start).write_csv()),
+               io.atomic_write(event / "results.csv", results_from_trf(t).write_csv())]
+    if not (event / "event.toml").exists():
+        rounds = t.total_rounds or int(t.scorecard["round"].max() or 1)
+        colour = "black" if t.initial_colour is not None and t.initial_colour.value == "b" else "white"
+        written.append(io.atomic_write(event / "event.toml", EVENT_TEMPLATE.format(
+            id=event.name, name=t.name or event.name, start=start.date(), rounds=rounds,
+            edition=t.edition or "2025", colour=colour, category=category)))
+    return written
+
+
+EVENT_TEMPLATE = """# Taken over from a TRF by `chessfed import-trf`: complete the [event] and [publish] keys.
+[event]
+id = "{id}"
+name = "{name}"
+kind = "swiss"
+start = {start}
+end = {start}
+venue = "to be completed"
+organiser = "to be completed"
+currency = "EUR"
+contact = "to be completed"
+
+[publish]
+sender = "results@example.org"
+
+[swiss]
+rounds = {rounds}
+dutch_edition = "{edition}"
+initial_colour = "{colour}"
+categories = [{{ id = "{category}", name = "{name}" }}]
+"""

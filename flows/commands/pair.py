@@ -1,0 +1,163 @@
+"""``chessfed pair`` — the FIDE Dutch pairing engine with the JaVaFo / bbpPairings interface.
+
+    chessfed pair --dutch IN.trf -p OUT.txt      pair the next round
+    chessfed pair --dutch FULL.trf -c            re-pair every round and compare
+
+``-p`` writes OUT.txt as the FIDE-endorsed engines do: the number of boards (the bye counts
+as a board), then ``white black`` per board in board order, a pairing-allocated bye as
+``id 0``. Without a file name after ``-p`` the pairing goes to standard output.
+
+``-c`` (check) re-pairs every round of the file from the rounds before it (keeping the byes
+and absences recorded for that round) and prints each round whose pairing differs from
+the recorded one.
+
+Exit status: 0 success (``-c``: every round the same); 1 no valid pairing exists (``-c``: at
+least one round differs or cannot be paired); 3 invalid input (the offending line is
+printed, quoted, on standard error).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+from flows.io import atomic_write
+from transforms.core.errors import InputError, NoValidPairing
+from transforms.core.model import Kind
+from transforms.fide.dutch.engine import pair_round
+from transforms.fide.trf import Tournament, parse_trf
+
+EXIT_OK, EXIT_NO_PAIRING, EXIT_INPUT = 0, 1, 3
+
+
+def add_parser(subparsers) -> None:
+    """Register the ``pair`` subcommand on an argparse subparsers object."""
+    p = subparsers.add_parser(
+        "pair", help="pair a round with the FIDE Dutch system (JaVaFo/bbpPairings interface)",
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _arguments(p)
+    p.set_defaults(func=run)
+
+
+def _arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--dutch", metavar="TRF", required=True, type=Path,
+                   help="the tournament file (TRF16 / TRF-2025)")
+    mode = p.add_mutually_exclusive_group(required=True)
+    mode.add_argument("-p", dest="pairing_out", nargs="?", const="-", metavar="OUT",
+                      help="write the next round's pairing to OUT (default: stdout)")
+    mode.add_argument("-c", dest="check", action="store_true",
+                      help="re-pair every round and report the rounds that differ")
+    p.add_argument("--edition", choices=("2017", "2025"),
+                   help="rules edition (default: from the file, else 2025)")
+
+
+def read_tournament(path: Path) -> Tournament:
+    """Read a TRF file (UTF-8, else Latin-1, as older programs write)."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        text = data.decode("latin-1")
+    return parse_trf(text, source=str(path))
+
+
+def format_pairing(boards: list[tuple[int, int | None]]) -> str:
+    """The engines' ``-p`` format: board count, then ``white black``; a bye is ``id 0``."""
+    lines = [str(len(boards))]
+    lines += [f"{w} {0 if b is None else b}" for w, b in boards]
+    return "\n".join(lines) + "\n"
+
+
+def recorded_pairing(t: Tournament, round_no: int) -> set[tuple[int, int | None]]:
+    """The pairing of ``round_no`` as the file records it: (white, black) and the PAB."""
+    out: set[tuple[int, int | None]] = set()
+    for rnd, sno, opponent, colour, _points, kind in t.card_rows:
+        if rnd != round_no:
+            continue
+        if kind == Kind.PAB:
+            out.add((sno, None))
+        elif opponent is not None and colour == "w":
+            out.add((sno, opponent))
+    return out
+
+
+def history_before(t: Tournament, round_no: int) -> Tournament:
+    """The tournament as it stood when ``round_no`` was paired: earlier rounds, plus the
+    round-``round_no`` entries of players who were not paired (byes, absences).
+
+    Decision: a player whose line has no entry for ``round_no`` (a withdrawn player's line
+    ends early; trailing blank entries are not written) was absent from that round."""
+    not_paired = {str(k) for k in (Kind.HPB, Kind.ZPB, Kind.FPB, Kind.ABSENT)}
+    keep = [row for row in t.card_rows if row[0] < round_no or (
+        row[0] == round_no and row[5] in not_paired and row[2] is None)]
+    present = {row[1] for row in t.card_rows if row[0] == round_no}
+    absent = [(round_no, p.sno, None, None, 0.0, str(Kind.ABSENT))
+              for p in t.players if p.sno not in present]
+    return replace(t, card_rows=tuple(keep + absent))
+
+
+def check_rounds(t: Tournament, edition: str | None, out=None) -> int:
+    """Re-pair every round; print the differences; return the exit status."""
+    out = out or sys.stdout
+    last = max((row[0] for row in t.card_rows), default=0)
+    differing = 0
+    for r in range(1, last + 1):
+        want = recorded_pairing(t, r)
+        if not want:
+            continue
+        try:
+            got = set(pair_round(history_before(t, r), round_no=r, edition=edition))
+        except NoValidPairing as e:
+            print(f"round {r}: no valid pairing ({e})", file=out)
+            differing += 1
+            continue
+        if got != want:
+            differing += 1
+            missing = sorted(want - got, key=str)
+            extra = sorted(got - want, key=str)
+            print(f"round {r}: differs; recorded only: {_fmt(missing)}; "
+                  f"engine only: {_fmt(extra)}", file=out)
+        else:
+            print(f"round {r}: same", file=out)
+    return EXIT_OK if differing == 0 else EXIT_NO_PAIRING
+
+
+def _fmt(boards) -> str:
+    return ", ".join(f"{w}-{'bye' if b is None else b}" for w, b in boards) or "-"
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        t = read_tournament(args.dutch)
+    except InputError as e:
+        print(f"{e.file}:{e.line}: {e.reason}\n  {e.value!r}", file=sys.stderr)
+        return EXIT_INPUT
+    except OSError as e:
+        print(f"{args.dutch}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_INPUT
+    if args.check:
+        return check_rounds(t, args.edition)
+    try:
+        boards = pair_round(t, edition=args.edition)
+    except NoValidPairing as e:
+        print(f"no valid pairing: {e}", file=sys.stderr)
+        return EXIT_NO_PAIRING
+    text = format_pairing(boards)
+    if args.pairing_out in (None, "-"):
+        sys.stdout.write(text)
+    else:
+        atomic_write(Path(args.pairing_out), text)
+    return EXIT_OK
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="chessfed pair", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    _arguments(parser)
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

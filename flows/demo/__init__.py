@@ -1,0 +1,2 @@
+"""Generators of demo and random events (seeded, deterministic). Not part of the rulebook:
+they make inputs for the demo, the benchmarks and the tests."""

@@ -1,0 +1,157 @@
+"""FIDE Dutch system (C.04.3) — the pairing engine, 2017 and 2025 editions.
+
+``pair_round(t)`` pairs the next round of a TRF :class:`~transforms.fide.trf.Tournament`. The
+rules are realised as a sequence of maximum-weight matchings, bracket by bracket (see
+``transforms/dutch_2017.py`` and ``transforms/dutch_2025.py``): every quality criterion is a
+bit field of the edge weight, the most important highest, so one matching optimises them
+lexicographically; the remaining choices the rules leave to the order of transpositions and
+exchanges (C.04.3 D) are fixed one player at a time by raising the weights of the preferred
+opponents. The bit layout of the weights and the order of the fixing steps follow the
+published design of bbpPairings (the FIDE-endorsed engine, Apache-2.0), re-implemented here
+from the rules so that both engines give the same pairings; no code of it is included.
+This module holds what both editions share: the player state the criteria read
+(scores, colour preferences, floats, bye eligibility), the absolute criteria, colour
+allocation (E.1-E.5) and the board order (C.04.2).
+
+| criterion | where |
+|---|---|
+| C1 no rematch, forbidden pairs | :func:`compatible` (played games only; forfeits are not games) |
+| C2 one bye per player | :func:`eligible_for_bye_2017` / :func:`eligible_for_bye_2025` |
+| C3 absolute colour preferences, top-scorer exception | :func:`compatible` |
+| C4-C21 quality criteria | edge weights in the edition modules |
+| E.1-E.5 colour allocation | :func:`allocate_colours` |
+| board order | :func:`board_order` |
+
+Decisions:
+- Without an ``XXR`` (total rounds) line, the last-round top-scorer exception of C3 never
+  applies (the TRF does not say which round is the last).
+- Without ``XXC``, player 1's colour in round 1 is White.
+- The round to pair is one after the last round in which some player took part in a pairing
+  (played, forfeited or received the PAB); players whose line already holds an entry for that
+  round (requested byes, absences) are not paired. Given ``round_no`` explicitly, later
+  rounds and the games already recorded for ``round_no`` are ignored (the round is re-paired).
+"""
+
+from __future__ import annotations
+
+from transforms.core.model import SCORECARD_COLUMNS, Colour, DutchEdition, Kind
+from transforms.fide.dutch import rules_2017, rules_2025
+from transforms.fide.dutch.criteria import allocate_colours, board_order
+from transforms.fide.dutch.state import (
+    BLACK,
+    NONE,
+    WHITE,
+    WIN,
+    Board,
+    Context,
+    Player,
+    Round,
+    colour_preferences,
+)
+from transforms.fide.trf import Tournament
+
+_POINTS10 = {Kind.PLAYED: None, Kind.FORFEIT_WIN: WIN, Kind.FORFEIT_LOSS: 0, Kind.PAB: WIN,
+             Kind.FPB: WIN, Kind.HPB: WIN // 2, Kind.ZPB: 0, Kind.ABSENT: 0}
+
+
+
+def _history_rows(t: Tournament):
+    by_sno: dict[int, dict[int, dict]] = {}
+    for r in t.card_rows:
+        row = dict(zip(SCORECARD_COLUMNS, r))
+        by_sno.setdefault(int(row["sno"]), {})[int(row["round"])] = row
+    return by_sno
+
+
+def _round_from_row(row: dict | None) -> Round:
+    if row is None:
+        return Round(False, None, NONE, 0, False, False)
+    kind = Kind(row["kind"])
+    colour = WHITE if row["colour"] == "w" else BLACK if row["colour"] == "b" else NONE
+    opp = row["opponent"]
+    if kind is Kind.PLAYED:
+        return Round(True, int(opp), colour, int(round(float(row["points"]) * WIN)), True, False)
+    pts = _POINTS10[kind]
+    return Round(False, None if opp is None else int(opp), colour, pts,
+                 opp is not None or kind in (Kind.PAB,), kind is Kind.PAB)
+
+
+def played_rounds_of(t: Tournament) -> int:
+    """The number of rounds already paired (see the module's Decision)."""
+    pr = 0
+    for rnd, _sno, opponent, _colour, _points, kind in t.card_rows:
+        r = int(rnd)
+        paired = opponent is not None or kind == Kind.PAB
+        pr = max(pr, r if paired else r - 1)
+    return pr
+
+
+def build_context(t: Tournament, round_no: int | None, edition: DutchEdition,
+                  extra_forbidden: frozenset[frozenset[int]]) -> Context:
+    rows = _history_rows(t)
+    played = played_rounds_of(t) if round_no is None else round_no - 1
+    forbidden = set(t.forbidden_for_round(played + 1)) | set(extra_forbidden)
+    snos = [p.sno for p in sorted(t.players, key=lambda p: p.sno)]
+    valid = []
+    to_pair = []
+    for sno in snos:
+        prow = {r: row for r, row in rows.get(sno, {}).items()
+                if r <= played or (r == played + 1 and row["opponent"] is None
+                                   and row["kind"] != Kind.PAB)}
+        last = max(prow, default=0)
+        participated = any(r["opponent"] is not None or r["kind"] == Kind.PAB
+                           for r in prow.values())
+        if last <= played or participated:
+            valid.append(sno)
+            if last <= played:
+                to_pair.append(sno)
+    rank = {s: i for i, s in enumerate(valid)}
+    players = []
+    for sno in to_pair:
+        prow = rows.get(sno, {})
+        hist = [_round_from_row(prow.get(r)) for r in range(1, played + 1)]
+        p = Player(sno=sno, rank=rank[sno], score=sum(h.points for h in hist), history=hist)
+        colour_preferences(p)
+        p.forbidden = {h.opponent for h in hist if h.played}
+        players.append(p)
+    snoset = {p.sno for p in players}
+    for pair in forbidden:
+        ab = sorted(pair)
+        if len(ab) == 2 and ab[0] in snoset and ab[1] in snoset:
+            pa = next(p for p in players if p.sno == ab[0])
+            pb = next(p for p in players if p.sno == ab[1])
+            pa.forbidden.add(pb.sno)
+            pb.forbidden.add(pa.sno)
+    players.sort(key=lambda p: (-p.score, p.rank))
+    init = WHITE if t.initial_colour in (None, Colour.WHITE) else BLACK
+    ctx = Context(players, played, t.total_rounds, init, edition)
+    # every player of the file, for the float of a player against a withdrawn opponent
+    all_players: dict[int, Player] = {}
+    for sno in snos:
+        prow = rows.get(sno, {})
+        hist = [_round_from_row(prow.get(r)) for r in range(1, played + 1)]
+        all_players[sno] = Player(sno=sno, rank=rank.get(sno, 0),
+                                  score=sum(h.points for h in hist), history=hist)
+    ctx.by_sno = all_players
+    return ctx
+
+
+def pair_round(t: Tournament, *, round_no: int | None = None,
+               edition: DutchEdition | str | None = None,
+               extra_forbidden: frozenset[frozenset[int]] = frozenset()) -> list[Board]:
+    """FIDE C.04.3 — the pairing of round ``round_no`` (default: the next round).
+
+    Returns ``(white, black)`` boards in board order, the pairing-allocated bye as
+    ``(sno, None)`` last. Raises :class:`NoValidPairing` when the absolute criteria cannot
+    all be met. The edition is ``edition``, else the file's, else the 2025 rules."""
+    ed = DutchEdition.of(edition or t.edition or DutchEdition.RULES_2025)
+    ctx = build_context(t, round_no, ed, extra_forbidden)
+    if not ctx.players:
+        return []
+    pairs, bye = _PAIR_BRACKETS[ed](ctx)
+    return board_order(allocate_colours(pairs, ctx), bye)
+
+
+_PAIR_BRACKETS = {DutchEdition.RULES_2017: rules_2017.pair_brackets,
+                  DutchEdition.RULES_2025: rules_2025.pair_brackets}
+"""Each edition's bracket-by-bracket procedure (A.9, B, C, D)."""

@@ -1,0 +1,404 @@
+"""FIDE Dutch system, 2017 rules (C.04.3 as in force until 31 January 2026).
+
+Brackets are paired from the top score down. Each bracket is one weighted matching over
+the bracket (moved-down players first, then residents) and the next score group, whose
+edge weights hold the quality criteria, most important first:
+
+| field | criterion |
+|---|---|
+| completion, bye eligibility (PPB / last bracket) | C4, C2 |
+| pairs in the bracket | C5 (maximise pairs) |
+| score differences in the bracket | C6 (minimise PSD) |
+| pairs and PSD in the next bracket | C7 |
+| colour preferences | C8-C11 (topscorers' colour difference and repeats, preferences, strong preferences) |
+| repeated downfloats / upfloats, 1 and 2 rounds ago | C12-C15 |
+| their score differences | C16-C19 |
+| order of transpositions and exchanges | D.1-D.3 (fixed one player at a time) |
+
+After a bracket, if the remaining players cannot all be paired (C4 completion), the bracket
+is re-paired together with everything below it (it is the penultimate pairing bracket).
+"""
+
+from __future__ import annotations
+
+from transforms.core.errors import NoValidPairing
+from transforms.fide.dutch.brackets import bits, colour_fields, exchange_weight, interned
+from transforms.fide.dutch.criteria import compatible, eligible_for_bye_2017
+from transforms.fide.dutch.matching import MatchingGraph
+from transforms.fide.dutch.state import DOWN, UP, Context, Player, float_of
+
+
+class _Bracket:
+    """Weights of one pairing bracket (moved-down players, residents, next score group)."""
+
+    def __init__(self, ctx: Context, pbi: list[Player], sgb: int, nsgb: int, special: bool,
+                 final: bool):
+        self.ctx, self.pbi, self.sgb, self.nsgb = ctx, pbi, sgb, nsgb
+        self.special, self.final = special, final
+        self.minscore = pbi[-1].score
+        keys: list[int] = []
+        for i in range(nsgb):
+            si = pbi[i].score
+            keys.append(si - self.minscore + 10)
+            first = max(sgb, i + 1)
+            for o in range(first, nsgb):
+                if o <= first or pbi[o].score < pbi[o - 1].score:
+                    keys.append(si - pbi[o].score)
+        keys.sort()
+        self.sd: dict[int, int] = {}
+        shift = 0
+        k = 0
+        while k < len(keys):
+            j = k
+            while j < len(keys) and keys[j] == keys[k]:
+                j += 1
+            self.sd[keys[k]] = shift
+            shift += bits(j - k)
+            k = j
+        self.sds = shift
+        self.pcb = bits(nsgb - sgb)
+        self.ncb = bits(len(pbi) - nsgb)
+        self._keys: dict[int, tuple] = {}
+        self._memo: dict[tuple, int] = {}
+
+    def _key(self, p: Player) -> tuple:
+        """Everything :meth:`weight` reads of a player but the forbidden pairs: bye
+        eligibility, score, colour state, floats one and two rounds ago."""
+        key = self._keys.get(p.sno)
+        if key is None:
+            ctx = self.ctx
+            key = self._keys[p.sno] = (
+                eligible_for_bye_2017(p), p.score, p.imbalance, p.repeated, p.preference,
+                *(float_of(p, back, ctx) for back in (1, 2) if ctx.played_rounds >= back))
+        return key
+
+    def row(self, o: int) -> list[int]:
+        """``[weight(pbi[p], pbi[o], p < nsgb, o < nsgb) for p < o]``. Players with equal
+        keys (:meth:`_key`) have equal weights against the same opponent, so each distinct
+        combination is computed once."""
+        pbi, nsgb, memo, key = self.pbi, self.nsgb, self._memo, self._key
+        lo = pbi[o]
+        klo, sno, lo_in = key(lo), lo.sno, o < nsgb
+        out = []
+        for p in range(o):
+            hi = pbi[p]
+            if sno in hi.forbidden:
+                out.append(0)
+                continue
+            hi_in = p < nsgb
+            k = (key(hi), klo, hi_in, lo_in)
+            w = memo.get(k)
+            if w is None:
+                w = memo[k] = self.weight(hi, lo, hi_in, lo_in)
+            out.append(w)
+        return out
+
+    def bit(self, key: int) -> int:
+        return 1 << self.sd[key]
+
+    def weight(self, hi: Player, lo: Player, hi_in: bool, lo_in: bool) -> int:
+        """FIDE C.04.3 (2017) C4-C19 as one integer: higher is better, 0 = not allowed."""
+        ctx = self.ctx
+        if not compatible(hi, lo, ctx):
+            return 0
+        pcb, sds, mn = self.pcb, self.sds, self.minscore
+        w = 0
+        if self.special:
+            w = 1 + (not eligible_for_bye_2017(hi)) + (not eligible_for_bye_2017(lo))
+        w <<= pcb
+        w |= lo_in
+        w <<= sds
+        if lo_in:
+            w += self.bit(hi.score - mn + 10) + self.bit(lo.score - mn + 10)
+            w -= self.bit(hi.score - lo.score)
+        if not self.special:
+            if self.final:
+                w <<= max(pcb, self.ncb)
+                w <<= 3
+                w |= 1 + (not eligible_for_bye_2017(hi)) + (not eligible_for_bye_2017(lo))
+            else:
+                w <<= self.ncb
+                w |= not lo_in
+            w <<= sds
+            if hi_in:
+                w |= self.bit(hi.score - mn + 10)
+            if lo_in:
+                w += self.bit(lo.score - mn + 10)
+        w = colour_fields(w, lo, hi, lo_in, pcb)
+        pr = ctx.played_rounds
+        for back in (1, 2):
+            if pr < back:
+                continue
+            w <<= pcb
+            if lo_in:
+                w |= float_of(lo, back, ctx) == DOWN
+                w += hi.score <= lo.score and float_of(hi, back, ctx) == DOWN
+            w <<= pcb
+            w -= lo_in and hi.score > lo.score and float_of(lo, back, ctx) == UP
+        for back in (1, 2):
+            if pr < back:
+                continue
+            w <<= sds
+            if lo_in:
+                if float_of(lo, back, ctx) == DOWN:
+                    w += self.bit(lo.score - mn + 10)
+                if float_of(hi, back, ctx) == DOWN:
+                    w += self.bit(hi.score - mn + 10)
+                    if hi.score > lo.score:
+                        w -= self.bit(hi.score - lo.score)
+            w <<= sds
+            if lo_in and float_of(lo, back, ctx) == UP and hi.score > lo.score:
+                w -= self.bit(hi.score - lo.score)
+        # room for the transposition / exchange order
+        w <<= pcb
+        w <<= pcb
+        w <<= pcb
+        w <<= 1
+        return w
+
+
+class _Completion:
+    """FIDE C.04.3 C4 — can the players not yet paired all be paired (one of them, when the
+    total is odd, with the bye)? One cardinality matching over the whole round, kept up to
+    date as pairs are made."""
+
+    def __init__(self, players: list[Player], ctx: Context):
+        self.index = {p.sno: i for i, p in enumerate(players)}
+        n = self.n = len(players) + (len(players) & 1)
+        self.g = MatchingGraph(n)
+        for i, a in enumerate(players):
+            self.g.set_many((i, j, 1) for j in range(i) if compatible(a, players[j], ctx))
+            if len(players) & 1 and eligible_for_bye_2017(a):
+                self.g.set(i, n - 1, 1)
+
+    def with_pairs(self, pairs: list[tuple[int, int]]) -> bool:
+        for a, b in pairs:
+            i, j = self.index[a], self.index[b]
+            if self.g.fixed.get(i) != j:
+                self.g.fix(i, j)
+        mate = self.g.solve()
+        return all(mate[v] != v for v in range(self.n))
+
+
+def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | None]:
+    """FIDE C.04.3 (2017) A.9, B, C, D — pair all brackets; return the pairs and the bye."""
+    players = ctx.players
+    N = len(players)
+    completion = _Completion(players, ctx)
+    if not completion.with_pairs([]):
+        raise NoValidPairing("the players cannot all be paired without breaking the "
+                             "absolute criteria (C.04.3 C1-C3)")
+    paired_snos: set[int] = set()
+    result: list[tuple[Player, Player]] = []
+    it = 0
+    pbi: list[Player] = []
+    top = players[0].score
+    while it < N and players[it].score >= top:
+        pbi.append(players[it])
+        it += 1
+    special = it == N
+    sgb = 0
+    while len(pbi) > 1 or it < N:
+        nsgb = len(pbi)
+        sg_it = it
+        while it < N and (special or players[it].score >= players[sg_it].score):
+            pbi.append(players[it])
+            it += 1
+        final = it == N
+        br = _Bracket(ctx, pbi, sgb, nsgb, special, final)
+        n = len(pbi)
+        base: list[list[int]] = [[] for _ in range(n)]
+        g = MatchingGraph(n)
+        # equal weights share one int object (memory; see MatchingGraph.set_many)
+        pool: dict[int, int] = {}
+        for o in range(sgb, n):
+            row = interned(br.row(o), pool)
+            base[o] = row
+            g.set_many(((p, o, wt) for p, wt in enumerate(row) if wt), pool)
+        pcb = br.pcb
+
+        M = g.solve()
+        matched = [False] * n
+
+        # C5/C6 — which moved-down players are paired in this bracket (highest first)
+        mds = None
+        rem = rem_matched = 0
+        for p in range(sgb):
+            if p == 0 or pbi[p].score < mds:
+                mds = pbi[p].score
+                rem = rem_matched = 0
+                q = p
+                while q < n and pbi[q].score >= mds:
+                    rem += 1
+                    if sgb <= M[q] < nsgb:
+                        rem_matched += 1
+                    q += 1
+            if not rem_matched:
+                continue
+            if rem <= rem_matched:
+                matched[p] = True
+                continue
+            rem -= 1
+            if not sgb <= M[p] < nsgb:
+                for o in range(sgb, nsgb):
+                    wt = base[o][p]
+                    if wt:
+                        g.set(p, o, wt | 1)
+                M = g.solve()
+            if sgb <= M[p] < nsgb:
+                matched[p] = True
+                rem_matched -= 1
+                for o in range(sgb, nsgb):
+                    wt = base[o][p]
+                    if wt:
+                        g.set(p, o, (wt | (nsgb - sgb)) + 1)
+
+        # D — the opponents of the moved-down players (highest resident first)
+        for p in range(sgb):
+            if not matched[p]:
+                continue
+            addend = n
+            best = None
+            prev = g.row(p)
+            for o in range(nsgb - 1, sgb - 1, -1):
+                if matched[o]:
+                    continue
+                wt = base[o][p]
+                if wt:
+                    g.set(p, o, wt + addend)
+                    addend += 1
+                    best = o
+            if M[p] != best and not (best is not None and g.swap_in(M, p, best, prev)):
+                M = g.solve()
+            m = M[p]
+            matched[m] = True
+            g.fix(p, m)
+
+        # the remainder (residents not paired with moved-down players)
+        remainder = [i for i in range(sgb, nsgb) if not (M[i] < sgb)]
+        rp = sum(1 for i in remainder if M[i] < i)
+        # (remainder is ascending: the players before o are the first k)
+        for k, o in enumerate(remainder):
+            g.set_many(((p, o, exchange_weight(base, pcb, p, o, pri, rp))
+                        for pri, p in enumerate(remainder[:k])), pool)
+        M = g.solve()
+        fge = remainder[rp] if rp < len(remainder) else None
+        exchange_count = 0
+        for p in remainder:
+            if fge is None or p >= fge:
+                break
+            exchange_count += M[p] <= p or M[p] >= nsgb
+
+        # D.2 — exchange the lowest players of S1 where possible
+        er = exchange_count
+        pri = rp
+        pos = rp
+        while pos != 0 and er:
+            opos = pos
+            pri -= 1
+            pos -= 1
+            p = remainder[pos]
+            if p < M[p] < nsgb:
+                for q in remainder[opos:]:
+                    wt = exchange_weight(base, pcb, p, q, pri, rp)
+                    if wt:
+                        g.set(p, q, wt - 1)
+                M = g.solve()
+            exch = M[p] <= p or M[p] >= nsgb
+            er -= exch
+            for q in remainder[pos + 1:]:
+                if exch:
+                    base[q][p] = 0
+                g.set(p, q, exchange_weight(base, pcb, p, q, pri, rp))
+
+        # D.2 — ... with the highest players of S2
+        er = exchange_count
+        ri = rp
+        for pos in range(rp, len(remainder)):
+            if er <= 1:
+                break
+            p = remainder[pos]
+            already = p < M[p] < nsgb
+            if not already:
+                for q in remainder[pos + 1:]:
+                    wt = exchange_weight(base, pcb, p, q, ri, rp)
+                    if wt:
+                        g.set(p, q, wt + 1)
+                M = g.solve()
+            exch = p < M[p] < nsgb
+            if exch:
+                er -= 1
+                for q in remainder[:pos]:
+                    base[p][q] = 0
+                    g.set(p, q, 0)
+                for o in range(nsgb, n):
+                    base[o][p] = 0
+                    g.set(p, o, 0)
+            if not already:
+                for q in remainder[pos + 1:]:
+                    g.set(p, q, exchange_weight(base, pcb, p, q, ri, rp))
+            ri += 1
+
+        for pos, p in enumerate(remainder):
+            for q in remainder[pos + 1:]:
+                if M[p] <= p or M[p] >= nsgb or (q < M[q] < nsgb):
+                    base[q][p] = 0
+                g.set(p, q, base[q][p])
+        if any(p < M[p] < nsgb for p in remainder):
+            M = g.solve()
+
+        # D.1 — S1 players in order take the highest S2 player that still allows the best
+        for p in remainder:
+            if p < M[p] < nsgb:
+                addend = 0
+                best = None
+                prev = g.row(p)
+                for q in reversed(remainder):
+                    if q <= p or matched[q]:
+                        continue
+                    wt = base[q][p]
+                    if wt:
+                        g.set(p, q, wt + addend)
+                        best = q
+                    addend += 1
+                # the most preferred opponent an optimal pairing can still give p
+                target = next((q for q in remainder if q > p and not matched[q]
+                               and base[q][p] and not g.never_optimal(p, q, prev[q])), None)
+                if M[p] != target and not (target is not None and g.rotate_in(
+                        M, p, target, prev, [x for x in remainder if not matched[x]])):
+                    M = g.solve()
+                m = M[p]
+                matched[p] = matched[m] = True
+                g.fix(p, m)
+
+        if not special:
+            made = [(pbi[i].sno, pbi[M[i]].sno) for i in range(nsgb)
+                    if matched[i] and i < M[i]]
+            if not completion.with_pairs(made):
+                # C4 — this is the penultimate pairing bracket: pair it with all the rest
+                del pbi[nsgb:]
+                it = sg_it
+                special = True
+                continue
+
+        special = it == N
+        new_pbi = []
+        new_sgb = 0
+        for idx in range(n):
+            if idx < nsgb and matched[idx]:
+                m = M[idx]
+                if idx < m:
+                    result.append((pbi[idx], pbi[m]))
+                    paired_snos.add(pbi[idx].sno)
+                    paired_snos.add(pbi[m].sno)
+            else:
+                new_pbi.append(pbi[idx])
+                if idx < nsgb:
+                    new_sgb += 1
+        pbi = new_pbi
+        sgb = new_sgb
+    bye = None
+    for p in players:
+        if p.sno not in paired_snos:
+            bye = p
+    return result, bye

@@ -1,0 +1,494 @@
+"""FIDE Dutch system, 2025 rules (C.04.3 in force from 1 February 2026).
+
+One weighted matching over every player still to be paired carries the whole round: the
+players below the current bracket only have to be pairable (C4 completion, C2/C5 bye), the
+bracket and the next score group carry the quality criteria, most important first:
+
+| field | criterion |
+|---|---|
+| completion, bye to a bye candidate (lowest score that allows completion) | C4, C5, C2 |
+| pairs in the bracket, scores paired in the bracket | C6, C7 |
+| pairs and scores paired in the next bracket | C8 |
+| unplayed games of the bye assignee | C9 |
+| colour preferences | C10-C13 |
+| repeated downfloats / upfloats, 1 and 2 rounds ago | C14-C17 |
+| scores of repeated floaters / their opponents | C18-C21 |
+| order of transpositions and exchanges | D.1-D.3 (fixed one player at a time) |
+
+Differences from 2017 that show here: a round without a game is a downfloat only if it
+scored points (A.4); a full-point bye or forfeit win also uses up the bye (C2); the bye goes
+to the lowest score group that allows completion and, there, to the player with the fewest
+unplayed games (C5, C9).
+"""
+
+from __future__ import annotations
+
+from transforms.core.errors import NoValidPairing
+from transforms.fide.dutch.brackets import bits, colour_fields, exchange_weight, interned
+from transforms.fide.dutch.criteria import compatible, eligible_for_bye_2025
+from transforms.fide.dutch.matching import MatchingGraph
+from transforms.fide.dutch.state import DOWN, NONE, UP, WIN, Context, Player, float_of
+
+
+class _Weights:
+    """Edge weights of the 2025 rules for the current state of the round."""
+
+    def __init__(self, ctx: Context):
+        self.ctx = ctx
+        ps = ctx.players
+        self.shift: dict[int, int] = {}
+        total = 0
+        biggest = 0
+        i = len(ps) - 1
+        while i >= 0:
+            j = i
+            while j >= 0 and ps[j].score == ps[i].score:
+                j -= 1
+            count = i - j
+            self.shift[ps[i].score] = total
+            total += bits(count)
+            biggest = max(biggest, count)
+            i = j
+        self.sg_shift = total
+        self.sg_bits = bits(biggest)
+        self.bye_score = 0
+        self.single_downfloater_bye = False
+        self.unplayed_rank: dict[int, int] = {}
+        self.elig = {p.sno: eligible_for_bye_2025(p) for p in ps}
+        self._keys: dict[int, tuple] = {}
+        self._memo: dict[tuple, int] = {}
+
+    def bye_candidate(self, p: Player) -> bool:
+        """FIDE C.04.3 (2025) C2, C5 — may get the PAB: eligible, score not above the
+        assignee's score group."""
+        return self.elig[p.sno] and p.score <= self.bye_score
+
+    def _compatible_rows(self, row_value, lower_first: bool) -> list[list[int]]:
+        """Row i of the lower triangle (j < i): ``row_value(i)[j]`` where the pair is
+        compatible, else 0 — :func:`compatible` (C1 forbidden pairs, C3 absolute colour
+        clashes) evaluated a whole row at a time, as ``compatible(ps[j], ps[i])`` or, with
+        ``lower_first``, as ``compatible(ps[i], ps[j])``."""
+        ctx = self.ctx
+        ps = ctx.players
+        index = {p.sno: k for k, p in enumerate(ps)}
+        barred: dict[int, set[int]] = {}
+        for k, p in enumerate(ps):
+            if lower_first:  # ps[i].forbidden, as indices
+                barred[p.sno] = {index[s] for s in p.forbidden if s in index}
+            else:
+                for s in p.forbidden:
+                    barred.setdefault(s, set()).add(k)
+        last = ctx.last_round()
+        threshold = (ctx.played_rounds * WIN) >> 1
+        topscorer = [last and p.score > threshold for p in ps]
+        clash = [p.preference if p.absolute else NONE for p in ps]
+        rows = []
+        for i, p in enumerate(ps):
+            value = row_value(i)
+            bad = barred.get(p.sno, ())
+            ci = clash[i]
+            if ci != NONE and not topscorer[i]:
+                rows.append([0 if (j in bad or (clash[j] == ci and not topscorer[j]))
+                             else value[j] for j in range(i)])
+            else:
+                rows.append([0 if j in bad else value[j] for j in range(i)])
+        return rows
+
+    def outside_rows(self) -> list[list[int]]:
+        """Every edge as if both ends were outside the bracket and the next score group:
+        row i holds ``weight(ps[j], ps[i], False, False)`` for j < i (same values, computed
+        a row at a time: only C4/C5 and C9 are set there)."""
+        ps = self.ctx.players
+        sgb, sgs = self.sg_bits, self.sg_shift
+        floats = min(self.ctx.played_rounds, 2)
+        low = 4 * sgb + floats * (2 * sgb + 2 * sgs) + 3 * sgb + 1
+        high = 4 * sgb + 2 * sgs
+        own = []
+        for p in ps:
+            a = (not self.bye_candidate(p)) << high
+            if self.single_downfloater_bye and p.score == self.bye_score:
+                a += self.unplayed_rank[p.played_games]
+            own.append(a << low)
+        one = 1 << (high + low)
+
+        def row_value(i):
+            oi = one + own[i]
+            return [oi + x for x in own[:i]]
+
+        return self._compatible_rows(row_value, False)
+
+    def first_rows(self, top: int) -> list[list[int]]:
+        """The first matching of an odd field (C4, C5: the bye to the lowest score group
+        that allows completion): row i holds the weight of (ps[j], ps[i]), j < i."""
+        ps = self.ctx.players
+        nb = [(not self.elig[p.sno]) << self.sg_shift for p in ps]
+        sh = [self.shift[p.score] for p in ps]
+        sgb = self.sg_bits
+
+        def row_value(i):
+            ni, si = nb[i] + (1 << self.sg_shift), sh[i]
+            t = ps[i].score >= top
+            return [(((ni + nb[j]) | (si + sh[j])) << sgb) | t for j in range(i)]
+
+        return self._compatible_rows(row_value, True)
+
+    def _key(self, p: Player) -> tuple:
+        """Everything :meth:`weight` reads of a player but the forbidden pairs: bye
+        eligibility, score, games played, colour state, floats one and two rounds ago."""
+        key = self._keys.get(p.sno)
+        if key is None:
+            ctx = self.ctx
+            key = self._keys[p.sno] = (
+                self.elig[p.sno], p.score, p.played_games, p.imbalance, p.repeated,
+                p.preference, *(float_of(p, back, ctx) for back in (1, 2)
+                                if ctx.played_rounds >= back))
+        return key
+
+    def row(self, his: list[Player], lo: Player, lo_in: bool) -> list[int]:
+        """``[weight(hi, lo, lo_in, not lo_in) for hi in his]``. Players with equal keys
+        (:meth:`_key`) have equal weights against the same opponent, so each distinct
+        combination is computed once (a bracket row of a large field has few)."""
+        memo, key = self._memo, self._key
+        state = (lo_in, self.single_downfloater_bye, self.bye_score)
+        klo, sno = key(lo), lo.sno
+        out = []
+        for hi in his:
+            if sno in hi.forbidden:
+                out.append(0)
+                continue
+            k = (key(hi), klo, state)
+            w = memo.get(k)
+            if w is None:
+                w = memo[k] = self.weight(hi, lo, lo_in, not lo_in)
+            out.append(w)
+        return out
+
+    def weight(self, hi: Player, lo: Player, lo_in: bool, lo_next: bool) -> int:
+        """FIDE C.04.3 (2025) C4-C21 as one integer: higher is better, 0 = not allowed."""
+        ctx = self.ctx
+        if not compatible(hi, lo, ctx):
+            return 0
+        sgb, sgs, sh = self.sg_bits, self.sg_shift, self.shift
+        w = 1 + (not self.bye_candidate(hi)) + (not self.bye_candidate(lo))
+        if not lo_in and not lo_next:
+            # Outside the bracket and the next score group (most pairs of a large field)
+            # every field but C4/C5 and C9 is empty: the same shifts as below, in two steps.
+            w <<= 4 * sgb + 2 * sgs
+            if self.single_downfloater_bye:
+                if hi.score == self.bye_score:
+                    w |= self.unplayed_rank[hi.played_games]
+                if lo.score == self.bye_score:
+                    w += self.unplayed_rank[lo.played_games]
+            floats = min(ctx.played_rounds, 2)
+            return w << (4 * sgb + floats * (2 * sgb + 2 * sgs) + 3 * sgb + 1)
+        w <<= sgb
+        w |= lo_in
+        w <<= sgs
+        if lo_in:
+            w |= 1 << sh[hi.score]
+        w <<= sgb
+        w |= lo_next
+        w <<= sgs
+        if lo_next:
+            w |= 1 << sh[hi.score]
+        w <<= sgb
+        w <<= sgb
+        if self.single_downfloater_bye:
+            if hi.score == self.bye_score:
+                w |= self.unplayed_rank[hi.played_games]
+            if lo.score == self.bye_score:
+                w += self.unplayed_rank[lo.played_games]
+        w = colour_fields(w, lo, hi, lo_in, sgb)
+        pr = ctx.played_rounds
+        for back in (1, 2):
+            if pr < back:
+                continue
+            w <<= sgb
+            if lo_in:
+                w |= float_of(lo, back, ctx) == DOWN
+                w += hi.score <= lo.score and float_of(hi, back, ctx) == DOWN
+            w <<= sgb
+            if lo_in:
+                w |= not (hi.score > lo.score and float_of(lo, back, ctx) == UP)
+        for back in (1, 2):
+            if pr < back:
+                continue
+            w <<= sgs
+            if lo_in:
+                w += (float_of(lo, back, ctx) == DOWN) << sh[lo.score]
+                w += (float_of(hi, back, ctx) == DOWN) << sh[hi.score]
+            w <<= sgs
+            if lo_in and not (float_of(lo, back, ctx) == UP and hi.score > lo.score):
+                w |= 1 << sh[hi.score]
+        w <<= sgb
+        w <<= sgb
+        w <<= sgb
+        w <<= 1
+        return w
+
+
+def _complete(mate: list[int], ctx: Context, weights: _Weights) -> bool:
+    """FIDE C.04.3 C4 — everybody paired but at most one player, who may get the bye."""
+    unmatched = [v for v, m in enumerate(mate) if m == v]
+    if len(unmatched) > 1:
+        return False
+    return all(weights.elig[ctx.players[v].sno] for v in unmatched)
+
+
+def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | None]:
+    """FIDE C.04.3 (2025) A.9, B, C, D — pair all brackets; return the pairs and the bye."""
+    ps = ctx.players
+    N = len(ps)
+    W = _Weights(ctx)
+    g = MatchingGraph(N)
+    top = ps[0].score
+    # equal weights share one int object (memory; see MatchingGraph.set_many)
+    pool: dict[int, int] = {}
+    g.set_rows(W.first_rows(top) if N & 1 else W.outside_rows(), pool)
+    mate = g.solve()
+    if not _complete(mate, ctx, W):
+        raise NoValidPairing("the players cannot all be paired without breaking the "
+                             "absolute criteria (C.04.3 C1-C3)")
+    if N & 1:
+        bye_v = next(v for v in range(N) if mate[v] == v)
+        W.bye_score = ps[bye_v].score
+        if W.bye_score >= top:
+            W.single_downfloater_bye = True
+            for v in range(N):
+                if ps[v].score < top:
+                    break
+                if ps[mate[v]].score < top:
+                    W.single_downfloater_bye = False
+                    break
+        counts = sorted((p.played_games for p in ps if p.score == W.bye_score), reverse=True)
+        for r, c in enumerate(counts):
+            W.unplayed_rank[c] = r
+        pool = {}
+        g.set_rows(W.outside_rows(), pool)
+
+    sgb_bits = W.sg_bits
+    pairs: dict[int, int] = {}
+    matched = [False] * N
+    it = 0
+    pbi: list[int] = []
+    while it < N and ps[it].score >= top:
+        pbi.append(it)
+        it += 1
+    sgb = 0
+    sgbv = 0
+    M = mate
+    while len(pbi) > 1 or it < N:
+        nsgb = len(pbi)
+        nsgbv = sgbv + (nsgb - sgb)
+        sg_it = it
+        while it < N and ps[it].score >= (ps[sg_it].score if sg_it < N else 0):
+            pbi.append(it)
+            it += 1
+        n = len(pbi)
+        base: list[list[int]] = [[] for _ in range(n)]
+        pool = {}
+        for o in range(sgb, n):
+            row = interned(W.row([ps[v] for v in pbi[:o]], ps[pbi[o]], o < nsgb), pool)
+            base[o] = row
+            vo = pbi[o]
+            g.set_many(((pbi[p], vo, wt) for p, wt in enumerate(row)), pool)
+        if n == N > 150:
+            # the bracket and the next score group are the whole field (round 1): its own
+            # optimum from a cold start beats a warm start from the first matching
+            g.forget()
+        elif n > 150:
+            # warm-start hint for large fields: the bracket's own optimum
+            local = MatchingGraph(n)
+            for o in range(sgb, n):
+                local.set_many(((p, o, wt) for p, wt in enumerate(base[o]) if wt), pool)
+            for a in range(sgb):
+                for b in range(a):
+                    wt = g.weight(pbi[a], pbi[b])
+                    if wt:
+                        local.set(a, b, wt)
+            local.solve()
+            g.seed_from(local, pbi)
+            del local  # (free its matrix before the big solve)
+
+        M = g.solve()
+
+        # C6/C7 — which moved-down players are paired in this bracket (highest first)
+        mds = None
+        rem = rem_matched = 0
+        for p in range(sgb):
+            pv = pbi[p]
+            if p == 0 or ps[pv].score < mds:
+                mds = ps[pv].score
+                rem = rem_matched = 0
+                q = p
+                while q < n and ps[pbi[q]].score >= mds:
+                    rem += 1
+                    if sgbv <= M[pbi[q]] < nsgbv:
+                        rem_matched += 1
+                    q += 1
+            if not rem_matched:
+                continue
+            if rem <= rem_matched:
+                matched[pv] = True
+                continue
+            rem -= 1
+            if not sgbv <= M[pv] < nsgbv:
+                for o in range(sgb, nsgb):
+                    wt = base[o][p]
+                    if wt:
+                        g.set(pv, pbi[o], wt | 1)
+                M = g.solve()
+            if sgbv <= M[pv] < nsgbv:
+                matched[pv] = True
+                rem_matched -= 1
+                for o in range(sgb, nsgb):
+                    wt = base[o][p]
+                    if wt:
+                        g.set(pv, pbi[o], (wt | (nsgb - sgb)) + 1)
+
+        # D — the opponents of the moved-down players (highest resident first)
+        for p in range(sgb):
+            pv = pbi[p]
+            if not matched[pv]:
+                continue
+            addend = n
+            best = None
+            prev = g.row(pv)
+            for o in range(nsgb - 1, sgb - 1, -1):
+                if matched[pbi[o]]:
+                    continue
+                wt = base[o][p]
+                if wt:
+                    g.set(pv, pbi[o], wt + addend)
+                    addend += 1
+                    best = pbi[o]
+            if M[pv] != best and not (best is not None and g.swap_in(M, pv, best, prev)):
+                M = g.solve()
+            m = M[pv]
+            matched[m] = True
+            g.fix(pv, m)
+
+        remainder = [i for i in range(sgb, nsgb) if not (M[pbi[i]] < sgbv)]
+        rp = sum(1 for i in remainder if M[pbi[i]] < pbi[i])
+        # (remainder is ascending: the players before o are the first k)
+        for k, o in enumerate(remainder):
+            vo = pbi[o]
+            g.set_many(((pbi[p], vo, exchange_weight(base, sgb_bits, p, o, pri, rp))
+                        for pri, p in enumerate(remainder[:k])), pool)
+        M = g.solve()
+        fge = remainder[rp] if rp < len(remainder) else None
+        exchange_count = 0
+        for p in remainder:
+            if fge is None or p >= fge:
+                break
+            pv = pbi[p]
+            exchange_count += M[pv] <= pv or M[pv] >= nsgbv
+
+        er = exchange_count
+        pri = rp
+        pos = rp
+        while pos != 0 and er:
+            opos = pos
+            pri -= 1
+            pos -= 1
+            p = remainder[pos]
+            pv = pbi[p]
+            if pv < M[pv] < nsgbv:
+                for q in remainder[opos:]:
+                    wt = exchange_weight(base, sgb_bits, p, q, pri, rp)
+                    if wt:
+                        g.set(pv, pbi[q], wt - 1)
+                M = g.solve()
+            exch = M[pv] <= pv or M[pv] >= nsgbv
+            er -= exch
+            for q in remainder[pos + 1:]:
+                if exch:
+                    base[q][p] = 0
+                g.set(pv, pbi[q], exchange_weight(base, sgb_bits, p, q, pri, rp))
+
+        er = exchange_count
+        ri = rp
+        for pos in range(rp, len(remainder)):
+            if er <= 1:
+                break
+            p = remainder[pos]
+            pv = pbi[p]
+            already = pv < M[pv] < nsgbv
+            if not already:
+                for q in remainder[pos + 1:]:
+                    wt = exchange_weight(base, sgb_bits, p, q, ri, rp)
+                    if wt:
+                        g.set(pv, pbi[q], wt + 1)
+                M = g.solve()
+            exch = pv < M[pv] < nsgbv
+            if exch:
+                er -= 1
+                for q in remainder[:pos]:
+                    base[p][q] = 0
+                    g.set(pv, pbi[q], 0)
+                for o in range(nsgb, n):
+                    base[o][p] = 0
+                    g.set(pv, pbi[o], 0)
+            if not already:
+                for q in remainder[pos + 1:]:
+                    g.set(pv, pbi[q], exchange_weight(base, sgb_bits, p, q, ri, rp))
+            ri += 1
+
+        for pos, p in enumerate(remainder):
+            pv = pbi[p]
+            for q in remainder[pos + 1:]:
+                qv = pbi[q]
+                if M[pv] <= pv or M[pv] >= nsgbv or (qv < M[qv] < nsgbv):
+                    base[q][p] = 0
+                g.set(pv, qv, base[q][p])
+        if any(pbi[p] < M[pbi[p]] < nsgbv for p in remainder):
+            M = g.solve()
+
+        for p in remainder:
+            pv = pbi[p]
+            if pv < M[pv] < nsgbv:
+                addend = 0
+                best = None
+                prev = g.row(pv)
+                for q in reversed(remainder):
+                    qv = pbi[q]
+                    if q <= p or matched[qv]:
+                        continue
+                    wt = base[q][p]
+                    if wt:
+                        g.set(pv, qv, wt + addend)
+                        best = qv
+                    addend += 1
+                # the most preferred opponent an optimal pairing can still give pv
+                target = next((pbi[q] for q in remainder if q > p and not matched[pbi[q]]
+                               and base[q][p] and not g.never_optimal(pv, pbi[q], prev[pbi[q]])),
+                              None)
+                if M[pv] != target and not (target is not None and g.rotate_in(
+                        M, pv, target, prev, [pbi[x] for x in remainder if not matched[pbi[x]]])):
+                    M = g.solve()
+                m = M[pv]
+                matched[pv] = matched[m] = True
+                g.fix(pv, m)
+
+        # carry the unpaired players to the next bracket
+        nxt_score = ps[sg_it].score if sg_it < N else None
+        W.single_downfloater_bye = bool(N & 1 and sg_it < N and W.bye_score >= nxt_score)
+        new_pbi = []
+        new_sgb = 0
+        for idx in range(n):
+            v = pbi[idx]
+            if idx < nsgb and matched[v]:
+                pairs[v] = M[v]
+                pairs[M[v]] = v
+            else:
+                new_pbi.append(v)
+                if idx < nsgb:
+                    new_sgb += 1
+                if W.single_downfloater_bye and ps[M[v]].score < nxt_score:
+                    W.single_downfloater_bye = False
+        pbi = new_pbi
+        sgb = new_sgb
+        sgbv = nsgbv
+    result = [(ps[v], ps[m]) for v, m in pairs.items() if v < m]
+    bye = next((ps[v] for v in range(N) if v not in pairs), None)
+    return result, bye

@@ -1,0 +1,158 @@
+"""Golden Knights configuration: every parameter the 2017-2020 regulations give.
+
+The lead builds :class:`GKRules` from ``event.toml`` (table ``[golden_knights]``); each field
+name below is the TOML key. Defaults are the 2017-2020 text (seed ``000_*.txt``).
+
+| field | rule | default |
+|---|---|---|
+| ``entry_fee`` | 8 | 25.00 (USD, rule 1) |
+| ``max_entries_per_member`` | 8 | 10 |
+| ``entry_deadlines`` | 9 | ((1, 12-31), (2, 09-30), (4, 08-31), (7, 07-31), (10, 06-30)) |
+| ``entries_open`` | 9 | (12, 1) of the previous year |
+| ``pairings_start`` | 9 | (1, 1) of the event year |
+| ``residence_countries`` | 1 | North America and its islands, ISO alpha-2 |
+| ``excluded_regions`` | 1 | US territories outside North America |
+| ``accept_apo_fpo`` | 1 | True |
+| ``section_size`` | 2 | 7 |
+| ``games_per_player`` / ``whites_per_player`` | 2 | 6 / 3 |
+| ``advance_score`` / ``fallback_score`` | 3 | 4.5 / 4.0 |
+| ``stage_weights`` | 6 | 1.0 / 2.2 / 4.5 |
+| ``prize_table`` / ``prize_base_entries`` | 5 | 800, 500, 300, 100×7 / 200 |
+| ``gift_certificate`` | 4 | 7.00 |
+| ``reflection_penalty_days`` | 12 | 5 |
+| ``membership_warning_days`` | 1 | 90 |
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from decimal import Decimal
+
+from transforms.core.errors import ConfigError
+from transforms.core.model import Stage
+
+# North American continent and islands (rule 1), ISO 3166-1 alpha-2: North and Central
+# America, the Caribbean states and territories, Greenland, Bermuda, Saint Pierre & Miquelon.
+NORTH_AMERICA: tuple[str, ...] = (
+    "US", "CA", "MX", "GL", "BM", "PM",
+    # Central America
+    "BZ", "CR", "SV", "GT", "HN", "NI", "PA",
+    # Caribbean
+    "AG", "AI", "AW", "BB", "BL", "BQ", "BS", "CU", "CW", "DM", "DO", "GD", "GP", "HT", "JM",
+    "KN", "KY", "LC", "MF", "MQ", "MS", "PR", "SX", "TC", "TT", "VC", "VG", "VI",
+)
+
+STAGES: tuple[Stage, ...] = (Stage.PRELIMINARY, Stage.SEMIFINAL, Stage.FINAL)
+
+
+@dataclass(frozen=True, slots=True)
+class GKRules:
+    """GK rules 1-12 as numbers. Frozen; validated in ``__post_init__`` (ConfigError names the key)."""
+
+    entry_fee: Decimal = Decimal("25.00")
+    """Rule 8: fee per entry, USD (rule 1). An entry that paid less is rejected."""
+    max_entries_per_member: int = 10
+    """Rule 8: a member may enter up to this many times per event."""
+    entry_deadlines: tuple[tuple[int, tuple[int, int]], ...] = (
+        (1, (12, 31)), (2, (9, 30)), (4, (8, 31)), (7, (7, 31)), (10, (6, 30)),
+    )
+    """Rule 9: (up to k entries, (month, day) in the event year). The k-th entry of a member
+    must be received by the deadline of the first row whose k is >= its rank."""
+    entries_open: tuple[int, int] = (12, 1)
+    """Rule 9: (month, day) of the previous year from which entries are received."""
+    pairings_start: tuple[int, int] = (1, 1)
+    """Rule 9: (month, day) of the event year from which sections are made."""
+    residence_countries: tuple[str, ...] = NORTH_AMERICA
+    """Rule 1: ISO alpha-2 countries that count as North America and its islands (Hawaii is US)."""
+    excluded_regions: tuple[str, ...] = ("US-GU", "US-AS", "US-MP", "US-UM")
+    """Rule 1: ``COUNTRY-REGION`` codes inside a listed country that are not North America
+    (US Pacific territories; Hawaii is named by the rule and stays in)."""
+    accept_apo_fpo: bool = True
+    """Rule 1: members with an APO/FPO address are eligible wherever they are."""
+    section_size: int = 7
+    """Rule 2: players per section."""
+    games_per_player: int = 6
+    """Rule 2: games each player is assigned per stage."""
+    whites_per_player: int = 3
+    """Rule 2: of which with White."""
+    advance_score: float = 4.5
+    """Rule 3: this score or more advances."""
+    fallback_score: float = 4.0
+    """Rule 3: if nobody in a section reaches ``advance_score``, this score advances; also the
+    score of players who may fill the last semifinal / final section."""
+    stage_weights: tuple[Decimal, Decimal, Decimal] = (Decimal("1.0"), Decimal("2.2"), Decimal("4.5"))
+    """Rule 6: weighted value of a win in preliminary, semifinal, final; a draw is half."""
+    prize_table: tuple[Decimal, ...] = (
+        Decimal(800), Decimal(500), Decimal(300), *(Decimal(100),) * 7,
+    )
+    """Rule 5: prizes by place for ``prize_base_entries`` entries."""
+    prize_base_entries: int = 200
+    """Rule 5: the prize fund is scaled by entries assigned / this number."""
+    gift_certificate: Decimal = Decimal("7.00")
+    """Rule 4: value of the gift certificate for each preliminary non-qualifier."""
+    reflection_penalty_days: int = 5
+    """Rule 12.1: reflection-time penalty for a first overstep in preliminaries/semifinals."""
+    membership_warning_days: int = 90
+    """Rule 1: flag active players whose membership lapses within this many days of ``as_of``."""
+    file: str = field(default="event.toml", compare=False)
+    """Where the values came from, for error messages."""
+
+    def __post_init__(self) -> None:
+        def bad(key: str, reason: str) -> ConfigError:
+            return ConfigError(self.file, f"golden_knights.{key}", reason)
+
+        if self.entry_fee < 0:
+            raise bad("entry_fee", f"must be >= 0, got {self.entry_fee}")
+        if self.max_entries_per_member < 1:
+            raise bad("max_entries_per_member", "must be >= 1")
+        ks = [k for k, _ in self.entry_deadlines]
+        if not ks or ks != sorted(ks) or len(set(ks)) != len(ks):
+            raise bad("entry_deadlines", f"counts must be strictly increasing, got {ks}")
+        if ks[-1] < self.max_entries_per_member:
+            raise bad("entry_deadlines", f"no deadline for {self.max_entries_per_member} entries")
+        for _, (m, d) in self.entry_deadlines:
+            _checked_date(2000, m, d, bad("entry_deadlines", f"bad month/day {(m, d)}"))
+        _checked_date(2000, *self.entries_open, bad("entries_open", "bad month/day"))
+        _checked_date(2000, *self.pairings_start, bad("pairings_start", "bad month/day"))
+        if self.section_size < 2 or self.section_size % 2 == 0:
+            raise bad("section_size", "must be odd (a single round robin with equal colours)")
+        if self.games_per_player != self.section_size - 1:
+            raise bad("games_per_player", "must be section_size - 1 (everyone meets everyone)")
+        if self.whites_per_player * 2 != self.games_per_player:
+            raise bad("whites_per_player", "must be half of games_per_player")
+        if not self.fallback_score <= self.advance_score:
+            raise bad("fallback_score", "must not exceed advance_score")
+        if len(self.stage_weights) != 3:
+            raise bad("stage_weights", "needs three weights: preliminary, semifinal, final")
+        for w in self.stage_weights:
+            if (Decimal(w) * 50) % 1 != 0:
+                raise bad("stage_weights", f"{w}: weights must be multiples of 0.02 (exact half-points in cents)")
+        if self.prize_base_entries < 1:
+            raise bad("prize_base_entries", "must be >= 1")
+
+    def deadline(self, rank: int, event_year: int) -> dt.date | None:
+        """Rule 9: the date by which a member's ``rank``-th entry must be received (None: over the limit)."""
+        if rank > self.max_entries_per_member:
+            return None
+        for k, (m, d) in self.entry_deadlines:
+            if rank <= k:
+                return dt.date(event_year, m, d)
+        return None
+
+    def opening(self, event_year: int) -> dt.date:
+        return dt.date(event_year - 1, *self.entries_open)
+
+    def pairing_start(self, event_year: int) -> dt.date:
+        return dt.date(event_year, *self.pairings_start)
+
+    def weight_cents(self, stage: Stage | str) -> int:
+        """Rule 6: a win's weighted value in hundredths (a draw is half of it)."""
+        return int(Decimal(self.stage_weights[STAGES.index(Stage(stage))]) * 100)
+
+
+def _checked_date(year: int, month: int, day: int, err: ConfigError) -> None:
+    try:
+        dt.date(year, month, day)
+    except (ValueError, TypeError):
+        raise err from None

@@ -1,0 +1,97 @@
+"""One Swiss round as the pairing engine sees it, and back: building the engine's input
+from the event's scorecard, byes and withdrawals, and turning boards into result rows."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import polars as pl
+
+from transforms.core.model import SCORECARD_SCHEMA, Colour, Kind
+from transforms.fide.trf import Tournament, tournament_from_scorecard
+
+
+@dataclass(frozen=True)
+class RoundSetup:
+    """Who is not paired in a round before the engine runs, and why."""
+
+    byes: dict[int, str]
+    """sno -> ``HPB``/``ZPB`` requested for the round (bye_requests.csv)."""
+    absent: frozenset[int]
+    """Withdrawn players (withdrawals.csv ``from_round`` <= round)."""
+
+
+def round_setup(players: pl.DataFrame, round_no: int, bye_requests: pl.DataFrame | None,
+                withdrawals: pl.DataFrame | None) -> RoundSetup:
+    """FIDE C.04.1 — players with a requested bye or who withdrew are not paired."""
+    ids = dict(zip(players["player_id"], players["sno"]))
+    absent = frozenset(ids[p] for p, r in (zip(withdrawals["player_id"], withdrawals["from_round"])
+                                           if withdrawals is not None else ())
+                       if p in ids and r <= round_no)
+    byes = {}
+    if bye_requests is not None:
+        for p, r, k in zip(bye_requests["player_id"], bye_requests["round"], bye_requests["kind"]):
+            if p in ids and r == round_no and ids[p] not in absent:
+                byes[ids[p]] = k
+    return RoundSetup(byes, absent)
+
+
+def setup_from_scorecard(scorecard: pl.DataFrame, round_no: int) -> RoundSetup:
+    """The setup a recorded round had: its non-PAB byes and absences (for the audit)."""
+    r = scorecard.filter(pl.col("round") == round_no)
+    byes = {s: k for s, k in zip(r["sno"], r["kind"]) if k in (Kind.HPB, Kind.ZPB, Kind.FPB)}
+    absent = frozenset(s for s, k in zip(r["sno"], r["kind"]) if k == Kind.ABSENT)
+    return RoundSetup(byes, absent)
+
+
+def engine_input(players: pl.DataFrame, scorecard: pl.DataFrame, round_no: int, setup: RoundSetup,
+                 *, name: str, total_rounds: int, edition: str, initial_colour: str) -> Tournament:
+    """The TRF view of rounds 1..round_no-1 plus the pre-set entries of round ``round_no``
+    (requested byes and absences), which the engine leaves unpaired."""
+    card = scorecard.filter(pl.col("round") < round_no)
+    pre = [{"round": round_no, "sno": s, "opponent": None, "colour": None,
+            "points": 0.5 if k == "HPB" else (1.0 if k == "FPB" else 0.0), "kind": k}
+           for s, k in setup.byes.items()]
+    pre += [{"round": round_no, "sno": s, "opponent": None, "colour": None, "points": 0.0,
+             "kind": str(Kind.ABSENT)} for s in sorted(setup.absent)]
+    if pre:
+        card = pl.concat([card, pl.DataFrame(pre, schema=SCORECARD_SCHEMA)])
+    frame = players.select(
+        "sno", "name", "rating", "title",
+        pl.col("gender").alias("sex") if "gender" in players.columns else pl.lit("").alias("sex"),
+        pl.col("fide_id") if "fide_id" in players.columns else pl.lit("").alias("fide_id"),
+        pl.col("birth_date").cast(pl.String).str.replace_all("-", "/").alias("birth")
+        if "birth_date" in players.columns else pl.lit("").alias("birth"),
+        pl.lit("IND").alias("fed"),
+    )
+    return tournament_from_scorecard(
+        frame, card, name=name, total_rounds=total_rounds, edition=edition,
+        initial_colour=Colour.WHITE if initial_colour == "white" else Colour.BLACK)
+
+
+def pairing_rows(boards: list[tuple[int, int | None]], setup: RoundSetup, players: pl.DataFrame,
+                 round_no: int) -> pl.DataFrame:
+    """Boards as results.csv rows (result empty until played): games, then the
+    pairing-allocated bye, then requested byes. Absent players get no row."""
+    ids = dict(zip(players["sno"], players["player_id"]))
+    rows = []
+    for i, (w, b) in enumerate(boards, start=1):
+        rows.append({"round": round_no, "board": i, "white_id": ids[w],
+                     "black_id": ids[b] if b is not None else None,
+                     "result": None if b is not None else "PAB"})
+    n = len(rows)
+    for j, (s, k) in enumerate(sorted(setup.byes.items()), start=1):
+        rows.append({"round": round_no, "board": n + j, "white_id": ids[s], "black_id": None,
+                     "result": k})
+    return pl.DataFrame(rows, schema={"round": pl.Int64, "board": pl.Int64, "white_id": pl.String,
+                                      "black_id": pl.String, "result": pl.String})
+
+
+def recorded_boards(scorecard: pl.DataFrame, round_no: int) -> set[tuple[int, int | None]]:
+    """The pairing a recorded round had: (white, black) per game (forfeits included — they
+    were paired) and (sno, None) for the pairing-allocated bye."""
+    r = scorecard.filter(pl.col("round") == round_no)
+    games = {(s, o) for s, o, c in zip(r["sno"], r["opponent"], r["colour"])
+             if o is not None and c == "w"}
+    pab = {(s, None) for s, k in zip(r["sno"], r["kind"]) if k == Kind.PAB}
+    return games | pab

@@ -1,9 +1,9 @@
-"""The correspondence event flow (Golden Knights): read → validate → entries → sections →
-results and rulings → qualifiers → weighted points, prizes, awards → publish."""
+"""The correspondence event flow (Golden Knights): read → validate → the rulebook
+(``run_golden_knights``: entries, sections, results and rulings, qualifiers, weighted points,
+prizes, awards) → publish."""
 
 from __future__ import annotations
 
-import dataclasses
 import datetime as dt
 import time
 from pathlib import Path
@@ -11,69 +11,42 @@ from pathlib import Path
 import polars as pl
 from prefect import flow
 
-from flows import common
+from flows import tasks
 from flows.publish import render
-from flows.publish.present import Section, table_from_frame
-from transforms.core.config import EventConfig, from_table
+from flows.publish.golden_knights import publish_event
+from flows.publish.mail import outbox
+from flows.publish.pages import Publication, event_context, link_list, publish_validation
+from flows.publish.present import Section
+from transforms.core.config import EventConfig
 from transforms.core.errors import Severity
-from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS
+from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, has_errors, validate_files
 from transforms.golden_knights.event import GKResult, run_golden_knights
-from transforms.golden_knights.rules import GKRules
-
-STAGE_NAMES = {"preliminary": "Preliminaries", "semifinal": "Semifinals", "final": "Final"}
-AWARD_NAMES = {"gift_certificate": "Gift certificate", "framing_certificate": "Certificate for framing",
-               "golden_knights_pin": "Golden Knights pin",
-               "champion_title_and_plaque": "Golden Knights Champion: title and plaque"}
-
-
-def rules_of(cfg: EventConfig) -> GKRules:
-    rules = from_table(GKRules, cfg.rules["golden_knights"], file=cfg.source, key="golden_knights")
-    return dataclasses.replace(rules, file=cfg.source)
 
 
 def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date) -> GKResult:
+    """The rulebook's run of the event on its typed input files."""
+    assert cfg.golden_knights is not None
     return run_golden_knights(
-        rules_of(cfg), typed["members.csv"], typed["entries.csv"], typed.get("sections.csv"),
+        cfg.golden_knights, typed["members.csv"], typed["entries.csv"], typed.get("sections.csv"),
         typed.get("games.csv"), typed.get("time_oversteps.csv"), typed.get("overrides.csv"),
         event_year=cfg.event.start.year, as_of=as_of, carried_in=typed.get("carried_in.csv"))
-
-
-def _csv(pub: common.Publication, name: str, frame: pl.DataFrame) -> None:
-    pub.files[name] = frame.drop("line", strict=False).write_csv()
-
-
-def crosstable_sections(res: GKResult) -> list[Section]:
-    out = []
-    ct = res.crosstables
-    for (stage, section), g in sorted(ct.group_by(["stage", "section"], maintain_order=True),
-                                      key=lambda x: (list(STAGE_NAMES).index(x[0][0]), x[0][1])):
-        g = g.sort("seat")
-        status = "complete" if g["section_complete"][0] else "in progress"
-        cells = [f"c{i}" for i in range(1, 8) if f"c{i}" in g.columns]
-        out.append(Section(f"{STAGE_NAMES.get(stage, stage)} — section {section} ({status})", tables=[
-            table_from_frame(g, [("seat", "#"), ("name", "Player"), ("entry_id", "Entry"), ("rating", "Rtg")]
-                             + [(c, c[1:]) for c in cells] + [("score", "Score")],
-                             numeric=["seat", "rating", "score"], cell_cols=cells)]))
-    return out
 
 
 @flow(name="correspondence-event")
 def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) -> dict:
     """Run one Golden Knights event folder into ``out_dir``."""
     started = time.perf_counter()
-    cfg = common.read_config(event_dir)
+    cfg = tasks.read_config(event_dir)
     as_of = as_of or cfg.event.as_of or dt.date.today()
-    pub = common.Publication(out_dir)
+    pub = Publication(out_dir)
     names = list(GK_SCHEMAS)
-    raw = common.read_inputs(event_dir, names)
+    raw = tasks.read_inputs(event_dir, names)
     t = time.perf_counter()
-    typed, findings = common.validate(raw, GK_SCHEMAS, GK_REQUIRED)
-    pub.timings["validate_s"] = round(time.perf_counter() - t, 3)
-    ctx = common.event_context(cfg, as_of)
-    cur = cfg.event.currency
+    typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
+    ctx = event_context(cfg, as_of)
     bulletin: list[Section] = []
     highlights: list[str] = []
-    if common.has_errors(findings, "members.csv", "entries.csv"):
+    if has_errors(findings, "members.csv", "entries.csv"):
         msg = "members.csv or entries.csv has errors: nothing else is computed (see the validation report)."
         pub.notes.append(msg)
         bulletin.append(Section("Not published", intro=[msg]))
@@ -82,130 +55,17 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
         res = compute(cfg, typed, as_of)
         pub.timings["rules_s"] = round(time.perf_counter() - t, 3)
         findings += res.findings
-        for name, frame in (("entries.csv", res.entries), ("carried_forward.csv", res.carried_forward),
-                            ("proposed_sections.csv", res.proposed_sections), ("schedule.csv", res.schedule),
-                            ("qualifiers.csv", res.qualifiers), ("standings.csv", res.standings),
-                            ("prizes.csv", res.prizes), ("awards.csv", res.awards), ("rulings.csv", res.rulings),
-                            ("director_review.csv", res.director_review),
-                            ("membership_flags.csv", res.membership_flags), ("crosstables.csv", res.crosstables)):
-            _csv(pub, name, frame)
-        for o in res.applied_overrides.iter_rows(named=True):
-            pub.notes.append(f"GK rule 7 director decision applied: {o['kind']} {o['entry_id']} "
-                             f"{o.get('stage') or ''} {o.get('section') or ''} {o.get('previous')} -> {o['applied']} "
-                             f"({o.get('note') or 'no note'})")
-        counts = res.entries.group_by("status").len()
-        n = dict(zip(counts["status"], counts["len"]))
-        entries_sec = Section("Entries (rules 1, 8, 9)", intro=[
-            f"{res.entries.height} entries: {n.get('accepted', 0)} accepted, {n.get('carried_forward', 0)} "
-            f"carried forward to next year's event, {n.get('rejected', 0)} rejected. "
-            f"{res.entries_assigned} entries assigned to preliminary sections (scales the prize fund, rule 5)."],
-            tables=[table_from_frame(res.entries.filter(pl.col("status") != "accepted"),
-                                     [("entry_id", "Entry"), ("member_id", "Member"), ("status", "Status"),
-                                      ("reason", "Reason")], caption="Entries not accepted",
-                                     empty="Every entry was accepted.")])
-        flags = Section("Membership to watch (rule 1)", intro=[
-            "Membership must remain current throughout: active players whose membership has lapsed or "
-            f"lapses within {rules_of(cfg).membership_warning_days} days."],
-            tables=[table_from_frame(res.membership_flags, [("entry_id", "Entry"), ("name", "Name"),
-                                                            ("email", "Email"), ("membership_expires", "Expires"),
-                                                            ("flag", "Flag"), ("days_left", "Days")],
-                                     numeric=["days_left"], empty="No membership needs attention.")])
-        pub.page("entries.html", render.render_page("report.html", title="Entries", subtitle="",
-                                                    sections=[entries_sec, flags], **ctx))
-        cross = crosstable_sections(res)
-        pub.page("sections.html", render.render_page(
-            "report.html", title="Sections and crosstables",
-            subtitle="Cells: 1 win, ½ draw, 0 loss, + / − forfeit, * in progress.", sections=cross, **ctx))
-        if res.proposed_sections.height:
-            prop = Section("Proposed sections (rule 2)", intro=[
-                "Not yet published: the director publishes them by copying proposed_sections.csv into "
-                "sections.csv; published sections are never reshuffled."],
-                tables=[table_from_frame(res.proposed_sections, [("stage", "Stage"), ("section", "Section"),
-                                                                 ("seat", "Seat"), ("entry_id", "Entry")],
-                                         numeric=["seat"])])
-            pub.page("proposed_sections.html", render.render_page(
-                "report.html", title="Proposed sections", subtitle="", sections=[prop], **ctx))
-            bulletin.append(prop)
-        q = res.qualifiers.with_columns(
-            pl.when(pl.col("qualified").is_null()).then(pl.lit("pending"))
-            .when(pl.col("qualified")).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("q"))
-        qual = Section("Qualifiers (rule 3)", tables=[table_from_frame(
-            q.filter(pl.col("qualified").is_null() | pl.col("qualified")),
-            [("stage", "Stage"), ("section", "Section"), ("entry_id", "Entry"), ("member_id", "Member"),
-             ("score", "Score"), ("q", "Qualified"), ("basis", "Basis")], numeric=["score"])])
-        pub.page("qualifiers.html", render.render_page("report.html", title="Qualifiers", subtitle="",
-                                                       sections=[qual], **ctx))
-        st = res.standings.sort(["weighted_points", "entry_id"], descending=[True, False])
-        stand = Section("Weighted-point standings (rule 6)", intro=[
-            "Wins weigh 1.0 in the preliminaries, 2.2 in the semifinals and 4.5 in the final; draws half; "
-            "forfeit wins count as wins (maximum 46.20). Only players who completed all three stages "
-            "with no forfeit losses are eligible for prizes."],
-            tables=[table_from_frame(st.filter(pl.col("semifinal").is_not_null()) if res.event_complete else st.head(60),
-                                     [("name", "Name"), ("entry_id", "Entry"), ("preliminary", "Prelim"),
-                                      ("semifinal", "Semi"), ("final", "Final"), ("weighted_points", "Weighted"),
-                                      ("forfeit_losses", "Forfeit losses"), ("completed", "Completed"),
-                                      ("prize_eligible", "Eligible")],
-                                     numeric=["preliminary", "semifinal", "final", "weighted_points", "forfeit_losses"])],
-            notes=["Players who did not reach the semifinals are in standings.csv."])
-        pub.page("standings.html", render.render_page("report.html", title="Standings", subtitle="",
-                                                      sections=[stand], **ctx))
-        prize_sec = Section("Prizes (rule 5)", intro=[
-            f"Prize fund scaled to {res.entries_assigned} entries assigned (rule 5: based on 200 entries). "
-            "Players tied in money places share equally the sum of the prizes involved (rule 6)."],
-            tables=[table_from_frame(res.prizes, [("place", "Place"), ("name", "Name"), ("entry_id", "Entry"),
-                                                  ("weighted_points", "Weighted"), ("amount", "Prize")],
-                                     numeric=["place", "weighted_points"], money=["amount"], currency=cur,
-                                     empty="Prizes are awarded when the final is complete.")])
-        pub.page("prizes.html", render.render_page("report.html", title="Prizes", subtitle="",
-                                                   sections=[prize_sec], **ctx))
-        aw = res.awards.with_columns(pl.col("award").replace(AWARD_NAMES).alias("award_name"))
-        aw = aw.join(res.standings.select("entry_id", "name"), on="entry_id", how="left")
-        award_sec = Section("Awards (rule 4)", tables=[table_from_frame(
-            aw, [("award_name", "Award"), ("name", "Name"), ("entry_id", "Entry"), ("value", "Value")])])
-        pub.page("awards.html", render.render_page("report.html", title="Awards", subtitle="",
-                                                   sections=[award_sec], **ctx))
-        rulings = Section("Time-overstep rulings (rule 12)", tables=[table_from_frame(
-            res.rulings, [("stage", "Stage"), ("section", "Section"), ("entry_id", "Entry"), ("opponent", "Opponent"),
-                          ("reported", "Reported"), ("offense", "Offense"), ("ruling", "Ruling"),
-                          ("result_before", "Before"), ("result_after", "After")], numeric=["offense"],
-            empty="No overstep reported.")])
-        review = Section("For the director's decision (rules 7, 11, 12)", tables=[table_from_frame(
-            res.director_review, [("rule", "Rule"), ("stage", "Stage"), ("section", "Section"),
-                                  ("entry_id", "Entry"), ("detail", "Detail")],
-            empty="Nothing to decide.")])
-        pub.page("rulings.html", render.render_page("report.html", title="Rulings and director review",
-                                                    subtitle="", sections=[rulings, review], **ctx))
-        certificates(pub, cfg, res, as_of)
-        bulletin += [prize_sec, stand, award_sec, qual, rulings, review, entries_sec, flags]
-        if res.prizes.height:
-            top = res.prizes.row(0, named=True)
-            highlights.append(f"Golden Knights Champion: {top['name']} with {top['weighted_points']} weighted points.")
-        highlights.append(f"{res.entries_assigned} entries assigned; "
-                          f"{'the event is complete' if res.event_complete else 'play continues'}.")
-        pub.timings["pages_s"] = round(time.perf_counter() - t, 3)
-    common.publish_validation(pub, cfg, findings, as_of)
+        bulletin, highlights = publish_event(pub, cfg, cfg.golden_knights, res, as_of, ctx)
+    publish_validation(pub, cfg, findings, as_of)
     pub.pdfs["bulletin.pdf"] = render.render_page("report.html", title="Bulletin",
                                                   subtitle=f"As of {as_of:%d %B %Y}.", sections=bulletin, **ctx)
     n_err = sum(f.severity is Severity.ERROR for f in findings)
     pub.files["index.html"] = render.render_page(
         "index.html", title=cfg.event.name, subtitle=f"Published {as_of:%d %B %Y}.",
         facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],
-        errors=n_err, warnings=len(findings) - n_err, sections=[], highlights=highlights, links=common.link_list(pub), **ctx)
-    messages = common.outbox(cfg, [(r.name, r.email) for r in cfg.publish.recipients],
+        errors=n_err, warnings=len(findings) - n_err, sections=[], highlights=highlights, links=link_list(pub), **ctx)
+    messages = outbox(cfg, [(r.name, r.email) for r in cfg.publish.recipients],
                              subject=f"{cfg.event.name} — bulletin",
                              lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
                              highlights=highlights, as_of=as_of)
-    return common.finish(pub, cfg, event_dir, names, as_of, started, messages)
-
-
-def certificates(pub: common.Publication, cfg: EventConfig, res: GKResult, as_of: dt.date) -> None:
-    """GK rule 4 — a certificate suitable for framing for each semifinal non-qualifier."""
-    names = dict(zip(res.standings["entry_id"], res.standings["name"]))
-    for rec in res.awards.filter(pl.col("award") == "framing_certificate").iter_rows(named=True):
-        html = render.render_page(
-            "certificate.html", organiser="US Chess Correspondence Chess", title="Certificate of Achievement",
-            name=names.get(rec["entry_id"], rec["entry_id"]),
-            text=f"Semifinalist of the {cfg.event.name}, in recognition of reaching the semifinal round "
-                 "of the US Chess Correspondence Championship.",
-            signer="Correspondence Chess Director", date=f"{as_of:%d %B %Y}")
-        pub.pdfs[f"certificates/{rec['entry_id']}.pdf"] = html
+    return tasks.finish(pub, cfg, event_dir, names, as_of, started, messages)

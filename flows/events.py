@@ -9,33 +9,22 @@ from pathlib import Path
 
 from prefect import flow
 
-from flows.common import publish_config_error
-from flows.correspondence import correspondence_event, rules_of
+from flows.correspondence import correspondence_event
 from flows.swiss import swiss_event
-from transforms.core.config import EventConfig, EventKind, from_table, parse_event_config
+from flows.tasks import publish_config_error
+from transforms.core.config import EventConfig, EventKind, parse_event_config
 from transforms.core.errors import ConfigError
-from transforms.fide.tiebreaks import parse_code, parse_edition
-from transforms.national_junior.entries import JuniorEntryRules
 
 
 def check_config(folder: Path) -> EventConfig:
-    """Load event.toml and every rules table it has, so a bad key is reported before any
-    step runs (ConfigError names the file and the key)."""
+    """Read and load event.toml (every table is validated at load, so a bad key is reported
+    before any step runs: ConfigError names the file and the key)."""
     name = f"{folder.name}/event.toml"
     try:
         text = (folder / "event.toml").read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
         raise ConfigError(name, "", f"not UTF-8 text: {e}") from None
-    cfg = parse_event_config(text, file=name)
-    if cfg.swiss is not None:
-        for code in cfg.swiss.tiebreaks:
-            parse_code(code, file=name)
-        parse_edition(cfg.swiss.tiebreak_edition, file=name)
-        if "entries" in cfg.rules:
-            from_table(JuniorEntryRules, cfg.rules["entries"], file=name, key="entries")
-    else:
-        rules_of(cfg)
-    return cfg
+    return parse_event_config(text, file=name)
 
 
 @flow(name="chessfed-run")

@@ -7,6 +7,7 @@ from decimal import Decimal
 import polars as pl
 import pytest
 
+from transforms.core.config import from_table
 from transforms.core.errors import ConfigError
 from transforms.golden_knights.prizes import (
     rule_4_awards,
@@ -132,13 +133,16 @@ def test_gk_rule_4_awards_gift_certificate_framing_certificate_pin_and_title():
     ]
 
 
-def test_gk_rules_config_errors_name_the_key():
-    with pytest.raises(ConfigError, match="golden_knights.section_size"):
-        GKRules(section_size=8)
-    with pytest.raises(ConfigError, match="golden_knights.entry_deadlines"):
-        GKRules(entry_deadlines=((1, (12, 31)), (2, (9, 30))))
-    with pytest.raises(ConfigError, match="golden_knights.stage_weights"):
-        GKRules(stage_weights=(C("1.0"), C("2.21"), C("4.5")))
+@pytest.mark.parametrize("table, key", [
+    ({"section_size": 8}, "golden_knights.section_size"),
+    ({"entry_deadlines": [[1, [12, 31]], [2, [9, 30]]]}, "golden_knights.entry_deadlines"),
+    ({"stage_weights": [1.0, 2.21, 4.5]}, "golden_knights.stage_weights"),
+    ({"gift_certificate": "seven"}, "golden_knights.gift_certificate"),
+])
+def test_gk_rules_config_errors_name_the_file_and_the_full_key(table, key):
+    with pytest.raises(ConfigError) as e:
+        from_table(GKRules, table, file="gk/event.toml", key="golden_knights")
+    assert (e.value.file, e.value.key) == ("gk/event.toml", key)
 
 
 def test_gk_rule_5_players_tied_for_first_are_co_champions_with_title_and_plaque_each():

@@ -6,12 +6,12 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from flows.common import validate
 from flows.io import read_csv_strings
-from flows.swiss import check_player_refs, check_players
 from transforms.core.config import parse_event_config
 from transforms.core.errors import Severity
 from transforms.core.ingest import GK_SCHEMAS, SWISS_SCHEMAS
+from transforms.core.ingest import validate_files as validate
+from transforms.swiss.event import check_player_refs, check_players
 from transforms.swiss.scorecard import assign_start_numbers, check_results
 
 ROOT = Path(__file__).resolve().parent.parent

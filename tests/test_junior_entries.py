@@ -14,13 +14,14 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
+from transforms.core.config import from_table
 from transforms.core.errors import ConfigError, Severity
+from transforms.national_junior.draw_agreement import flag_early_draws
 from transforms.national_junior.entries import (
     EntryType,
     JuniorEntryRules,
     SeedReason,
     evaluate_entries,
-    flag_early_draws,
 )
 
 RULES = JuniorEntryRules()
@@ -811,20 +812,20 @@ def test_line_defaults_to_row_position_when_absent():
 
 
 @pytest.mark.parametrize(
-    "kwargs, key",
+    "table, key",
     [
-        ({"quota_per_category": -1}, "quota_per_category"),
-        ({"ordinary_fee": "two thousand"}, "ordinary_fee"),
-        ({"late_fee": -250}, "late_fee"),
-        ({"medal_bonus": {"u17": {"TN": 1}}}, "medal_bonus.u17"),
-        ({"female_only_categories": frozenset({"women"})}, "female_only_categories"),
-        ({"boarding_types": frozenset({"vip"})}, "boarding_types"),
+        ({"quota_per_category": -1}, "entries.quota_per_category"),
+        ({"ordinary_fee": "two thousand"}, "entries.ordinary_fee"),
+        ({"late_fee": -250}, "entries.late_fee"),
+        ({"medal_bonus": {"u17": {"TN": 1}}}, "entries.medal_bonus.u17"),
+        ({"female_only_categories": ["women"]}, "entries.female_only_categories"),
+        ({"boarding_types": ["vip"]}, "entries.boarding_types"),
     ],
 )
-def test_rules_config_errors_name_the_key(kwargs, key):
+def test_rules_config_errors_name_the_file_and_the_full_key(table, key):
     with pytest.raises(ConfigError) as err:
-        JuniorEntryRules(**kwargs)
-    assert err.value.key == key
+        from_table(JuniorEntryRules, table, file="nj/event.toml", key="entries")
+    assert (err.value.file, err.value.key) == ("nj/event.toml", key)
 
 
 def test_rules_defaults_are_the_2024_seed():
@@ -906,13 +907,12 @@ def test_draw_agreement_without_moves_or_consent_columns():
     assert [f.line for f in flag_early_draws(frame.drop("draw_consent"))] == [2]
 
 
-def test_rules_accept_plain_toml_values_and_freeze_them():
-    assert JuniorEntryRules(ordinary_fee=2000, late_fee=250.5).late_fee == Decimal("250.5")
-    assert JuniorEntryRules(ordinary_fee=2000).ordinary_fee == Decimal(2000)
+def test_rules_loaded_from_plain_toml_values_are_exact_and_frozen():
+    load = lambda table: from_table(JuniorEntryRules, table, file="event.toml", key="entries")  # noqa: E731
+    assert load({"ordinary_fee": 2000, "late_fee": 250.5}).late_fee == Decimal("250.5")
+    assert load({"ordinary_fee": 2000}).ordinary_fee == Decimal(2000)
     table = {"open": {"TN": 1}}
-    rules = JuniorEntryRules(
-        medal_bonus=table, boarding_types=["quota"], categories=["open", "girls"]
-    )
+    rules = load({"medal_bonus": table, "boarding_types": ["quota"], "categories": ["open", "girls"]})
     table["open"]["TN"] = 9
     assert dict(rules.medal_bonus["open"]) == {"TN": 1}
     assert rules.boarding_types == frozenset({"quota"})

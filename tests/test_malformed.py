@@ -8,13 +8,14 @@ from pathlib import Path
 
 import pytest
 
-from flows import io, swiss
-from flows.common import validate
+from flows import io
 from flows.correspondence import compute
 from flows.events import check_config
 from transforms.core.config import parse_event_config
 from transforms.core.errors import ConfigError, Severity
 from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, SWISS_SCHEMAS
+from transforms.core.ingest import validate_files as validate
+from transforms.swiss import event as swiss
 
 ROOT = Path(__file__).resolve().parent.parent
 NJ = ROOT / "inputs" / "national-junior-2024"

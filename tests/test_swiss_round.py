@@ -7,9 +7,10 @@ from pathlib import Path
 
 import polars as pl
 
-from flows import io, swiss
+from flows import io
 from transforms.core.config import parse_event_config
 from transforms.core.ingest import SWISS_SCHEMAS
+from transforms.swiss import event as swiss
 from transforms.swiss.rounds import pairing_rows
 
 ROOT = Path(__file__).resolve().parent.parent

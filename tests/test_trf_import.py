@@ -6,10 +6,11 @@ from pathlib import Path
 import polars as pl
 from polars.testing import assert_frame_equal
 
-from flows import io, swiss
+from flows import io
 from transforms.core.config import parse_event_config
 from transforms.core.ingest import SWISS_SCHEMAS
 from transforms.fide.trf import parse_trf, write_trf
+from transforms.swiss import event as swiss
 from transforms.swiss import rounds as sr
 from transforms.swiss.takeover import players_from_trf, results_from_trf
 

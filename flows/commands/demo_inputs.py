@@ -11,8 +11,12 @@ from flows import io
 from flows.commands.simulate import simulate
 from flows.demo.golden_knights import demo_files
 from flows.demo.national_junior import demo_national_junior_files
-from transforms.core.config import from_table, parse_event_config
-from transforms.golden_knights.rules import GKRules
+from transforms.core.config import parse_event_config
+
+DEMO_NO_SHOWS = frozenset({("open", 4)})
+"""The demo's one scripted event: a no-show in round 4 of the Open (a forfeit win for White on
+the first board still to be played), so that the demo shows a forfeit in the standings, the
+crosstable, the TRF and the tie-breaks."""
 
 
 def write_demo_inputs(folder: Path) -> list[Path]:
@@ -26,12 +30,12 @@ def write_demo_inputs(folder: Path) -> list[Path]:
     ]
     # The results are played by our own engine: `chessfed simulate` (seeded) through round 11.
     (nj / "results.csv").unlink(missing_ok=True)
-    simulate(nj)
+    simulate(nj, no_shows=DEMO_NO_SHOWS)
     written.append(nj / "results.csv")
     gk = folder / "golden-knights-2019"
     cfg = parse_event_config((gk / "event.toml").read_text(encoding="utf-8"), file=str(gk / "event.toml"))
-    rules = from_table(GKRules, cfg.rules["golden_knights"], file=cfg.source, key="golden_knights")
-    files = demo_files(rules, seed=2019, event_year=cfg.event.start.year)
+    assert cfg.golden_knights is not None
+    files = demo_files(cfg.golden_knights, seed=2019, event_year=cfg.event.start.year)
     # One decision of the director (GK rule 7), so the demo shows an override at work.
     files["overrides.csv"] = pl.DataFrame([{
         "kind": "result", "stage": "preliminary", "section": "P02", "entry_id": "GK19-0143",

@@ -55,9 +55,14 @@ def _text(v: object) -> str | None:
     return str(v)
 
 
-def simulate(event: Path, *, through: int | None = None, seed: int | None = None) -> int:
-    """Play rounds until ``through`` (default: the event's last); returns rounds played."""
-    from flows import swiss  # imports prefect: only when simulating, not for `chessfed --help`
+def simulate(event: Path, *, through: int | None = None, seed: int | None = None,
+             no_shows: frozenset[tuple[str, int]] = frozenset()) -> int:
+    """Play rounds until ``through`` (default: the event's last); returns rounds played.
+
+    ``no_shows`` (category id, round): in that round of that category the first game still to
+    be played is won by White by forfeit (the demo uses one, so that its outputs show a
+    forfeit); every other forfeit comes from the seeded FORFEIT_RATE."""
+    from transforms.swiss import event as swiss
 
     cfg = parse_event_config((event / "event.toml").read_text(encoding="utf-8"), file=str(event / "event.toml"))
     assert cfg.swiss is not None, "simulate runs Swiss events"
@@ -81,7 +86,7 @@ def simulate(event: Path, *, through: int | None = None, seed: int | None = None
                 _, boards, setup, _log = swiss.next_pairing(run, c)
                 rows = pairing_rows(boards, setup, c.players, r)
             ratings = dict(zip(c.players["player_id"], c.players["rating"].fill_null(0)))
-            new += _play(rows, ratings, rng, force_forfeit=(r == 4 and c.cat.id == run.categories[0].cat.id))
+            new += _play(rows, ratings, rng, force_forfeit=(c.cat.id, r) in no_shows)
         old = run.typed.get("results.csv")
         keep = [] if old is None else [
             {k: rec[k] for k in RESULT_COLUMNS} for rec in old.iter_rows(named=True) if rec["round"] != r]

@@ -3,11 +3,16 @@ outbox as .eml (the embedded default) or sent through SMTP when the event config
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import smtplib
 from collections.abc import Iterable
 from email.message import EmailMessage
 from email.utils import formataddr
+from typing import Any
+
+from flows.publish import render
+from transforms.core.config import EventConfig
 
 
 def build_message(*, sender: str, to_name: str, to_email: str, subject: str, html: str,
@@ -38,3 +43,22 @@ def send_smtp(host: str, port: int, messages: list[EmailMessage], *, timeout: fl
         for m in messages:
             smtp.send_message(m)
     return len(messages)
+
+
+def outbox(cfg: EventConfig, recipients: list[tuple[str, str]], *, subject: str, lead: str,
+           highlights: list[str], as_of: dt.date) -> list[tuple[str, dict[str, Any]]]:
+    """One message per recipient, as (relative .eml path, build_message arguments); the
+    bulletin PDF is attached when it has been rendered."""
+    specs = []
+    date = dt.datetime.combine(as_of, dt.time(18, 0)).strftime("%a, %d %b %Y %H:%M:%S +0000")
+    for name, email in recipients:
+        html = render.render_page("email.html", subject=subject, recipient=name, lead=lead,
+                                  highlights=highlights, web="",
+                                  signature=f"{cfg.event.organiser} — {cfg.event.contact}")
+        text = "\n".join([f"Dear {name},", "", lead, "", *[f"- {h}" for h in highlights], "",
+                          "The full bulletin is attached as a PDF.", "", cfg.event.organiser])
+        safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in email)
+        specs.append((f"outbox/{safe}.eml", dict(
+            sender=cfg.publish.sender, to_name=name, to_email=email,
+            subject=f"{cfg.publish.subject_prefix}{subject}", html=html, text=text, date=date)))
+    return specs

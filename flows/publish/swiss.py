@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import polars as pl
 
-from flows.common import Publication
 from flows.publish import render
+from flows.publish.pages import Publication
 from flows.publish.present import Details, Section, fmt, table_from_frame
 from transforms.fide.tiebreaks import explain_tiebreaks
 from transforms.swiss import scorecard as sc
+from transforms.swiss.rounds import pairing_rows
 
 __all__ = ["Section"]
 
@@ -161,18 +162,15 @@ SAME_STATE_NOTE = ("System of Play: players from the same state are not paired i
                    "(a declared departure from FIDE C.04.3).")
 
 
-def pairings_by_round(pub: Publication, run, new: dict, logs: dict[str, dict[int, list[str]]],
-                      ctx) -> None:
+def pairings_by_round(pub: Publication, run, ctx) -> None:
     """pairings/round-NN for every round with rows in results.csv, and the new pairing; the
     same-state rule's changes are logged on the page of the round they apply to."""
-    from transforms.swiss.rounds import pairing_rows
-
     per_round: dict[int, list[tuple]] = {}
     for c in run.categories:
         for r in sorted(set(c.results["round"].to_list())):
             per_round.setdefault(r, []).append((c, c.results.filter(pl.col("round") == r)))
-        if c.cat.id in new:
-            r, boards, setup, _log = new[c.cat.id]
+        if c.pairing is not None:
+            r, boards, setup, _log = c.pairing
             per_round.setdefault(r, []).append((c, pairing_rows(boards, setup, c.players, r)))
     cols = [("board", "Bd"), ("w_sno", "SNo"), ("w_name", "White"), ("w_rating", "Rtg"), ("w_pts", "Pts"),
             ("res", "Result"), ("b_pts", "Pts"), ("b_label", "Black"), ("b_rating", "Rtg"), ("b_sno", "SNo")]
@@ -184,7 +182,7 @@ def pairings_by_round(pub: Publication, run, new: dict, logs: dict[str, dict[int
             f = _pairing_frame(c, rows, pts)
             secs.append(Section(f"{c.cat.name} — round {r}", tables=[table_from_frame(
                 f, cols, numeric=["board", "w_sno", "w_rating", "w_pts", "b_pts", "b_rating", "b_sno"])]))
-            log = logs.get(c.cat.id, {}).get(r)
+            log = c.rule_logs.get(r)
             if log:
                 secs.append(Section(f"{c.cat.name} — same-state rule in round {r}", intro=[SAME_STATE_NOTE],
                                     tables=[table_from_frame(pl.DataFrame({"change": log}),
@@ -198,8 +196,7 @@ def pairings_by_round(pub: Publication, run, new: dict, logs: dict[str, dict[int
             "report.html", title=f"Pairings — round {r}", subtitle="", sections=secs, **ctx))
 
 
-def bulletin_sections(pub: Publication, run, new: dict, audits: list[dict], ctx,
-                      highlights: list[str]) -> list[Section]:
+def bulletin_sections(pub: Publication, run, ctx, highlights: list[str]) -> list[Section]:
     out = []
     cross_secs = []
     for c in run.categories:
@@ -228,14 +225,16 @@ def bulletin_sections(pub: Publication, run, new: dict, audits: list[dict], ctx,
             "report.html", title="Crosstable", subtitle="Cells: opponent's rank, colour, result.",
             sections=cross_secs, **ctx))
         out += cross_secs
-    if new:
-        for cid, (r, boards, _setup, log) in new.items():
-            name = run.cfg.swiss.category(cid).name
+    for c in run.categories:
+        if c.pairing is not None:
+            r, boards, _setup, log = c.pairing
+            name = c.cat.name
             highlights.append(f"{name}: round {r} is paired ({len(boards)} boards).")
             if log:
                 out.append(Section(f"{name} — same-state rule in round {r}", intro=[SAME_STATE_NOTE],
                                    tables=[table_from_frame(pl.DataFrame({"change": log}),
                                                             [("change", "Pairing changed by the rule")])]))
+    audits = [d for c in run.categories for d in c.audit]
     audit_sec = Section("Pairing audit", intro=[
         "Every complete round was paired again by chessfed's FIDE Dutch engine from the history "
         "before it and compared with the recorded pairing."],
@@ -249,12 +248,13 @@ def bulletin_sections(pub: Publication, run, new: dict, audits: list[dict], ctx,
     return out
 
 
-def prizes(pub: Publication, run, prizes: dict[str, pl.DataFrame], ctx) -> list[Section]:
+def prizes(pub: Publication, run, ctx) -> list[Section]:
     cur = run.cfg.event.currency
     secs, frames = [], []
-    for cid, p in prizes.items():
-        cat = run.cfg.swiss.category(cid)
-        c = next(x for x in run.categories if x.cat.id == cid)
+    for c in run.categories:
+        if c.prizes is None:
+            continue
+        cid, cat, p = c.cat.id, c.cat, c.prizes
         p = p.join(c.players.select("sno", "state"), on="sno", how="left").filter(pl.col("amount") > 0)
         p = p.with_columns(pl.when(pl.col("flag") != "").then(pl.lit("flag")).otherwise(pl.lit("")).alias("_css"))
         secs.append(Section(f"{cat.name} — prizes", notes=[cat.prizes_note, "Cash prizes are not shared: "

@@ -14,12 +14,16 @@ import tomllib
 import types
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from enum import Enum, StrEnum
 from typing import Any
 
 from transforms.core.errors import ConfigError
+from transforms.core.model import Colour, DutchEdition
+from transforms.fide.tiebreaks import Edition, parse_code
+from transforms.golden_knights.rules import GKRules
+from transforms.national_junior.entries import JuniorEntryRules
 
 
 class EventKind(StrEnum):
@@ -27,6 +31,18 @@ class EventKind(StrEnum):
 
     SWISS = "swiss"
     CORRESPONDENCE = "correspondence"
+
+
+class InitialColour(StrEnum):
+    """``swiss.initial_colour``: the colour player 1 gets in round 1 (drawn by lot at the
+    venue; FIDE C.04.3 E.5 and TRF ``XXC``)."""
+
+    WHITE = "white"
+    BLACK = "black"
+
+    @property
+    def colour(self) -> Colour:
+        return Colour.WHITE if self is InitialColour.WHITE else Colour.BLACK
 
 
 @dataclass(frozen=True)
@@ -88,13 +104,36 @@ class SwissConfig:
     rounds: int
     categories: tuple[Category, ...]
     tiebreaks: tuple[str, ...] = ("BH-C1", "BH", "SB", "DE", "WIN", "BWG")
-    tiebreak_edition: str = "fide-2024"
-    dutch_edition: str = "2025"
-    initial_colour: str = "white"
+    """FIDE C.07 codes in order (each a code of the registry, ``transforms.fide.tiebreaks``)."""
+    tiebreak_edition: Edition = Edition.FIDE_2024
+    dutch_edition: DutchEdition = DutchEdition.RULES_2025
+    initial_colour: InitialColour = InitialColour.WHITE
     pab_points: float = 1.0
+    """Points of the pairing-allocated bye (FIDE C.04.1: a win unless the regulations say)."""
     prizes_shared: bool = False
+    """Whether players equal after every tie-break share their places' prizes."""
     last_round_same_state: bool = False
+    """National Junior 2024 "System of Play": no same-state games among the top 50% in the
+    last round (transforms/national_junior/same_state.py)."""
+    draw_consent_before_move: int | None = None
+    """National Junior 2024: a draw agreed before this move without the arbiter's consent is
+    flagged (transforms/national_junior/draw_agreement.py); None: no such rule."""
     simulation_seed: int = 1
+
+    def __post_init__(self) -> None:
+        if self.rounds < 1:
+            raise ConfigError("", "rounds", f"must be at least 1, got {self.rounds}")
+        if not self.categories:
+            raise ConfigError("", "categories", "at least one category is required")
+        ids = [c.id for c in self.categories]
+        dup = {i for i in ids if ids.count(i) > 1}
+        if dup:
+            raise ConfigError("", "categories", f"duplicate category id {sorted(dup)[0]!r}")
+        for code in self.tiebreaks:
+            parse_code(code, key="tiebreaks", file="")
+        if self.draw_consent_before_move is not None and self.draw_consent_before_move < 1:
+            raise ConfigError("", "draw_consent_before_move",
+                              f"must be at least 1, got {self.draw_consent_before_move}")
 
     def category(self, cid: str) -> Category:
         for c in self.categories:
@@ -110,10 +149,13 @@ class EventConfig:
     event: EventInfo
     publish: PublishConfig
     swiss: SwissConfig | None = None
-    rules: Mapping[str, Any] = field(default_factory=dict)
-    """Raw rule tables (``[entries]``, ``[golden_knights]``) handed to the rule modules,
-    which load them with :func:`from_table` into their own frozen dataclasses."""
+    """``[swiss]``: the system of play of a Swiss event."""
+    entries: JuniorEntryRules | None = None
+    """``[entries]``: the National Junior's entry rules (eligibility, quotas, fees), if any."""
+    golden_knights: GKRules | None = None
+    """``[golden_knights]``: the Golden Knights rules as numbers (correspondence events)."""
     source: str = "event.toml"
+    """The file the configuration was read from, as named in error messages."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -220,7 +262,9 @@ def _convert(value: Any, tp: Any, *, file: str, key: str) -> Any:
 def from_table(cls: type, table: Mapping[str, Any], *, file: str, key: str) -> Any:
     """Build the frozen dataclass ``cls`` from a TOML table.
 
-    Unknown keys and missing required keys are errors naming ``file`` and ``key.field``.
+    Unknown keys, missing required keys, values of the wrong type and the checks of the
+    class's own ``__post_init__`` (which raise :class:`ConfigError` with an empty file and a
+    key relative to the table) are errors naming ``file`` and the full key path.
     """
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
@@ -234,11 +278,17 @@ def from_table(cls: type, table: Mapping[str, Any], *, file: str, key: str) -> A
             kwargs[name] = _convert(table[name], hints[name], file=file, key=f"{key}.{name}")
         elif f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
             raise ConfigError(file, f"{key}.{name}", "missing required key")
-    return cls(**kwargs)
+    try:
+        return cls(**kwargs)
+    except ConfigError as e:
+        if e.file:  # a nested table's error, already located
+            raise
+        raise ConfigError(file, f"{key}.{e.key}" if e.key else key, e.reason) from None
 
 
 def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
-    """Parse and validate an event.toml text (DESIGN.md, Inputs)."""
+    """DESIGN.md Inputs (event.toml) — parse and validate every table, once, at load: a bad
+    key anywhere is a :class:`ConfigError` naming ``file`` and the full key path."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -254,27 +304,26 @@ def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
     if event.end < event.start:
         raise ConfigError(file, "event.end", f"{event.end} is before event.start {event.start}")
     publish = from_table(PublishConfig, data["publish"], file=file, key="publish")
-    swiss = None
+    swiss = entries = golden_knights = None
     if event.kind is EventKind.SWISS:
         if "swiss" not in data:
             raise ConfigError(file, "swiss", "missing required table for kind = 'swiss'")
         swiss = from_table(SwissConfig, data["swiss"], file=file, key="swiss")
-        if not swiss.categories:
-            raise ConfigError(file, "swiss.categories", "at least one category is required")
-        if swiss.rounds < 1:
-            raise ConfigError(file, "swiss.rounds", f"must be at least 1, got {swiss.rounds}")
-        if swiss.dutch_edition not in ("2017", "2025"):
-            raise ConfigError(file, "swiss.dutch_edition",
-                              f"{swiss.dutch_edition!r} is not '2017' or '2025'")
-        if swiss.initial_colour not in ("white", "black"):
-            raise ConfigError(file, "swiss.initial_colour",
-                              f"{swiss.initial_colour!r} is not 'white' or 'black'")
-        ids = [c.id for c in swiss.categories]
-        dup = {i for i in ids if ids.count(i) > 1}
-        if dup:
-            raise ConfigError(file, "swiss.categories", f"duplicate category id {sorted(dup)[0]!r}")
-    elif "golden_knights" not in data:
-        raise ConfigError(file, "golden_knights", "missing required table for kind = 'correspondence'")
-    rules = {k: data[k] for k in ("entries", "golden_knights") if k in data}
-    return EventConfig(event=event, publish=publish, swiss=swiss,
-                       rules=types.MappingProxyType(rules), source=file)
+        if "entries" in data:
+            entries = from_table(JuniorEntryRules, data["entries"], file=file, key="entries")
+            unknown = sorted(set(entries.categories) - {c.id for c in swiss.categories})
+            if unknown:
+                raise ConfigError(file, "entries.categories",
+                                  f"{unknown[0]!r} is not a category of [swiss]")
+        if "golden_knights" in data:
+            raise ConfigError(file, "golden_knights", "a table of correspondence events")
+    else:
+        if "golden_knights" not in data:
+            raise ConfigError(file, "golden_knights",
+                              "missing required table for kind = 'correspondence'")
+        golden_knights = from_table(GKRules, data["golden_knights"], file=file, key="golden_knights")
+        for k in ("swiss", "entries"):
+            if k in data:
+                raise ConfigError(file, k, "a table of Swiss events")
+    return EventConfig(event=event, publish=publish, swiss=swiss, entries=entries,
+                       golden_knights=golden_knights, source=file)

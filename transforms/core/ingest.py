@@ -155,6 +155,37 @@ def cast_frame(raw: pl.DataFrame, schema: Schema) -> tuple[pl.DataFrame, list[Fi
     return typed.filter(keep), findings
 
 
+RawFile = tuple[pl.DataFrame, list[Finding]]
+"""An input file as the flows read it: every column a string, plus ``line``; and the findings
+of reading it (undecodable lines, ragged rows)."""
+
+
+def validate_files(raw: dict[str, RawFile], schemas: dict[str, Schema],
+                   required: tuple[str, ...]) -> tuple[dict[str, pl.DataFrame], list[Finding]]:
+    """DESIGN.md Inputs — cast every file to its schema; missing required files are errors."""
+    findings: list[Finding] = []
+    typed: dict[str, pl.DataFrame] = {}
+    for name in required:
+        if name not in raw:
+            findings.append(Finding(name, None, "", "", Severity.ERROR, "required file is missing"))
+    for name, schema in schemas.items():
+        if name not in raw:
+            continue
+        frame, read_findings = raw[name]
+        findings.extend(read_findings)
+        if frame.width == 0:  # empty or unreadable file: already reported; an empty typed frame
+            frame = pl.DataFrame(schema={"line": pl.Int64, **{c.name: pl.String for c in schema.columns}})
+        frame, cast_findings = cast_frame(normalise_results(frame), schema)
+        findings.extend(cast_findings)
+        typed[name] = frame
+    return typed, findings
+
+
+def has_errors(findings: list[Finding], *files: str) -> bool:
+    """Whether any of ``files`` has an error finding (the steps that read it do not run)."""
+    return any(f.severity is Severity.ERROR and f.file in files for f in findings)
+
+
 def _b(*vals: str) -> frozenset[str]:
     return frozenset(vals)
 

@@ -26,7 +26,7 @@ name below is the TOML key. Defaults are the 2017-2020 text (seed ``000_*.txt``)
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from decimal import Decimal
 
 from transforms.core.errors import ConfigError
@@ -95,12 +95,12 @@ class GKRules:
     """Rule 12.1: reflection-time penalty for a first overstep in preliminaries/semifinals."""
     membership_warning_days: int = 90
     """Rule 1: flag active players whose membership lapses within this many days of ``as_of``."""
-    file: str = field(default="event.toml", compare=False)
-    """Where the values came from, for error messages."""
-
     def __post_init__(self) -> None:
+        """Checks of the values; a :class:`ConfigError` keyed relative to ``[golden_knights]``
+        (the loader, ``transforms.core.config``, names the file and the full key)."""
+
         def bad(key: str, reason: str) -> ConfigError:
-            return ConfigError(self.file, f"golden_knights.{key}", reason)
+            return ConfigError("", key, reason)
 
         if self.entry_fee < 0:
             raise bad("entry_fee", f"must be >= 0, got {self.entry_fee}")

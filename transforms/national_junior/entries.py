@@ -1,4 +1,4 @@
-"""National Junior (U-19) 2024 — entries, eligibility, fees, boarding; the draw-agreement check.
+"""National Junior (U-19) 2024 — entries, eligibility, fees and boarding.
 
 Seed ``004_57e04720007abfb4.txt`` (53rd National Junior U-19 and 38th National Junior Girls
 U-19 Championships 2024), sections *Age Limit*, *Entries/Entry Fee*, *Eligibility*, *Entry
@@ -27,7 +27,6 @@ Fee Structure* and *Important Rules & Regulations*.
 | Entry Fee Structure — Rs 2,000 ordinary, Rs 7,500 special     | entry_fee                 |
 | Late fee — Rs 250 per player after 02 September               | late_fee                  |
 | Important Rules — Rs 1,500 boarding lump sum                  | boarding_lump_sum         |
-| Important Rules — draw agreement before 30 moves              | flag_early_draws          |
 
 Out of scope for a batch job (checked by people): attested birth certificates, the
 rank-list proof for medal-state entries, AICF approval of no-association players, dormitory
@@ -42,7 +41,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from enum import StrEnum
 from types import MappingProxyType
 
@@ -54,7 +53,6 @@ MONEY = pl.Decimal(12, 2)
 """Frame dtype for rupee amounts."""
 
 PLAYERS_FILE = "players.csv"
-RESULTS_FILE = "results.csv"
 _DT_FORMAT = "%Y-%m-%dT%H:%M"
 
 
@@ -226,22 +224,9 @@ class JuniorEntryRules:
     affiliated association who pay the normal entry fee)."""
 
     def __post_init__(self) -> None:
-        # Freeze what a caller may hand over as plain dicts, lists or sets (e.g. from TOML).
-        set_ = object.__setattr__
-        set_(self, "categories", tuple(self.categories))
-        for key in (
-            "female_only_categories",
-            "no_association_codes",
-            "special_fee_types",
-            "deadline_exempt_types",
-            "association_types",
-            "boarding_types",
-        ):
-            set_(self, key, frozenset(getattr(self, key)))
-        set_(self, "medal_bonus", _frozen({c: _frozen(t) for c, t in self.medal_bonus.items()}))
-        set_(self, "seed_routes", _frozen({r: frozenset(c) for r, c in self.seed_routes.items()}))
-        set_(self, "seed_titles", _frozen({r: frozenset(t) for r, t in self.seed_titles.items()}))
-        file = "event.toml"
+        """Checks of the values; a :class:`ConfigError` keyed relative to ``[entries]`` (the
+        loader, ``transforms.core.config``, names the file and the full key)."""
+        file = ""
         if not self.categories or len(set(self.categories)) != len(self.categories):
             raise ConfigError(
                 file, "categories", f"need distinct category ids, got {self.categories!r}"
@@ -258,13 +243,8 @@ class JuniorEntryRules:
                 raise ConfigError(file, key, f"must be a whole number >= 0, got {value!r}")
         for key in ("ordinary_fee", "special_fee", "late_fee", "boarding_lump_sum"):
             value = getattr(self, key)
-            try:  # TOML gives int or float; keep exact rupees and paise as Decimal
-                amount = None if isinstance(value, bool) else Decimal(str(value))
-            except InvalidOperation:
-                amount = None
-            if amount is None or not amount.is_finite() or amount < 0:
+            if not isinstance(value, Decimal) or not value.is_finite() or value < 0:
                 raise ConfigError(file, key, f"must be an amount in rupees >= 0, got {value!r}")
-            set_(self, key, amount)
         for key in ("female_only_categories",):
             unknown = set(getattr(self, key)) - set(self.categories)
             if unknown:
@@ -990,53 +970,3 @@ def _findings(df: pl.DataFrame, names: list[str]) -> list[Finding]:
             for order, col, sev, why in found
         )
     return [f for _, _, f in sorted(out, key=lambda t: (t[0], t[1]))]
-
-
-# --------------------------------------------------------------------------------------------
-
-DRAW_RESULTS = ("1/2-1/2", "½-½", "0.5-0.5", "=")
-"""Result spellings that mean a draw over the board (DESIGN.md accepts ``½-½``)."""
-
-
-def flag_early_draws(results: pl.DataFrame, *, min_moves: int = 30) -> list[Finding]:
-    """NJ 2024 Important Rules, Draw Agreement — "Players shall not agree for a draw without
-    the consent of the arbiter, before each player makes 30 moves."
-
-    Flags, as WARNINGs for the arbiter (results.csv, line, column ``moves``), every draw with
-    ``moves < min_moves`` whose ``draw_consent`` is not true.
-
-    Decision: ``moves`` counts moves completed by both players, so a draw at 30 is allowed
-    and one at 29 is flagged. Decision: a draw with no ``moves`` value (or no moves column)
-    is not flagged — nothing shows it was early, and flagging every such draw would bury the
-    real cases. A missing ``draw_consent`` (value or column) means no consent was recorded.
-    Forfeits and byes are not draws agreed over the board and are never flagged.
-    """
-    if "moves" not in results.columns or results.height == 0:
-        return []
-    df = results.with_row_index("_row")
-    if "line" not in df.columns:
-        df = df.with_columns(line=(pl.col("_row") + 2).cast(pl.Int64))
-    consent = (
-        pl.col("draw_consent").cast(pl.Boolean).fill_null(False)
-        if "draw_consent" in df.columns
-        else pl.lit(False)
-    )
-    flagged = df.filter(
-        pl.col("result").cast(pl.String).str.strip_chars().is_in(list(DRAW_RESULTS))
-        & pl.col("moves").is_not_null()
-        & (pl.col("moves") < min_moves)
-        & ~consent
-    )
-    return [
-        Finding(
-            RESULTS_FILE,
-            row["line"],
-            "moves",
-            str(row["moves"]),
-            Severity.WARNING,
-            f"round {row['round']} board {row['board']}: {row['white_id']} - {row['black_id']} "
-            f"drawn after {row['moves']} moves (before move {min_moves}) without the "
-            f"arbiter's consent",
-        )
-        for row in flagged.iter_rows(named=True)
-    ]

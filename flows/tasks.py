@@ -1,6 +1,5 @@
-"""Steps every event flow shares: reading config and inputs, validating, publishing
-(pages, PDFs, bulletin, outbox, manifest). One Prefect task per read, write, render or send;
-retries only on I/O."""
+"""The Prefect tasks every event flow shares: one task per read, write, render or send, with
+retries only on I/O; and ``finish``, which renders, writes, sends and records the manifest."""
 
 from __future__ import annotations
 
@@ -10,41 +9,18 @@ import json
 import platform
 import re
 import time
-from dataclasses import dataclass, field
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-import polars as pl
 from prefect import task
 
 from flows import io
 from flows.publish import mail, render
-from flows.publish.present import Section, table_from_frame
+from flows.publish.pages import Publication, findings_frame
 from transforms.core.config import EventConfig, parse_event_config
 from transforms.core.errors import ConfigError, Finding, Severity
-from transforms.core.ingest import Schema, cast_frame, normalise_results
-
-
-@dataclass
-class Publication:
-    """Everything one run publishes for an event, collected before it is written."""
-
-    out_dir: Path
-    files: dict[str, bytes | str] = field(default_factory=dict)
-    """Relative path -> content (CSV, HTML, TRF, JSON)."""
-    pdfs: dict[str, str] = field(default_factory=dict)
-    """Relative path of a PDF -> the HTML it is rendered from."""
-    timings: dict[str, float] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    """Warnings and director decisions recorded in the manifest."""
-
-    def page(self, rel: str, html: str, *, pdf: bool | str = True) -> None:
-        """Publish an HTML page and, unless ``pdf`` is False, its PDF (from ``pdf`` when it
-        is a leaner HTML text of the same document)."""
-        self.files[rel] = html
-        if pdf:
-            self.pdfs[rel.removesuffix(".html") + ".pdf"] = pdf if isinstance(pdf, str) else html
+from transforms.core.ingest import RawFile
 
 
 @task(retries=2, retry_delay_seconds=[1, 3])
@@ -56,7 +32,7 @@ def read_config(event_dir: Path) -> EventConfig:
 
 
 @task(retries=2, retry_delay_seconds=[1, 3])
-def read_inputs(event_dir: Path, names: list[str]) -> dict[str, tuple[pl.DataFrame, list[Finding]]]:
+def read_inputs(event_dir: Path, names: list[str]) -> dict[str, RawFile]:
     """Read every CSV the event has among ``names`` as strings (absent files are skipped)."""
     out = {}
     for name in names:
@@ -64,27 +40,6 @@ def read_inputs(event_dir: Path, names: list[str]) -> dict[str, tuple[pl.DataFra
         if path.exists():
             out[name] = io.read_csv_strings(path)
     return out
-
-
-def validate(raw: dict[str, tuple[pl.DataFrame, list[Finding]]], schemas: dict[str, Schema],
-             required: tuple[str, ...]) -> tuple[dict[str, pl.DataFrame], list[Finding]]:
-    """Cast every file to its schema; missing required files are errors."""
-    findings: list[Finding] = []
-    typed: dict[str, pl.DataFrame] = {}
-    for name in required:
-        if name not in raw:
-            findings.append(Finding(name, None, "", "", Severity.ERROR, "required file is missing"))
-    for name, schema in schemas.items():
-        if name not in raw:
-            continue
-        frame, read_findings = raw[name]
-        findings.extend(read_findings)
-        if frame.width == 0:  # empty or unreadable file: already reported; an empty typed frame
-            frame = pl.DataFrame(schema={"line": pl.Int64, **{c.name: pl.String for c in schema.columns}})
-        frame, cast_findings = cast_frame(normalise_results(frame), schema)
-        findings.extend(cast_findings)
-        typed[name] = frame
-    return typed, findings
 
 
 def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError) -> None:
@@ -96,46 +51,6 @@ def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError) -> 
     files = {"validation.csv": frame.write_csv(),
              "manifest.json": json.dumps({"event": event_dir.name, "error": str(error)}, indent=2) + "\n"}
     write_outputs.fn(out_dir, files)
-
-
-def has_errors(findings: list[Finding], *files: str) -> bool:
-    return any(f.severity is Severity.ERROR and f.file in files for f in findings)
-
-
-def findings_frame(findings: list[Finding]) -> pl.DataFrame:
-    schema = {"file": pl.String, "line": pl.Int64, "column": pl.String, "value": pl.String,
-              "severity": pl.String, "reason": pl.String}
-    rows = [f.as_row() for f in findings]
-    return pl.DataFrame(rows, schema=schema, orient="row").sort(
-        ["file", "line"], nulls_last=False, maintain_order=True)
-
-
-def event_context(cfg: EventConfig, as_of: dt.date) -> dict[str, Any]:
-    e = cfg.event
-    dates = f"{e.start:%d %b %Y}" if e.start == e.end else f"{e.start:%d %b %Y} – {e.end:%d %b %Y}"
-    return {"event": {"name": e.name, "venue": e.venue, "dates": dates, "code": e.code},
-            "as_of": as_of.isoformat()}
-
-
-def publish_validation(pub: Publication, cfg: EventConfig, findings: list[Finding],
-                       as_of: dt.date) -> pl.DataFrame:
-    frame = findings_frame(findings)
-    pub.files["validation.csv"] = frame.write_csv()
-    n_err = frame.filter(pl.col("severity") == "error").height
-    n_warn = frame.height - n_err
-    section = Section(
-        "Findings",
-        intro=[f"{n_err} error(s) and {n_warn} warning(s). Errors set the row aside and stop the "
-               "steps that depend on that file; warnings are for a person to look at."],
-        tables=[table_from_frame(frame.with_columns(
-            pl.when(pl.col("severity") == "error").then(pl.lit("error")).otherwise(pl.lit("flag")).alias("_css")),
-            [("file", "File"), ("line", "Line"), ("column", "Column"), ("value", "Value"),
-             ("severity", "Severity"), ("reason", "Reason")], numeric=["line"], row_css="_css",
-            empty="No findings: every input row was accepted.")])
-    pub.page("validation.html", render.render_page(
-        "report.html", title="Validation report", subtitle="", sections=[section],
-        **event_context(cfg, as_of)), pdf=False)
-    return frame
 
 
 @task
@@ -176,25 +91,6 @@ def previous_render_hashes(out_dir: Path) -> dict[str, str]:
         return {}
     return {o["path"]: o["html_sha256"] for o in data.get("outputs", [])
             if o.get("html_sha256") and (out_dir / o["path"]).exists()}
-
-
-def outbox(cfg: EventConfig, recipients: list[tuple[str, str]], *, subject: str, lead: str,
-           highlights: list[str], as_of: dt.date) -> list[tuple[str, dict[str, Any]]]:
-    """One message per recipient, as (relative .eml path, build_message arguments); the
-    bulletin PDF is attached when it has been rendered."""
-    specs = []
-    date = dt.datetime.combine(as_of, dt.time(18, 0)).strftime("%a, %d %b %Y %H:%M:%S +0000")
-    for name, email in recipients:
-        html = render.render_page("email.html", subject=subject, recipient=name, lead=lead,
-                                  highlights=highlights, web="",
-                                  signature=f"{cfg.event.organiser} — {cfg.event.contact}")
-        text = "\n".join([f"Dear {name},", "", lead, "", *[f"- {h}" for h in highlights], "",
-                          "The full bulletin is attached as a PDF.", "", cfg.event.organiser])
-        safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in email)
-        specs.append((f"outbox/{safe}.eml", dict(
-            sender=cfg.publish.sender, to_name=name, to_email=email,
-            subject=f"{cfg.publish.subject_prefix}{subject}", html=html, text=text, date=date)))
-    return specs
 
 
 def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_names: list[str],
@@ -253,8 +149,3 @@ def _version(pkg: str) -> str:
         return version(pkg)
     except Exception:  # noqa: BLE001 - a missing optional package is not an error here
         return "not installed"
-
-
-def link_list(pub: Publication) -> list[dict[str, str]]:
-    rels = sorted({*pub.files, *pub.pdfs} - {"index.html"})
-    return [{"href": r, "label": r} for r in rels if not r.startswith("outbox/")]

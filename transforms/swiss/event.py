@@ -1,0 +1,281 @@
+"""A Swiss event from its checked inputs to what the office publishes: the counterpart of
+:func:`transforms.golden_knights.event.run_golden_knights`.
+
+:func:`run_swiss` validates the input files (DESIGN.md "Inputs"), decides the entries (the
+event's entry rules, e.g. National Junior 2024), builds every category's scorecard, ranks
+every complete round (FIDE C.07 tie-breaks), re-pairs every recorded round with the Dutch
+engine (the audit), pairs the next round when the previous one is complete (FIDE C.04.3, with
+the National Junior's last-round same-state rule where configured) and allocates the prizes
+when the last round is complete. The flow (``flows/swiss.py``) reads the files, hands their
+raw frames in, and publishes what comes back.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import polars as pl
+
+from transforms.core.config import Category, EventConfig
+from transforms.core.errors import ChessfedError, Finding, Severity
+from transforms.core.ingest import (
+    SWISS_REQUIRED,
+    SWISS_SCHEMAS,
+    RawFile,
+    has_errors,
+    validate_files,
+)
+from transforms.fide.dutch.engine import pair_round
+from transforms.fide.dutch.state import Board
+from transforms.fide.standings import allocate_prizes, rank_players
+from transforms.fide.trf import Tournament
+from transforms.national_junior.draw_agreement import flag_early_draws
+from transforms.national_junior.entries import EntryDecision, evaluate_entries
+from transforms.national_junior.same_state import pair_round_same_state
+from transforms.swiss import rounds
+from transforms.swiss import scorecard as sc
+
+
+class NextPairing(NamedTuple):
+    """A round this run paired (results.csv has no rows for it yet)."""
+
+    round: int
+    boards: list[Board]
+    """(white, black) start numbers in board order; the pairing-allocated bye as (sno, None)."""
+    setup: rounds.RoundSetup
+    """Requested byes and withdrawals of the round (not paired)."""
+    log: list[str]
+    """What the last-round same-state rule changed (empty when it did not apply)."""
+
+
+@dataclass
+class CategoryRun:
+    """One category's state in this run."""
+
+    cat: Category
+    players: pl.DataFrame
+    """Accepted players of the category, with ``sno``."""
+    results: pl.DataFrame
+    """The category's checked results.csv rows (all rounds, finished or not)."""
+    done: int
+    """Rounds complete from round 1 on."""
+    card: pl.DataFrame
+    """Scorecard through ``done``."""
+    rankings: dict[int, pl.DataFrame] = field(default_factory=dict)
+    """Round -> standings after it (points and tie-breaks)."""
+    audit: list[dict] = field(default_factory=list)
+    """Recorded rounds whose pairing differs from the engine's: category, round, difference."""
+    rule_logs: dict[int, list[str]] = field(default_factory=dict)
+    """Round -> what the same-state rule changed in it (recorded rounds and the new one)."""
+    pairing: NextPairing | None = None
+    """The round this run paired, if any."""
+    prizes: pl.DataFrame | None = None
+    """The prize list, once the last round is complete and the category has a prize table."""
+
+
+@dataclass
+class SwissRun:
+    """Everything one run of a Swiss event computes (frames and values; the flow publishes)."""
+
+    cfg: EventConfig
+    as_of: dt.date
+    typed: dict[str, pl.DataFrame]
+    """Every input file as cast (rows with errors set aside)."""
+    findings: list[Finding]
+    entries: EntryDecision | None
+    categories: list[CategoryRun]
+    blocked: str = ""
+    """Why standings and pairings are not published (errors in the files they depend on)."""
+
+    def category(self, cid: str) -> CategoryRun:
+        return next(c for c in self.categories if c.cat.id == cid)
+
+
+def check_players(players: pl.DataFrame, cfg: EventConfig, as_of: dt.date) -> list[Finding]:
+    """DESIGN.md Inputs (players.csv) — players in a configured category, with possible dates."""
+    assert cfg.swiss is not None
+    cats = {c.id for c in cfg.swiss.categories}
+    out = []
+    for r in players.iter_rows(named=True):
+        if r["section"] not in cats:
+            out.append(Finding("players.csv", r["line"], "section", r["section"], Severity.ERROR,
+                               f"not a category of this event ({', '.join(sorted(cats))})"))
+        if r["birth_date"] is not None and r["birth_date"] > as_of:
+            out.append(Finding("players.csv", r["line"], "birth_date", str(r["birth_date"]),
+                               Severity.ERROR, f"impossible date: after the run date {as_of}"))
+        if r["birth_date"] is not None and r["birth_date"].year < 1900:
+            out.append(Finding("players.csv", r["line"], "birth_date", str(r["birth_date"]),
+                               Severity.ERROR, "impossible date: before 1900"))
+        if r["registered_at"] is not None and r["registered_at"].date() > cfg.event.end:
+            out.append(Finding("players.csv", r["line"], "registered_at", str(r["registered_at"]),
+                               Severity.ERROR, f"impossible date: after the event ended {cfg.event.end}"))
+    return out
+
+
+def check_player_refs(frame: pl.DataFrame, file: str, known: set[str], rounds: int) -> list[Finding]:
+    """DESIGN.md Inputs — withdrawals and bye requests name known players and real rounds."""
+    out = []
+    for r in frame.iter_rows(named=True):
+        if r["player_id"] not in known:
+            out.append(Finding(file, r["line"], "player_id", r["player_id"], Severity.ERROR,
+                               "unknown player (not in players.csv or rejected there)"))
+        col = "round" if "round" in r else "from_round"
+        if r.get(col) is not None and r[col] > rounds:
+            out.append(Finding(file, r["line"], col, str(r[col]), Severity.ERROR,
+                               f"the event has {rounds} rounds"))
+    return out
+
+
+_NO_RESULTS = {"line": pl.Int64, "round": pl.Int64, "board": pl.Int64, "white_id": pl.String,
+               "black_id": pl.String, "result": pl.String, "moves": pl.Int64,
+               "draw_consent": pl.Boolean}
+
+
+def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> SwissRun:
+    """DESIGN.md Inputs — validate, decide entries, check results and build every category's
+    scorecard. ``raw`` is each input file as read (all strings, with ``line``) and its read
+    findings."""
+    assert cfg.swiss is not None
+    typed, findings = validate_files(raw, SWISS_SCHEMAS, SWISS_REQUIRED)
+    players = typed.get("players.csv")
+    if players is None or "registered_at" not in players.columns or players.schema["registered_at"] == pl.String:
+        return SwissRun(cfg, as_of, typed, findings, None, [],
+                        blocked="players.csv is missing or unreadable (see the validation report).")
+    findings += check_players(players, cfg, as_of)
+    bad = {f.line for f in findings if f.file == "players.csv" and f.severity is Severity.ERROR}
+    players = players.filter(~pl.col("line").is_in(sorted(x for x in bad if x is not None)))
+    entries = None
+    assoc = typed.get("associations.csv")
+    if assoc is not None and cfg.entries is not None and "arrears_cleared" in assoc.columns:
+        entries = evaluate_entries(players, assoc, cfg.entries)
+        findings += list(entries.findings)
+        accepted = set(entries.decisions.filter(pl.col("status") == "accepted")["player_id"])
+        players = players.filter(pl.col("player_id").is_in(sorted(accepted)))
+    n_rounds = cfg.swiss.rounds
+    known = set(players["player_id"])
+    for name in ("withdrawals.csv", "bye_requests.csv"):
+        if name in typed and typed[name].height and "player_id" in typed[name].columns:
+            findings += check_player_refs(typed[name], name, known, n_rounds)
+    results = typed.get("results.csv")
+    if results is None or "round" not in results.columns or results.schema["round"] == pl.String:
+        results = pl.DataFrame(schema=_NO_RESULTS)
+    results, more = sc.check_results(results, players, rounds=n_rounds,
+                                     withdrawals=typed.get("withdrawals.csv"))
+    findings += more
+    if cfg.swiss.draw_consent_before_move is not None:
+        findings += flag_early_draws(results, min_moves=cfg.swiss.draw_consent_before_move)
+    run = SwissRun(cfg, as_of, typed, findings, entries, [])
+    if has_errors(findings, "results.csv"):
+        run.blocked = ("results.csv has errors: standings and pairings wait until they are "
+                       "corrected (see the validation report).")
+    players = sc.assign_start_numbers(players)
+    for cat in cfg.swiss.categories:
+        cp = players.filter(pl.col("section") == cat.id)
+        cr = results.filter(pl.col("section") == cat.id)
+        done = sc.complete_rounds(cr) if cr.height else 0
+        card = sc.scorecard_from_results(cr, cp.select("player_id", "sno"), through_round=done,
+                                         pab_points=cfg.swiss.pab_points)
+        run.categories.append(CategoryRun(cat, cp, cr, done, card))
+    return run
+
+
+def standings(run: SwissRun, c: CategoryRun, through: int) -> pl.DataFrame:
+    """FIDE C.07 — standings after round ``through``: points, then the configured tie-breaks."""
+    assert run.cfg.swiss is not None
+    card = c.card.filter(pl.col("round") <= through)
+    return rank_players(card, c.players.select("sno", "name", "rating"), run.cfg.swiss.tiebreaks,
+                        edition=run.cfg.swiss.tiebreak_edition, rounds=through)
+
+
+def engine_input(run: SwissRun, c: CategoryRun, round_no: int, setup: rounds.RoundSetup) -> Tournament:
+    """FIDE C.04 Annex 2 — the TRF view of the category before round ``round_no``."""
+    s = run.cfg.swiss
+    assert s is not None
+    return rounds.engine_input(c.players, c.card, round_no, setup,
+                               name=f"{run.cfg.event.name} — {c.cat.name}", total_rounds=s.rounds,
+                               edition=s.dutch_edition, initial_colour=s.initial_colour)
+
+
+def pair(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup) -> tuple[list[Board], list[str]]:
+    """FIDE C.04.3 — Dutch pairing of round ``r``; in the last round, with
+    ``last_round_same_state``, the National Junior's same-state rule on top (a declared
+    departure, see :mod:`transforms.national_junior.same_state`). Returns the boards and the
+    rule's log."""
+    s = run.cfg.swiss
+    assert s is not None
+    t = engine_input(run, c, r, setup)
+    if s.last_round_same_state and r == s.rounds:
+        states = {sno: st for sno, st in zip(c.players["sno"], c.players["state"]) if st}
+        names = dict(zip(c.players["sno"], c.players["name"]))
+        boards, log = pair_round_same_state(t, states, edition=s.dutch_edition, names=names)
+        return boards, log or ["The Dutch pairing had no same-state game among the top 50%: "
+                               "no pairing was changed."]
+    return pair_round(t, round_no=r, edition=s.dutch_edition), []
+
+
+def next_pairing(run: SwissRun, c: CategoryRun) -> NextPairing | None:
+    """FIDE C.04.3 — pair the round after the last complete one, if it is not paired yet
+    (no rows for it in results.csv) and the event has rounds left."""
+    s = run.cfg.swiss
+    assert s is not None
+    r = c.done + 1
+    if r > s.rounds or c.results.filter(pl.col("round") == r).height:
+        return None
+    setup = rounds.round_setup(c.players, r, run.typed.get("bye_requests.csv"),
+                               run.typed.get("withdrawals.csv"))
+    boards, log = pair(run, c, r, setup)
+    return NextPairing(r, boards, setup, log)
+
+
+def audit(run: SwissRun, c: CategoryRun) -> tuple[list[dict], dict[int, list[str]]]:
+    """FIDE C.04.3 — re-pair every complete round from its history (as ``chessfed pair -c``
+    does) and list the rounds whose recorded pairing differs from the engine's; also returns
+    the same-state rule's log of each round it applied to.
+
+    The recorded rounds of the demo were paired by this engine, so there this is a regression
+    check; for an event paired elsewhere it checks the other program."""
+    out = []
+    logs: dict[int, list[str]] = {}
+    for r in range(1, c.done + 1):
+        setup = rounds.setup_from_scorecard(c.card, r)
+        try:
+            boards, log = pair(run, c, r, setup)
+            ours = set(boards)
+            if log:
+                logs[r] = log
+        except ChessfedError as e:
+            out.append({"category": c.cat.id, "round": r, "difference": f"engine: {e}"})
+            continue
+        recorded = rounds.recorded_boards(c.card, r)
+        if ours != recorded:
+            only_rec = sorted(recorded - ours, key=str)
+            only_ours = sorted(ours - recorded, key=str)
+            out.append({"category": c.cat.id, "round": r,
+                        "difference": f"recorded only {only_rec}; engine only {only_ours}"})
+    return out, logs
+
+
+def run_swiss(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> SwissRun:
+    """FIDE C.04.3, C.07 and the event's regulations — one run of a Swiss event.
+
+    Standings after every complete round, the audit of every recorded round, the next round's
+    pairing, and (after the last round) the prize list of each category with a prize table
+    (National Junior 2024 "Prizes": not shared unless ``prizes_shared``). Nothing of it when
+    ``blocked`` (errors in the files it depends on)."""
+    run = prepare(cfg, raw, as_of)
+    s = cfg.swiss
+    assert s is not None
+    if run.blocked:
+        return run
+    for c in run.categories:
+        for r in range(1, c.done + 1):
+            c.rankings[r] = standings(run, c, r)
+        c.audit, c.rule_logs = audit(run, c)
+        c.pairing = next_pairing(run, c)
+        if c.pairing is not None and c.pairing.log:
+            c.rule_logs[c.pairing.round] = c.pairing.log
+        if c.done == s.rounds and c.cat.prizes:
+            c.prizes = allocate_prizes(c.rankings[c.done], c.cat.prizes, shared=s.prizes_shared)
+    return run

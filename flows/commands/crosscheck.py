@@ -24,6 +24,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from transforms.core.model import DutchEdition
+
 EXIT_SAME, EXIT_DIFFERENT, EXIT_ENGINE = 0, 1, 3
 
 Board = tuple[int, "int | None"]
@@ -166,7 +168,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--players", default="40,120",
                    help="comma-separated field sizes, used in turn (default 40,120)")
     p.add_argument("--rounds", type=int, default=9)
-    p.add_argument("--edition", choices=("2017", "2025", "both"), default="both")
+    p.add_argument("--edition", choices=[*(e.value for e in DutchEdition), "both"], default="both")
     p.add_argument("--seed", type=int, default=1)
 
 
@@ -174,7 +176,7 @@ def run(args: argparse.Namespace, out=None) -> int:
     out = out or sys.stdout
     engine = args.engine.split()
     sizes = [int(x) for x in args.players.split(",")]
-    editions = ["2017", "2025"] if args.edition == "both" else [args.edition]
+    editions = [e.value for e in DutchEdition] if args.edition == "both" else [args.edition]
     checks: list[RoundCheck] = []
     with tempfile.TemporaryDirectory(prefix="chessfed-crosscheck-") as tmp:
         for k in range(args.events):

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from flows.io import atomic_write
 from transforms.core.errors import InputError, NoValidPairing
-from transforms.core.model import Kind
+from transforms.core.model import DutchEdition, Kind
 from transforms.fide.dutch.engine import pair_round
 from transforms.fide.trf import Tournament, parse_trf
 
@@ -49,7 +49,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                       help="write the next round's pairing to OUT (default: stdout)")
     mode.add_argument("-c", dest="check", action="store_true",
                       help="re-pair every round and report the rounds that differ")
-    p.add_argument("--edition", choices=("2017", "2025"),
+    p.add_argument("--edition", choices=[e.value for e in DutchEdition],
                    help="rules edition (default: from the file, else 2025)")
 
 

@@ -12,8 +12,9 @@ from decimal import Decimal
 
 import polars as pl
 
+from transforms.core.model import Stage
 from transforms.golden_knights.entries import ACCEPTED, judge_entries
-from transforms.golden_knights.rules import STAGES, GKRules
+from transforms.golden_knights.rules import GKRules
 
 FIRST = ["James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David", "Elizabeth",
          "William", "Barbara", "Richard", "Susan", "Joseph", "Jessica", "Thomas", "Sarah", "Carlos", "Karen",
@@ -204,7 +205,7 @@ def simulate_golden_knights(
     overs = pl.DataFrame(schema=OVERSTEPS_SCHEMA)
     as_of = dt.date(event_year + 10, 1, 1)
     start = rules.pairing_start(event_year)
-    for i, stage in enumerate(STAGES):
+    for i, stage in enumerate(Stage):
         res = run_golden_knights(rules, m, e, with_lines(secs), with_lines(games), with_lines(overs), None,
                                  event_year=event_year, as_of=as_of)
         prop = res.proposed_sections.filter(pl.col("stage") == stage.value).sort("section", "seat")

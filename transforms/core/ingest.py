@@ -14,6 +14,8 @@ from enum import StrEnum
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
+from transforms.core.model import GAME_RESULTS, RESULT_SPELLINGS, ResultCode, Stage, Title
+from transforms.national_junior.entries import EntryType
 
 
 class ColType(StrEnum):
@@ -190,12 +192,11 @@ def _b(*vals: str) -> frozenset[str]:
     return frozenset(vals)
 
 
-RESULT_CODES = _b("1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-", "PAB", "FPB", "HPB", "ZPB")
-RESULT_ALIASES = {"½-½": "1/2-1/2", "0.5-0.5": "1/2-1/2", "=-=": "1/2-1/2", "1:0": "1-0",
-                  "0:1": "0-1", "+:-": "+/-", "-:+": "-/+", "-:-": "-/-", "+-": "+/-",
-                  "-+": "-/+", "--": "-/-", "pab": "PAB", "fpb": "FPB", "hpb": "HPB",
-                  "zpb": "ZPB"}
-"""Accepted spellings of the result codes (DESIGN.md: ``½-½`` accepted)."""
+def _values(enum) -> frozenset[str]:
+    return frozenset(m.value for m in enum)
+
+
+RESULT_CODES = _values(ResultCode)
 
 
 def normalise_results(raw: pl.DataFrame, column: str = "result") -> pl.DataFrame:
@@ -203,11 +204,10 @@ def normalise_results(raw: pl.DataFrame, column: str = "result") -> pl.DataFrame
     if column not in raw.columns:
         return raw
     s = pl.col(column).str.strip_chars()
-    return raw.with_columns(s.replace(RESULT_ALIASES).alias(column))
+    return raw.with_columns(s.replace(RESULT_SPELLINGS).alias(column))
 
 
-ENTRY_TYPES = _b("quota", "seeded", "special", "host", "secretary", "no_association",
-                 "medal_bonus", "odd_fill")
+ENTRY_TYPES = _values(EntryType)
 
 SWISS_SCHEMAS = {
     "players.csv": Schema("players.csv", (
@@ -217,7 +217,7 @@ SWISS_SCHEMAS = {
         Column("nationality", nonempty=True), Column("state", required=False),
         Column("fide_id", required=False), Column("rating", ColType.INT, minimum=0, maximum=3500),
         Column("title", required=False,
-               allowed=_b("GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM")),
+               allowed=_values(Title)),
         Column("entry_type", allowed=ENTRY_TYPES, nonempty=True),
         Column("seed_reason", required=False),
         Column("registered_at", ColType.DATETIME, nonempty=True),
@@ -249,7 +249,7 @@ SWISS_SCHEMAS = {
 }
 SWISS_REQUIRED = ("players.csv", "associations.csv")
 
-STAGES = _b("preliminary", "semifinal", "final")
+STAGES = _values(Stage)
 GK_SCHEMAS = {
     "members.csv": Schema("members.csv", (
         Column("member_id", nonempty=True), Column("name", nonempty=True),
@@ -271,7 +271,7 @@ GK_SCHEMAS = {
     "games.csv": Schema("games.csv", (
         Column("stage", allowed=STAGES, nonempty=True), Column("section", nonempty=True),
         Column("white", nonempty=True), Column("black", nonempty=True),
-        Column("result", allowed=_b("1-0", "0-1", "1/2-1/2", "+/-", "-/+", "-/-")),
+        Column("result", allowed=frozenset(c.value for c in GAME_RESULTS)),
         Column("ended", ColType.DATE, required=False),
     ), key=("stage", "section", "white", "black")),
     "time_oversteps.csv": Schema("time_oversteps.csv", (

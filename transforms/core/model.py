@@ -7,7 +7,7 @@ tie-breaks, crosstables, TRF export and prize eligibility are all derived from i
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     import polars as pl
@@ -54,22 +54,113 @@ class Kind(StrEnum):
 
 
 class ResultCode(StrEnum):
-    """Result codes accepted in results.csv / games.csv (white's view first)."""
+    """Result codes of results.csv / games.csv, white's view first (DESIGN.md Inputs)."""
 
     WHITE_WINS = "1-0"
+    """White won over the board."""
     BLACK_WINS = "0-1"
+    """Black won over the board."""
     DRAW = "1/2-1/2"
+    """Drawn over the board."""
     WHITE_FORFEIT_WIN = "+/-"
+    """White won by forfeit: Black did not play (no game, FIDE C.04.1)."""
     BLACK_FORFEIT_WIN = "-/+"
+    """Black won by forfeit."""
     DOUBLE_FORFEIT = "-/-"
+    """Neither played: a forfeit loss for both."""
     PAB = "PAB"
+    """Pairing-allocated bye (no opponent)."""
     FPB = "FPB"
+    """Full-point bye (no opponent)."""
     HPB = "HPB"
+    """Half-point bye, requested (no opponent)."""
     ZPB = "ZPB"
+    """Zero-point bye, requested (no opponent)."""
 
     @property
     def is_bye(self) -> bool:
+        """A bye: the row has no opponent."""
         return self in (ResultCode.PAB, ResultCode.FPB, ResultCode.HPB, ResultCode.ZPB)
+
+    @property
+    def white(self) -> Side:
+        """What the result gives White (the player of a bye row): points and kind.
+
+        The PAB's points are the event's (``swiss.pab_points``); 1 is FIDE's default."""
+        return _SIDES[self][0]
+
+    @property
+    def black(self) -> Side | None:
+        """What the result gives Black; None for a bye (no opponent)."""
+        return _SIDES[self][1]
+
+    @property
+    def reversed(self) -> ResultCode:
+        """The same game from the other side (GK overrides are given from the entry's side)."""
+        return _REVERSED.get(self, self)
+
+    @classmethod
+    def parse(cls, text: str | None) -> ResultCode | None:
+        """The code a cell means (any spelling of :data:`RESULT_SPELLINGS`), None if empty."""
+        t = (text or "").strip()
+        if not t:
+            return None
+        return cls(RESULT_SPELLINGS.get(t, t))
+
+
+class Side(NamedTuple):
+    """One player's side of a result."""
+
+    points: float
+    kind: Kind
+
+
+_SIDES: dict[ResultCode, tuple[Side, Side | None]] = {
+    ResultCode.WHITE_WINS: (Side(1.0, Kind.PLAYED), Side(0.0, Kind.PLAYED)),
+    ResultCode.BLACK_WINS: (Side(0.0, Kind.PLAYED), Side(1.0, Kind.PLAYED)),
+    ResultCode.DRAW: (Side(0.5, Kind.PLAYED), Side(0.5, Kind.PLAYED)),
+    ResultCode.WHITE_FORFEIT_WIN: (Side(1.0, Kind.FORFEIT_WIN), Side(0.0, Kind.FORFEIT_LOSS)),
+    ResultCode.BLACK_FORFEIT_WIN: (Side(0.0, Kind.FORFEIT_LOSS), Side(1.0, Kind.FORFEIT_WIN)),
+    ResultCode.DOUBLE_FORFEIT: (Side(0.0, Kind.FORFEIT_LOSS), Side(0.0, Kind.FORFEIT_LOSS)),
+    ResultCode.PAB: (Side(1.0, Kind.PAB), None),
+    ResultCode.FPB: (Side(1.0, Kind.FPB), None),
+    ResultCode.HPB: (Side(0.5, Kind.HPB), None),
+    ResultCode.ZPB: (Side(0.0, Kind.ZPB), None),
+}
+_REVERSED = {ResultCode.WHITE_WINS: ResultCode.BLACK_WINS, ResultCode.BLACK_WINS: ResultCode.WHITE_WINS,
+             ResultCode.WHITE_FORFEIT_WIN: ResultCode.BLACK_FORFEIT_WIN,
+             ResultCode.BLACK_FORFEIT_WIN: ResultCode.WHITE_FORFEIT_WIN}
+
+GAME_RESULTS = frozenset(c for c in ResultCode if not c.is_bye)
+"""The codes of a game between two players (games.csv has no byes)."""
+
+RESULT_SPELLINGS: dict[str, str] = {
+    "½-½": "1/2-1/2", "0.5-0.5": "1/2-1/2", "=-=": "1/2-1/2", "=": "1/2-1/2",
+    "1:0": "1-0", "0:1": "0-1", "+:-": "+/-", "-:+": "-/+", "-:-": "-/-",
+    "+-": "+/-", "-+": "-/+", "--": "-/-",
+    "pab": "PAB", "fpb": "FPB", "hpb": "HPB", "zpb": "ZPB",
+}
+"""Other spellings accepted for the result codes (DESIGN.md: ``½-½`` accepted), as offices and
+other programs write them."""
+
+
+class Title(StrEnum):
+    """FIDE titles (players.csv ``title``, TRF columns 11-13), in the order FIDE C.04.2 A.2
+    uses for the initial ranking of players with equal ratings."""
+
+    GM = "GM"
+    IM = "IM"
+    WGM = "WGM"
+    FM = "FM"
+    WIM = "WIM"
+    CM = "CM"
+    WFM = "WFM"
+    WCM = "WCM"
+
+    @property
+    def order(self) -> int:
+        """0 for GM, 1 for IM, ...: the title's place in the initial ranking."""
+        return list(Title).index(self)
 
 
 class DutchEdition(StrEnum):
@@ -92,11 +183,18 @@ class DutchEdition(StrEnum):
 
 
 class Stage(StrEnum):
-    """Golden Knights stages (GK rule 2)."""
+    """Golden Knights stages (GK rule 2), in the order they are played."""
 
     PRELIMINARY = "preliminary"
     SEMIFINAL = "semifinal"
     FINAL = "final"
+
+    @property
+    def next(self) -> Stage | None:
+        """The stage its qualifiers advance to (GK rule 3); None after the final."""
+        stages = list(Stage)
+        i = stages.index(self)
+        return stages[i + 1] if i + 1 < len(stages) else None
 
 
 SCORECARD_COLUMNS = ("round", "sno", "opponent", "colour", "points", "kind")

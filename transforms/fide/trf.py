@@ -37,14 +37,13 @@ from functools import cached_property
 from typing import TYPE_CHECKING
 
 from transforms.core.errors import InputError
-from transforms.core.model import SCORECARD_COLUMNS, Colour, Kind
+from transforms.core.model import SCORECARD_COLUMNS, Colour, DutchEdition, Kind
 
 if TYPE_CHECKING:
     import polars as pl
 
 # (polars is imported where a frame is built, so that ``chessfed pair`` starts fast)
 
-EDITIONS = ("2017", "2025")
 
 _DEFAULT_POINTS = {
     "1": 1.0, "=": 0.5, "0": 0.0, "W": 1.0, "D": 0.5, "L": 0.0,
@@ -131,8 +130,8 @@ class Tournament:
     """``XXR`` / ``142``: rounds the tournament will have (for the last-round rules)."""
     initial_colour: Colour | None = None
     """``XXC white1|black1`` / ``152``: colour of player 1 in round 1."""
-    edition: str | None = None
-    """Dutch rules edition, ``"2017"`` or ``"2025"``, from ``092`` or ``192``."""
+    edition: DutchEdition | None = None
+    """Dutch rules edition, from ``092`` or ``192``."""
     forbidden_pairs: tuple[ForbiddenPairs, ...] = ()
     """``XXP`` and ``260`` records in file order."""
     bye_requests: tuple[ByeRequest, ...] = ()
@@ -307,12 +306,13 @@ def _render_static(p: TrfPlayer) -> str:
     return s
 
 
-def _edition_of(text: str) -> str | None:
+def _edition_of(text: str) -> DutchEdition | None:
+    """The Dutch edition a ``092``/``192`` tournament type names (None: not a Dutch type)."""
     t = text.strip().upper()
     if t in ("FIDE_DUTCH_2017",):
-        return "2017"
+        return DutchEdition.RULES_2017
     if t in ("FIDE_DUTCH_2025", "FIDE_DUTCH", "FIDE_DUTCH_2025_BAKU", "FIDE_DUTCH_BAKU"):
-        return "2025"
+        return DutchEdition.RULES_2025
     return None
 
 
@@ -555,7 +555,7 @@ def tournament_from_scorecard(
     name: str,
     total_rounds: int | None = None,
     initial_colour: Colour | None = None,
-    edition: str | None = None,
+    edition: DutchEdition | str | None = None,
     forbidden_pairs: Iterable[ForbiddenPairs] = (),
     bye_requests: Iterable[ByeRequest] = (),
 ) -> Tournament:
@@ -589,8 +589,7 @@ def tournament_from_scorecard(
         )
         for r in sorted(recs, key=lambda r: int(r["sno"]))
     )
-    t = Tournament(name=name, players=tps, card_rows=tuple(card.iter_rows()),
-                   total_rounds=total_rounds, initial_colour=initial_colour, edition=edition,
-                   forbidden_pairs=tuple(forbidden_pairs), bye_requests=tuple(bye_requests))
-    t.__dict__["scorecard"] = card  # (the cached frame: the same rows)
-    return t
+    return Tournament(name=name, players=tps, card_rows=tuple(card.iter_rows()),
+                      total_rounds=total_rounds, initial_colour=initial_colour,
+                      edition=None if edition is None else DutchEdition.of(edition),
+                      forbidden_pairs=tuple(forbidden_pairs), bye_requests=tuple(bye_requests))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from transforms.core.model import Stage
 from transforms.golden_knights.rules import GKRules
 
 QUALIFIERS_SCHEMA = {
@@ -105,4 +106,5 @@ def rule_3_advancement(
 
 
 def _next(stage: str) -> str:
-    return {"preliminary": "semifinal", "semifinal": "final"}.get(stage, "next-stage")
+    nxt = Stage(stage).next
+    return "next-stage" if nxt is None else nxt.value

@@ -60,7 +60,7 @@ from transforms.golden_knights.results import (
     section_games,
     section_scores,
 )
-from transforms.golden_knights.rules import STAGES, GKRules
+from transforms.golden_knights.rules import GKRules
 from transforms.golden_knights.sections import (
     PROPOSED_SCHEMA,
     check_published_sections,
@@ -286,7 +286,7 @@ def run_golden_knights(
     proposed_parts, waiting_parts, qual_parts = [], [], []
     prev_done = True
     pool_next: pl.DataFrame | None = None
-    for i, stage in enumerate(STAGES):
+    for stage in Stage:
         st = stage.value
         in_stage = seated.filter(pl.col("stage") == st)
         if stage is Stage.PRELIMINARY:
@@ -303,7 +303,7 @@ def run_golden_knights(
         # of them are complete and no new section of it is proposed.
         stage_done = prev_done and prop.is_empty() and not sc.is_empty() and bool(sc["section_complete"].all())
         if stage is not Stage.FINAL:
-            nxt = STAGES[i + 1].value
+            nxt = stage.next.value
             adv = {e: (_yes(v), note) for (s, e), (v, note, _) in director["advance"].items() if s == st}
             q = rule_3_advancement(
                 rules, st, sc, people.select("entry_id", "member_id", "rating"), stage_complete=stage_done,

@@ -7,7 +7,7 @@ from decimal import ROUND_HALF_UP, Decimal
 import polars as pl
 
 from transforms.core.model import Kind, Stage
-from transforms.golden_knights.rules import STAGES, GKRules
+from transforms.golden_knights.rules import GKRules
 
 MONEY = pl.Decimal(precision=12, scale=2)
 PRIZES_SCHEMA = {
@@ -25,7 +25,7 @@ def rule_6_weighted_points(rules: GKRules, card: pl.DataFrame) -> pl.DataFrame:
     (Float64 = cents / 100). The maximum is 6 × (1.0 + 2.2 + 4.5) = 46.20.
     Decision: a game won by a rule 12 loss-of-game ruling is a win like any other.
     """
-    w = pl.DataFrame({"stage": [s.value for s in STAGES], "_w": [rules.weight_cents(s) for s in STAGES]},
+    w = pl.DataFrame({"stage": [s.value for s in Stage], "_w": [rules.weight_cents(s) for s in Stage]},
                      schema={"stage": pl.String, "_w": pl.Int64})
     return (
         card.join(w, on="stage", how="left")
@@ -52,7 +52,7 @@ def rule_4_standings(
     Decision: the director's ``prize_eligible`` overrides (rule 7) win.
     """
     wide = scores.group_by("entry_id").agg(
-        *[pl.col("score").filter(pl.col("stage") == s.value).first().alias(s.value) for s in STAGES],
+        *[pl.col("score").filter(pl.col("stage") == s.value).first().alias(s.value) for s in Stage],
         completed=(pl.col("stage").n_unique() == 3)
         & (pl.col("section_complete").filter(pl.col("stage") == Stage.FINAL.value).first().fill_null(False)),
     )
@@ -68,7 +68,7 @@ def rule_4_standings(
         out = out.join(d, on="entry_id", how="left").with_columns(
             prize_eligible=pl.coalesce("_d", "prize_eligible")).drop("_d")
     return out.select(
-        "entry_id", "member_id", "name", *[s.value for s in STAGES], "weighted_points", "forfeit_losses",
+        "entry_id", "member_id", "name", *[s.value for s in Stage], "weighted_points", "forfeit_losses",
         "completed", "prize_eligible", "weighted_cents", "rating",
     ).sort(pl.col("weighted_cents"), pl.col("final").fill_null(-1), "entry_id", descending=[True, True, False])
 

@@ -6,12 +6,8 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
-from transforms.core.model import Kind, ResultCode, Stage
+from transforms.core.model import GAME_RESULTS, Kind, ResultCode, Stage
 from transforms.golden_knights.rules import GKRules
-
-GAME_CODES = [ResultCode.WHITE_WINS, ResultCode.BLACK_WINS, ResultCode.DRAW,
-              ResultCode.WHITE_FORFEIT_WIN, ResultCode.BLACK_FORFEIT_WIN, ResultCode.DOUBLE_FORFEIT]
-_MIRROR = {"1-0": "0-1", "0-1": "1-0", "+/-": "-/+", "-/+": "+/-", "1/2-1/2": "1/2-1/2", "-/-": "-/-"}
 
 GAMES_SCHEMA = {
     "stage": pl.String(), "section": pl.String(), "white": pl.String(), "black": pl.String(),
@@ -29,19 +25,15 @@ REVIEW_SCHEMA = {
 PENALTY, LOSS = "reflection_time_penalty", "loss_of_game"
 
 
-_ALIASES = {"½-½": "1/2-1/2", "0.5-0.5": "1/2-1/2", "=": "1/2-1/2", "1:0": "1-0", "0:1": "0-1",
-            "+:-": "+/-", "-:+": "-/+", "-:-": "-/-", "+-": "+/-", "-+": "-/+", "--": "-/-"}
-
-
 def _norm_code(text: str | None) -> str | None:
-    """A game result code (white's view), None while in progress; ValueError if unknown."""
-    if text is None or text.strip() in {"", "*"}:
+    """A game result code (white's view), None while in progress ("" or "*"); ValueError if
+    it is not the result of a game."""
+    if text is None or text.strip() == "*":
         return None
-    t = text.strip()
-    t = _ALIASES.get(t, t)
-    if t not in {c.value for c in GAME_CODES}:
+    code = ResultCode.parse(text)
+    if code is not None and code not in GAME_RESULTS:
         raise ValueError(text)
-    return t
+    return None if code is None else code.value
 
 
 def section_games(
@@ -200,7 +192,7 @@ def rule_7_result_overrides(
                              "no game between entry_id and opponent in that stage and section; override ignored"))
             continue
         g = rows[idx[key]]
-        white_view = code if (code is None or g["white"] == o["entry_id"]) else _MIRROR[code]
+        white_view = code if (code is None or g["white"] == o["entry_id"]) else ResultCode(code).reversed.value
         applied.append({**o, "previous": g["result"], "applied": white_view})
         g["result"], g["source"] = white_view, "rule 7"
     out = pl.DataFrame(rows, schema=GAMES_SCHEMA, orient="row") if rows else games
@@ -216,22 +208,20 @@ def scorecard(games: pl.DataFrame) -> pl.DataFrame:
     for both players.
     """
     r = pl.col("result")
-    w_pts = (pl.when(r.is_in(["1-0", "+/-"])).then(1.0).when(r == "1/2-1/2").then(0.5)
-             .when(r.is_null()).then(None).otherwise(0.0))
-    b_pts = (pl.when(r.is_in(["0-1", "-/+"])).then(1.0).when(r == "1/2-1/2").then(0.5)
-             .when(r.is_null()).then(None).otherwise(0.0))
-    forfeit = r.is_in(["+/-", "-/+", "-/-"])
 
-    def kind(pts: pl.Expr) -> pl.Expr:
-        return (pl.when(r.is_null()).then(None).when(~forfeit).then(pl.lit(Kind.PLAYED.value))
-                .when(pts == 1.0).then(pl.lit(Kind.FORFEIT_WIN.value))
-                .otherwise(pl.lit(Kind.FORFEIT_LOSS.value)))
+    def side(of) -> tuple[pl.Expr, pl.Expr]:
+        points = r.replace_strict({c.value: of(c).points for c in GAME_RESULTS}, default=None,
+                                  return_dtype=pl.Float64)
+        kind = r.replace_strict({c.value: of(c).kind.value for c in GAME_RESULTS}, default=None,
+                                return_dtype=pl.String)
+        return points, kind
 
+    (w_pts, w_kind), (b_pts, b_kind) = side(lambda c: c.white), side(lambda c: c.black)
     base = ["stage", "section", "result", "ended", "source"]
     white = games.select(*base, entry_id="white", opponent="black", colour=pl.lit("w"),
-                         points=w_pts, kind=kind(w_pts))
+                         points=w_pts, kind=w_kind)
     black = games.select(*base, entry_id="black", opponent="white", colour=pl.lit("b"),
-                         points=b_pts, kind=kind(b_pts))
+                         points=b_pts, kind=b_kind)
     return pl.concat([white, black]).select(
         "stage", "section", "entry_id", "opponent", "colour", "result", "points", "kind", "ended", "source"
     ).sort("stage", "section", "entry_id", "opponent")

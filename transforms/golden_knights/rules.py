@@ -43,7 +43,6 @@ NORTH_AMERICA: tuple[str, ...] = (
     "KN", "KY", "LC", "MF", "MQ", "MS", "PR", "SX", "TC", "TT", "VC", "VG", "VI",
 )
 
-STAGES: tuple[Stage, ...] = (Stage.PRELIMINARY, Stage.SEMIFINAL, Stage.FINAL)
 
 
 @dataclass(frozen=True, slots=True)
@@ -148,7 +147,7 @@ class GKRules:
 
     def weight_cents(self, stage: Stage | str) -> int:
         """Rule 6: a win's weighted value in hundredths (a draw is half of it)."""
-        return int(Decimal(self.stage_weights[STAGES.index(Stage(stage))]) * 100)
+        return int(Decimal(self.stage_weights[list(Stage).index(Stage(stage))]) * 100)
 
 
 def _checked_date(year: int, month: int, day: int, err: ConfigError) -> None:

@@ -49,7 +49,7 @@ def propose_sections(
         for s, i in match_sec.items():
             seats[s][pot] = pot_rows[i][0]
             placed_members[s].add(pot_rows[i][1])
-    prefix = {"preliminary": "P", "semifinal": "S", "final": "F"}.get(stage, stage[:1].upper())
+    prefix = stage[:1].upper()  # P, S, F
     names: list[str] = []
     k = 0
     taken = set(existing_names)

@@ -10,11 +10,10 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
+from transforms.core.model import RESULT_SPELLINGS, ResultCode
 
 RESULTS_FILE = "results.csv"
 
-DRAW_RESULTS = ("1/2-1/2", "½-½", "0.5-0.5", "=")
-"""Result spellings that mean a draw over the board (DESIGN.md accepts ``½-½``)."""
 
 
 def flag_early_draws(results: pl.DataFrame, *, min_moves: int = 30) -> list[Finding]:
@@ -41,7 +40,8 @@ def flag_early_draws(results: pl.DataFrame, *, min_moves: int = 30) -> list[Find
         else pl.lit(False)
     )
     flagged = df.filter(
-        pl.col("result").cast(pl.String).str.strip_chars().is_in(list(DRAW_RESULTS))
+        (pl.col("result").cast(pl.String).str.strip_chars().replace(RESULT_SPELLINGS)
+         == ResultCode.DRAW.value)
         & pl.col("moves").is_not_null()
         & (pl.col("moves") < min_moves)
         & ~consent

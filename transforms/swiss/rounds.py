@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from transforms.core.model import SCORECARD_SCHEMA, Colour, Kind
+from transforms.core.model import SCORECARD_SCHEMA, Colour, DutchEdition, Kind, ResultCode
 from transforms.fide.trf import Tournament, tournament_from_scorecard
 
 
@@ -45,12 +45,13 @@ def setup_from_scorecard(scorecard: pl.DataFrame, round_no: int) -> RoundSetup:
 
 
 def engine_input(players: pl.DataFrame, scorecard: pl.DataFrame, round_no: int, setup: RoundSetup,
-                 *, name: str, total_rounds: int, edition: str, initial_colour: str) -> Tournament:
+                 *, name: str, total_rounds: int, edition: DutchEdition,
+                 initial_colour: str) -> Tournament:
     """The TRF view of rounds 1..round_no-1 plus the pre-set entries of round ``round_no``
     (requested byes and absences), which the engine leaves unpaired."""
     card = scorecard.filter(pl.col("round") < round_no)
     pre = [{"round": round_no, "sno": s, "opponent": None, "colour": None,
-            "points": 0.5 if k == "HPB" else (1.0 if k == "FPB" else 0.0), "kind": k}
+            "points": ResultCode(k).white.points, "kind": k}
            for s, k in setup.byes.items()]
     pre += [{"round": round_no, "sno": s, "opponent": None, "colour": None, "points": 0.0,
              "kind": str(Kind.ABSENT)} for s in sorted(setup.absent)]

@@ -6,22 +6,10 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
-from transforms.core.model import SCORECARD_SCHEMA, Kind
+from transforms.core.model import SCORECARD_SCHEMA, Kind, ResultCode, Title
 
-TITLE_ORDER = {"GM": 0, "IM": 1, "WGM": 2, "FM": 3, "WIM": 4, "CM": 5, "WFM": 6, "WCM": 7}
-
-_WHITE = {  # result code -> (white's points, white's kind)
-    "1-0": (1.0, Kind.PLAYED), "0-1": (0.0, Kind.PLAYED), "1/2-1/2": (0.5, Kind.PLAYED),
-    "+/-": (1.0, Kind.FORFEIT_WIN), "-/+": (0.0, Kind.FORFEIT_LOSS),
-    "-/-": (0.0, Kind.FORFEIT_LOSS), "FPB": (1.0, Kind.FPB), "HPB": (0.5, Kind.HPB),
-    "ZPB": (0.0, Kind.ZPB),
-}
-_BLACK = {
-    "1-0": (0.0, Kind.PLAYED), "0-1": (1.0, Kind.PLAYED), "1/2-1/2": (0.5, Kind.PLAYED),
-    "+/-": (0.0, Kind.FORFEIT_LOSS), "-/+": (1.0, Kind.FORFEIT_WIN),
-    "-/-": (0.0, Kind.FORFEIT_LOSS),
-}
-BYE_RESULTS = frozenset({"PAB", "FPB", "HPB", "ZPB"})
+TITLE_ORDER = {t.value: t.order for t in Title}
+BYE_RESULTS = frozenset(c.value for c in ResultCode if c.is_bye)
 
 
 def assign_start_numbers(players: pl.DataFrame) -> pl.DataFrame:
@@ -142,8 +130,9 @@ def scorecard_from_results(results: pl.DataFrame, snos: pl.DataFrame, *, through
         pl.col("white_id").replace_strict(ids, return_dtype=pl.Int32).alias("w"),
         pl.col("black_id").replace_strict(ids, default=None, return_dtype=pl.Int32).alias("b"),
     )
-    wpts = {k: v[0] for k, v in _WHITE.items()} | {"PAB": pab_points}
-    wkind = {k: str(v[1]) for k, v in _WHITE.items()} | {"PAB": str(Kind.PAB)}
+    wpts = {c.value: c.white.points for c in ResultCode} | {ResultCode.PAB.value: pab_points}
+    wkind = {c.value: c.white.kind.value for c in ResultCode}
+    games = [c for c in ResultCode if c.black is not None]
     white = r.select(
         pl.col("round").cast(pl.Int32), pl.col("w").alias("sno"), pl.col("b").alias("opponent"),
         pl.when(pl.col("b").is_null()).then(None).otherwise(pl.lit("w")).alias("colour"),
@@ -154,9 +143,9 @@ def scorecard_from_results(results: pl.DataFrame, snos: pl.DataFrame, *, through
     black = g.select(
         pl.col("round").cast(pl.Int32), pl.col("b").alias("sno"), pl.col("w").alias("opponent"),
         pl.lit("b").alias("colour"),
-        pl.col("result").replace_strict({k: v[0] for k, v in _BLACK.items()}, return_dtype=pl.Float64)
+        pl.col("result").replace_strict({c.value: c.black.points for c in games}, return_dtype=pl.Float64)
         .alias("points"),
-        pl.col("result").replace_strict({k: str(v[1]) for k, v in _BLACK.items()}, return_dtype=pl.String)
+        pl.col("result").replace_strict({c.value: c.black.kind.value for c in games}, return_dtype=pl.String)
         .alias("kind"),
     )
     rows = pl.concat([white, black]).cast(SCORECARD_SCHEMA)

@@ -7,14 +7,14 @@ import datetime as dt
 
 import polars as pl
 
-from transforms.core.model import Kind
+from transforms.core.model import Kind, ResultCode, Title
 from transforms.fide.trf import Tournament
 
-TITLES = {"GM", "IM", "FM", "CM", "WGM", "WIM", "WFM", "WCM"}
-_GAME_RESULT = {  # (white's kind, white's points, black's kind) -> results.csv code
-    (Kind.PLAYED, 1.0): "1-0", (Kind.PLAYED, 0.5): "1/2-1/2", (Kind.PLAYED, 0.0): "0-1",
-    (Kind.FORFEIT_WIN, 1.0): "+/-",
-}
+TITLES = frozenset(t.value for t in Title)
+_GAME_RESULT = {(c.white.kind, c.white.points): c.value for c in ResultCode
+                if c.black is not None and c.white.kind is not Kind.FORFEIT_LOSS}
+"""(white's kind, white's points) -> the results.csv code, where those two decide it (a
+forfeit loss of White is ``-/+`` or ``-/-`` by Black's side)."""
 
 
 def _birth(text: str) -> str:
@@ -71,9 +71,11 @@ def results_from_trf(t: Tournament) -> pl.DataFrame:
                 if (k, p) in _GAME_RESULT:
                     res = _GAME_RESULT[(k, p)]
                 elif k == Kind.FORFEIT_LOSS:
-                    res = "-/+" if ok is not None and ok[3] == Kind.FORFEIT_WIN else "-/-"
+                    res = (ResultCode.BLACK_FORFEIT_WIN if ok is not None and ok[3] == Kind.FORFEIT_WIN
+                           else ResultCode.DOUBLE_FORFEIT).value
                 else:
-                    res = "1/2-1/2" if p == 0.5 else ("1-0" if p > 0.5 else "0-1")
+                    res = (ResultCode.DRAW if p == 0.5 else ResultCode.WHITE_WINS if p > 0.5
+                           else ResultCode.BLACK_WINS).value
                 boards.append((-max(score[(r, s)], score.get((r, o), 0)), min(s, o), str(s), str(o), res))
             elif o is None and k in (Kind.PAB, Kind.FPB, Kind.HPB, Kind.ZPB):
                 boards.append((1e9, s, str(s), None, str(k)))

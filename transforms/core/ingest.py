@@ -14,7 +14,7 @@ from enum import StrEnum
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
-from transforms.core.model import GAME_RESULTS, RESULT_SPELLINGS, ResultCode, Stage, Title
+from transforms.core.model import GAME_RESULTS, MONEY, RESULT_SPELLINGS, ResultCode, Stage, Title
 from transforms.national_junior.entries import EntryType
 
 
@@ -24,7 +24,7 @@ class ColType(StrEnum):
     STR = "text"
     INT = "integer"
     FLOAT = "number"
-    MONEY = "amount"
+    MONEY = "amount (at most two decimals)"
     DATE = "date YYYY-MM-DD"
     DATETIME = "datetime YYYY-MM-DDTHH:MM"
     BOOL = "boolean true/false"
@@ -32,7 +32,7 @@ class ColType(StrEnum):
 
 _POLARS = {
     ColType.STR: pl.String, ColType.INT: pl.Int64, ColType.FLOAT: pl.Float64,
-    ColType.MONEY: pl.Float64, ColType.DATE: pl.Date, ColType.DATETIME: pl.Datetime("us"),
+    ColType.MONEY: MONEY, ColType.DATE: pl.Date, ColType.DATETIME: pl.Datetime("us"),
     ColType.BOOL: pl.Boolean,
 }
 _BOOLS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
@@ -76,8 +76,12 @@ def _cast_expr(col: Column) -> pl.Expr:
             return s
         case ColType.INT:
             return s.cast(pl.Int64, strict=False)
-        case ColType.FLOAT | ColType.MONEY:
+        case ColType.FLOAT:
             return s.str.replace_all(",", "").cast(pl.Float64, strict=False)
+        case ColType.MONEY:  # exact: a decimal with at most two places, never a float
+            t = s.str.replace_all(",", "")
+            return (pl.when(t.str.contains(r"^[+-]?\d+(\.\d{1,2})?$")).then(t)
+                    .cast(MONEY, strict=False))
         case ColType.DATE:
             return s.str.to_date("%Y-%m-%d", strict=False)
         case ColType.DATETIME:

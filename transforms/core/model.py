@@ -205,8 +205,14 @@ trip is lossless; null for byes); ``points`` is what the round scored for the st
 
 
 def __getattr__(name: str):
-    """``SCORECARD_SCHEMA`` (column → polars type) is built on first use, so that the
-    pairing engine's command line starts without loading polars."""
+    """``SCORECARD_SCHEMA`` (column → polars type) and ``MONEY`` (the frame type of every amount:
+    a decimal with two places, so fees, payments and prizes add up exactly) are built on first
+    use, so that the pairing engine's command line starts without loading polars."""
+    if name == "MONEY":
+        import polars as pl
+
+        globals()[name] = money = pl.Decimal(12, 2)
+        return money
     if name == "SCORECARD_SCHEMA":
         import polars as pl
 

@@ -7,6 +7,7 @@ import datetime as dt
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
+from transforms.core.model import MONEY
 from transforms.golden_knights.rules import GKRules
 
 ENTRY_STATUS_SCHEMA = {
@@ -78,7 +79,7 @@ def judge_entries(
     ).unique("member_id", keep="first")
     df = df.join(m, on="member_id", how="left")
     effective = pl.max_horizontal(pl.col("received"), pl.lit(opening))
-    fee = pl.col("fee_paid").cast(pl.Float64)
+    fee = pl.col("fee_paid").cast(MONEY)
     in_na = pl.col("country").str.to_uppercase().is_in(countries) & ~(
         pl.concat_str([pl.col("country").str.to_uppercase(), pl.lit("-"),
                        pl.col("region").fill_null("").str.to_uppercase()]).is_in(excluded)
@@ -97,7 +98,7 @@ def judge_entries(
         .then(pl.lit("membership not current when the entry was received (rule 1)"))
         .when(~resident)
         .then(pl.lit("residence outside North America and its islands, Hawaii, or APO/FPO (rule 1)"))
-        .when(~pl.col("_carried") & (fee.is_null() | (fee < float(rules.entry_fee))))
+        .when(~pl.col("_carried") & (fee.is_null() | (fee < pl.lit(rules.entry_fee))))
         .then(pl.lit(f"fee paid below the ${rules.entry_fee} entry fee (rule 8)"))
         .otherwise(None)
     )

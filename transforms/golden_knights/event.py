@@ -35,7 +35,7 @@ from decimal import Decimal, InvalidOperation
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
-from transforms.core.model import Stage
+from transforms.core.model import MONEY, Stage
 from transforms.golden_knights.advancement import QUALIFIERS_SCHEMA, rule_3_advancement
 from transforms.golden_knights.entries import (
     ACCEPTED,
@@ -130,7 +130,7 @@ INPUT_SCHEMAS: dict[str, dict[str, pl.DataType]] = {
                 "membership_expires": pl.Date(), "country": pl.String(), "region": pl.String(),
                 "apo_fpo": pl.Boolean(), "rating": pl.Int64(), "line": pl.Int64()},
     "entries": {"entry_id": pl.String(), "member_id": pl.String(), "received": pl.Date(),
-                "channel": pl.String(), "fee_paid": pl.Float64(), "line": pl.Int64()},
+                "channel": pl.String(), "fee_paid": MONEY, "line": pl.Int64()},
     "sections": {"stage": pl.String(), "section": pl.String(), "entry_id": pl.String(), "line": pl.Int64()},
     "games": {"stage": pl.String(), "section": pl.String(), "white": pl.String(), "black": pl.String(),
               "result": pl.String(), "ended": pl.Date(), "line": pl.Int64()},
@@ -146,7 +146,7 @@ def _complete(df: pl.DataFrame | None, schema: dict[str, pl.DataType]) -> pl.Dat
         return pl.DataFrame(schema=schema)
     missing = [pl.lit(None, dtype).alias(c) for c, dtype in schema.items() if c not in df.columns]
     df = df.with_columns(missing) if missing else df
-    casts = {c: t for c, t in schema.items() if c != "fee_paid" and df.schema[c] != t}
+    casts = {c: t for c, t in schema.items() if df.schema[c] != t}
     return df.cast(casts) if casts else df
 
 

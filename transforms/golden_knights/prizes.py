@@ -6,10 +6,9 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import polars as pl
 
-from transforms.core.model import Kind, Stage
+from transforms.core.model import MONEY, Kind, Stage
 from transforms.golden_knights.rules import GKRules
 
-MONEY = pl.Decimal(precision=12, scale=2)
 PRIZES_SCHEMA = {
     "place": pl.Int64(), "entry_id": pl.String(), "member_id": pl.String(), "name": pl.String(),
     "weighted_points": pl.Float64(), "amount": MONEY,

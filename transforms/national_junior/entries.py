@@ -48,9 +48,7 @@ from types import MappingProxyType
 import polars as pl
 
 from transforms.core.errors import ConfigError, Finding, InputError, Severity
-
-MONEY = pl.Decimal(12, 2)
-"""Frame dtype for rupee amounts."""
+from transforms.core.model import MONEY
 
 PLAYERS_FILE = "players.csv"
 _DT_FORMAT = "%Y-%m-%dT%H:%M"

@@ -1,4 +1,4 @@
-"""The weighted matching solver under the Dutch engine (transforms/dutch_matching.py):
+"""The weighted matching solver under the Dutch engine (transforms/fide/dutch/matching.py):
 optimal on random graphs (checked by exhaustive search), also when re-solved warm after
 weight changes, and exact with the engine's very large integer weights."""
 

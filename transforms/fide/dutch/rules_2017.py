@@ -28,8 +28,9 @@ from transforms.fide.dutch.matching import MatchingGraph
 from transforms.fide.dutch.state import DOWN, UP, Context, Player, float_of
 
 
-class _Bracket:
-    """Weights of one pairing bracket (moved-down players, residents, next score group)."""
+class BracketWeights:
+    """Edge weights of the 2017 rules for one pairing bracket (moved-down players, residents,
+    next score group): the graph :func:`pair_brackets` solves holds only the bracket."""
 
     def __init__(self, ctx: Context, pbi: list[Player], sgb: int, nsgb: int, special: bool,
                  final: bool):
@@ -205,7 +206,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             pbi.append(players[it])
             it += 1
         final = it == N
-        br = _Bracket(ctx, pbi, sgb, nsgb, special, final)
+        br = BracketWeights(ctx, pbi, sgb, nsgb, special, final)
         n = len(pbi)
         base: list[list[int]] = [[] for _ in range(n)]
         g = MatchingGraph(n)

@@ -30,8 +30,9 @@ from transforms.fide.dutch.matching import MatchingGraph
 from transforms.fide.dutch.state import DOWN, NONE, UP, WIN, Context, Player, float_of
 
 
-class _Weights:
-    """Edge weights of the 2025 rules for the current state of the round."""
+class RoundWeights:
+    """Edge weights of the 2025 rules for the current state of the round: the graph
+    :func:`pair_brackets` solves holds every player still to be paired."""
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
@@ -227,7 +228,7 @@ class _Weights:
         return w
 
 
-def _complete(mate: list[int], ctx: Context, weights: _Weights) -> bool:
+def _complete(mate: list[int], ctx: Context, weights: RoundWeights) -> bool:
     """FIDE C.04.3 C4 — everybody paired but at most one player, who may get the bye."""
     unmatched = [v for v, m in enumerate(mate) if m == v]
     if len(unmatched) > 1:
@@ -239,7 +240,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
     """FIDE C.04.3 (2025) A.9, B, C, D — pair all brackets; return the pairs and the bye."""
     ps = ctx.players
     N = len(ps)
-    W = _Weights(ctx)
+    W = RoundWeights(ctx)
     g = MatchingGraph(N)
     top = ps[0].score
     # equal weights share one int object (memory; see MatchingGraph.set_many)

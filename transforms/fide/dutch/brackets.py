@@ -87,10 +87,12 @@ def pair_bracket(g: MatchingGraph, verts: list[int], sgb: int, nsgb: int, sgbv: 
 
     ``verts``, ``sgb``/``nsgb`` (local) and ``sgbv``/``nsgbv`` (vertices) map the bracket onto
     the graph (see the module docstring); ``base[o][p]`` are the bracket's weights (``p < o``,
-    local), ``width`` the bit width of the weights' player-count fields, ``scores`` the
-    players' scores by local index. The players paired in the bracket end up ``matched`` and
-    fixed in ``g`` (2017 C4 may still undo it: the caller re-pairs the bracket then); the
-    others, the downfloaters, keep their weights for the next bracket."""
+    local; the D.2 steps zero the pairs they rule out), ``width`` the bit width of the
+    weights' player-count fields (2017 ``BracketWeights.pcb``, 2025 ``RoundWeights.sg_bits``),
+    ``scores`` the players' scores by local index, ``pool`` the interning pool of the
+    bracket's weights. The players paired in the bracket end up ``matched`` and their pairs
+    fixed in ``g`` (2017 C4 may still undo them: the caller then re-pairs the bracket); the
+    unmatched residents and moved-down players are the bracket's downfloaters."""
     b = _Bracket(g, verts, sgb, nsgb, sgbv, nsgbv, base, width, matched, pool, g.solve())
     b.choose_moved_down(scores)
     b.pair_moved_down()
@@ -105,7 +107,7 @@ def pair_bracket(g: MatchingGraph, verts: list[int], sgb: int, nsgb: int, sgbv: 
 class _Bracket:
     """The state of :func:`pair_bracket` between its steps; ``M`` is the current optimum.
 
-    ``v``/``pv``/``qv`` name vertices, ``p``/``q``/``o`` local indices, ``pos`` positions in
+    ``pv``/``qv``/``ov`` name vertices, ``p``/``q``/``o`` local indices, ``pos`` positions in
     the remainder."""
 
     __slots__ = ("g", "verts", "sgb", "nsgb", "sgbv", "nsgbv", "base", "width", "matched",

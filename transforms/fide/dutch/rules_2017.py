@@ -17,6 +17,10 @@ edge weights hold the quality criteria, most important first:
 
 After a bracket, if the remaining players cannot all be paired (C4 completion), the bracket
 is re-paired together with everything below it (it is the penultimate pairing bracket).
+
+Each bracket is a graph of its own, its vertices the bracket's local indices; after the first
+matching, :func:`transforms.fide.dutch.brackets.pair_bracket` (B, D) pairs it, the same
+procedure as in 2025.
 """
 
 from __future__ import annotations

@@ -19,6 +19,11 @@ Differences from 2017 that show here: a round without a game is a downfloat only
 scored points (A.4); a full-point bye or forfeit win also uses up the bye (C2); the bye goes
 to the lowest score group that allows completion and, there, to the player with the fewest
 unplayed games (C5, C9).
+
+The graph's vertices are the players' indices in the round; each bracket's weights are set in
+it and, after the first matching, :func:`transforms.fide.dutch.brackets.pair_bracket` (B, D)
+pairs the bracket, the same procedure as in 2017. Between brackets this module keeps the
+single-downfloater-bye state (C5, C9) and gives large fields a warm start.
 """
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ import polars as pl
 import pytest
 
 from transforms.core.errors import NoValidPairing
-from transforms.core.model import SCORECARD_SCHEMA, Colour
+from transforms.core.model import SCORECARD_SCHEMA, Colour, DutchEdition
 from transforms.fide.dutch.criteria import compatible, eligible_for_bye_2017, eligible_for_bye_2025
 from transforms.fide.dutch.engine import build_context, pair_round
 from transforms.fide.trf import ForbiddenPairs, parse_trf, tournament_from_scorecard, write_trf
@@ -186,18 +186,19 @@ def test_dutch_C2_bye_eligibility_2017_and_2025(kind, eligible_2017, eligible_20
     """2017 C2: a player who received a PAB (or a point without playing in a paired round)
     cannot get the bye; 2025 C2 adds any unplayed win: full-point bye, forfeit win."""
     t = make(3, [["1-2 1-0"]], byes={(1, 3): kind})
-    ctx = build_context(t, None, "2025", frozenset())
+    ctx = build_context(t, None, DutchEdition.RULES_2025, frozenset())
     p3 = next(p for p in ctx.players if p.sno == 3)
     assert eligible_for_bye_2017(p3) is eligible_2017
     assert eligible_for_bye_2025(p3) is eligible_2025
 
 
-@pytest.mark.parametrize("edition, eligible", [("2017", False), ("2025", False)])
+@pytest.mark.parametrize("edition, eligible", [(DutchEdition.RULES_2017, False),
+                                               (DutchEdition.RULES_2025, False)])
 def test_dutch_C2_forfeit_win_uses_up_the_bye(edition, eligible):
     t = make(4, [["1-3 +/-", "2-4 1-0"]])
     ctx = build_context(t, None, edition, frozenset())
     p1 = next(p for p in ctx.players if p.sno == 1)
-    check = eligible_for_bye_2017 if edition == "2017" else eligible_for_bye_2025
+    check = eligible_for_bye_2017 if edition is DutchEdition.RULES_2017 else eligible_for_bye_2025
     assert check(p1) is eligible
 
 
@@ -218,7 +219,8 @@ def test_dutch_C3_topscorers_with_the_same_absolute_preference_compatible_only_l
               ["1-4 1-0", "2-5 1-0", "6-7 =", "3-8 ="],
               ["1-6 1-0", "2-8 1-0", "7-3 =", "4-5 ="]]
     for total, allowed in ((5, True), (9, False)):
-        ctx = build_context(make(8, rounds, total=total), None, "2025", frozenset())
+        ctx = build_context(make(8, rounds, total=total), None, DutchEdition.RULES_2025,
+                            frozenset())
         p1, p2 = (next(p for p in ctx.players if p.sno == s) for s in (1, 2))
         assert p1.absolute and p2.absolute and p1.preference == p2.preference
         assert compatible(p1, p2, ctx) is allowed

@@ -1,13 +1,19 @@
-"""The weighted matching solver under the Dutch engine (transforms/dutch_matching.py):
+"""The weighted matching solver under the Dutch engine (transforms/fide/dutch/matching.py):
 optimal on random graphs (checked by exhaustive search), also when re-solved warm after
-weight changes, and exact with the engine's very large integer weights."""
+weight changes, exact with the engine's very large integer weights, and without recursion
+however deep its blossoms nest (the interpreter's recursion limit is left alone)."""
 
 from __future__ import annotations
 
 import random
+import sys
+from contextlib import contextmanager
 
 import pytest
 
+from flows.demo.random_events import random_tournament
+from transforms.core.model import DutchEdition
+from transforms.fide.dutch.engine import pair_round
 from transforms.fide.dutch.matching import MatchingGraph, max_weight_matching
 
 
@@ -103,3 +109,94 @@ def test_set_rows_is_set_many_over_every_edge(seed):
         assert b.w == w2
         mate = b.solve()
         assert value(w2, [m if m != i else -1 for i, m in enumerate(mate)]) == brute_force(w2)
+
+
+@contextmanager
+def recursion_limit(limit: int):
+    """Run with the interpreter's recursion limit at ``limit``; yields the list of the limits
+    anything inside tried to set (the solver must set none)."""
+    old, real = sys.getrecursionlimit(), sys.setrecursionlimit
+    calls: list[int] = []
+    real(limit)
+    sys.setrecursionlimit = calls.append
+    try:
+        yield calls
+    finally:
+        sys.setrecursionlimit = real
+        real(old)
+
+
+W = 4
+
+
+def nested_chain(g: MatchingGraph, root: int, pairs: list[tuple[int, int]]) -> None:
+    """Edges that nest one blossom per pair: the root is joined to both ends of the first
+    (matched) pair, and each pair's second end to both ends of the next. Grown from the root,
+    every pair closes an odd cycle with the blossom of the pairs before it."""
+    g.set(root, pairs[0][0], W)
+    g.set(root, pairs[0][1], W)
+    for (_a, b), (a2, b2) in zip(pairs, pairs[1:]):
+        g.set(b, a2, W)
+        g.set(b, b2, W)
+
+
+def matched_pairs(n: int, pairs: list[tuple[int, int]]) -> MatchingGraph:
+    g = MatchingGraph(n)
+    for a, b in pairs:
+        g.set(a, b, W)
+    g.solve()
+    return g
+
+
+@pytest.mark.parametrize("depth, limit", [(300, 200), (1100, None)])
+def test_augmenting_through_blossoms_nested_deeper_than_the_recursion_limit(depth, limit):
+    """The only augmenting path runs from the root through ``depth`` nested blossoms (each
+    rotated to a new base: augment_blossom) to an exposed vertex at the innermost pair's
+    end; the solver neither recurses that deep nor changes the recursion limit."""
+    pairs = [(2 * i + 1, 2 * i + 2) for i in range(depth)]
+    n = 2 * depth + 2
+    g = matched_pairs(n, pairs)
+    nested_chain(g, 0, pairs)
+    g.set(pairs[-1][1], n - 1, W // 2)  # tight against the pair's dual: found by the scan
+    with recursion_limit(limit or sys.getrecursionlimit()) as calls:
+        before = sys.getrecursionlimit()
+        mate = g.solve()
+        assert sys.getrecursionlimit() == before and calls == []
+    # the path flipped: root - first pair's first end, each pair's second end - the next
+    # pair's first end, the last pair's second end - the exposed vertex
+    assert mate == [v ^ 1 for v in range(n)]
+
+
+def test_expanding_blossoms_nested_deeper_than_the_recursion_limit():
+    """A root grows 250 nested blossoms while a second root's longer path reaches an exposed
+    vertex: the augmentation ends the stage, and the blossoms, all of zero dual, are
+    dissolved level by level (expand_blossom at the end of a stage)."""
+    depth, length = 250, 2 * 250 + 10
+    chain = [(1 + 2 * i, 2 + 2 * i) for i in range(depth)]
+    s = 2 * depth + 1
+    path = [(s + 1 + 2 * i, s + 2 + 2 * i) for i in range(length)]
+    n = s + 2 * length + 2
+    g = matched_pairs(n, chain + path)
+    nested_chain(g, 0, chain)
+    g.set(s, path[0][0], W)
+    for (_p, q), (p2, _q2) in zip(path, path[1:]):
+        g.set(q, p2, W)
+    g.set(path[-1][1], n - 1, W // 2)
+    with recursion_limit(200) as calls:
+        mate = g.solve()
+        assert sys.getrecursionlimit() == 200 and calls == []
+    assert mate[0] == 0 and all(mate[a] == b for a, b in chain)
+    assert mate[s] == path[0][0] and mate[n - 1] == path[-1][1]
+    assert all(mate[q] == p2 for (_p, q), (p2, _q2) in zip(path, path[1:]))
+
+
+@pytest.mark.parametrize("edition", list(DutchEdition))
+def test_pairing_a_large_field_leaves_the_recursion_limit_alone(edition):
+    """A 300-player round pairs the same with the recursion limit at 200, and nothing in the
+    engine sets the limit (a global of the interpreter)."""
+    t = random_tournament(300, 4, total_rounds=9, seed=31, edition=edition, bye_rate=0.05,
+                          forfeit_rate=0.03)
+    expect = pair_round(t, edition=edition)
+    with recursion_limit(200) as calls:
+        assert pair_round(t, edition=edition) == expect
+        assert sys.getrecursionlimit() == 200 and calls == []

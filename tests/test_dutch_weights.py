@@ -1,4 +1,4 @@
-"""The 2025 engine's whole-graph weight rows (transforms/dutch_2025.py ``_Weights.outside_rows``
+"""The 2025 engine's whole-graph weight rows (rules_2025 ``RoundWeights.outside_rows``
 and ``first_rows``) are the per-edge weights of FIDE C.04.3 (2025) C1-C9, computed a row at
 a time: checked edge by edge on generated tournaments, with forfeits, byes and absences."""
 
@@ -9,9 +9,10 @@ import random
 import pytest
 
 from flows.demo.random_events import random_tournament
+from transforms.core.model import DutchEdition
 from transforms.fide.dutch.criteria import compatible
 from transforms.fide.dutch.engine import build_context
-from transforms.fide.dutch.rules_2025 import _Weights
+from transforms.fide.dutch.rules_2025 import RoundWeights
 
 
 def contexts(seed: int):
@@ -21,7 +22,7 @@ def contexts(seed: int):
         total = rng.choice([5, 9, 11])
         t = random_tournament(n, rng.randint(0, total - 1), total_rounds=total, seed=seed * 100 + k,
                               edition="2025", bye_rate=0.05, forfeit_rate=0.03)
-        ctx = build_context(t, None, "2025", frozenset())
+        ctx = build_context(t, None, DutchEdition.RULES_2025, frozenset())
         if ctx.players:
             yield ctx
 
@@ -30,7 +31,7 @@ def contexts(seed: int):
 def test_outside_rows_equal_the_edge_weights(seed):
     for ctx in contexts(seed):
         ps = ctx.players
-        W = _Weights(ctx)
+        W = RoundWeights(ctx)
         W.bye_score = ps[len(ps) // 2].score
         counts = sorted((p.played_games for p in ps if p.score == W.bye_score), reverse=True)
         for rank, c in enumerate(counts):
@@ -50,7 +51,7 @@ def test_first_rows_give_incompatible_pairs_no_edge(seed):
     carries C4/C5 (bye eligibility, score groups) and the top-group flag."""
     for ctx in contexts(seed):
         ps = ctx.players
-        W = _Weights(ctx)
+        W = RoundWeights(ctx)
         top = ps[0].score
         rows = W.first_rows(top)
         for i in range(len(ps)):
@@ -66,12 +67,12 @@ def test_first_rows_give_incompatible_pairs_no_edge(seed):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_bracket_rows_equal_the_edge_weights(seed):
-    """``_Weights.row`` (memoised on what the criteria read of each player) gives every
-    bracket edge the weight ``_Weights.weight`` gives it: C1 forbidden pairs stay 0, and the
+    """``RoundWeights.row`` (memoised on what the criteria read of each player) gives every
+    bracket edge the weight ``RoundWeights.weight`` gives it: C1 forbidden pairs stay 0, and the
     bye assignee's score group and the single-downfloater state are part of the memo."""
     for ctx in contexts(seed):
         ps = ctx.players
-        W = _Weights(ctx)
+        W = RoundWeights(ctx)
         for bye_score, single in ((0, False), (ps[-1].score, True), (ps[len(ps) // 2].score, False)):
             W.bye_score, W.single_downfloater_bye = bye_score, single
             counts = sorted((p.played_games for p in ps if p.score == bye_score), reverse=True)
@@ -84,9 +85,9 @@ def test_bracket_rows_equal_the_edge_weights(seed):
 
 @pytest.mark.parametrize("seed", range(2))
 def test_2017_bracket_rows_equal_the_edge_weights(seed):
-    """``dutch_2017._Bracket.row`` (memoised) equals ``_Bracket.weight`` edge by edge, for
-    ordinary, final and special (single-group) brackets."""
-    from transforms.fide.dutch.rules_2017 import _Bracket
+    """``rules_2017.BracketWeights.row`` (memoised) equals ``BracketWeights.weight`` edge by
+    edge, for ordinary, final and special (single-group) brackets."""
+    from transforms.fide.dutch.rules_2017 import BracketWeights
 
     rng = random.Random(seed)
     for ctx in contexts(10 + seed):
@@ -96,7 +97,7 @@ def test_2017_bracket_rows_equal_the_edge_weights(seed):
         for special, final in ((False, False), (False, True), (True, False)):
             sgb = rng.randint(0, len(ps) // 4)
             nsgb = rng.randint(sgb + 1, len(ps) - 1)
-            br = _Bracket(ctx, ps, sgb, nsgb, special, final)
+            br = BracketWeights(ctx, ps, sgb, nsgb, special, final)
             for o in range(sgb, len(ps)):
                 assert br.row(o) == [br.weight(ps[p], ps[o], p < nsgb, o < nsgb)
                                      for p in range(o)]

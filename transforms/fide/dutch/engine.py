@@ -2,25 +2,26 @@
 
 ``pair_round(t)`` pairs the next round of a TRF :class:`~transforms.fide.trf.Tournament`. The
 rules are realised as a sequence of maximum-weight matchings, bracket by bracket (see
-``transforms/dutch_2017.py`` and ``transforms/dutch_2025.py``): every quality criterion is a
+``rules_2017`` and ``rules_2025``, sharing ``brackets``): every quality criterion is a
 bit field of the edge weight, the most important highest, so one matching optimises them
 lexicographically; the remaining choices the rules leave to the order of transpositions and
 exchanges (C.04.3 D) are fixed one player at a time by raising the weights of the preferred
 opponents. The bit layout of the weights and the order of the fixing steps follow the
 published design of bbpPairings (the FIDE-endorsed engine, Apache-2.0), re-implemented here
 from the rules so that both engines give the same pairings; no code of it is included.
-This module holds what both editions share: the player state the criteria read
-(scores, colour preferences, floats, bye eligibility), the absolute criteria, colour
-allocation (E.1-E.5) and the board order (C.04.2).
+This module builds the player state the criteria read (``state``: scores, colour
+preferences, floats) from the TRF and hands the round to the edition's bracket procedure;
+what both editions share lives in ``state``, ``criteria`` and ``brackets``.
 
 | criterion | where |
 |---|---|
-| C1 no rematch, forbidden pairs | :func:`compatible` (played games only; forfeits are not games) |
-| C2 one bye per player | :func:`eligible_for_bye_2017` / :func:`eligible_for_bye_2025` |
-| C3 absolute colour preferences, top-scorer exception | :func:`compatible` |
-| C4-C21 quality criteria | edge weights in the edition modules |
-| E.1-E.5 colour allocation | :func:`allocate_colours` |
-| board order | :func:`board_order` |
+| C1 no rematch, forbidden pairs | ``criteria.compatible`` (played games only) |
+| C2 one bye per player | ``criteria.eligible_for_bye_2017`` / ``criteria.eligible_for_bye_2025`` |
+| C3 absolute colour preferences, top-scorer exception | ``criteria.compatible`` |
+| C4-C21 quality criteria | edge weights in ``rules_2017`` / ``rules_2025`` |
+| B, D: moved-down players, exchanges, transpositions | ``brackets.pair_bracket`` |
+| E.1-E.5 colour allocation | ``criteria.allocate_colours`` |
+| board order | ``criteria.board_order`` |
 
 Decisions:
 - Without an ``XXR`` (total rounds) line, the last-round top-scorer exception of C3 never

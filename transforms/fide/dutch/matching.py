@@ -13,12 +13,13 @@ cardinality at the top of its weights, so the two coincide where it matters.
 
 from __future__ import annotations
 
-import sys
 from collections import deque
 from heapq import heappop, heappush
 from operator import gt
 
 _FREE, _S, _T = 0, 1, 2
+_ROTATE, _PAIR, _REBASE = 0, 1, 2
+"""The tasks of :meth:`_Solver.augment_blossom`."""
 
 
 def max_weight_matching(w: list[list[int]]) -> list[int]:
@@ -252,22 +253,35 @@ class _Solver:
                 if t:
                     queue.append(x)
                 inb[x] = b
-        # (least-slack S-S edges are kept in a heap by _solve, dropped once internal)
+        # (least-slack S-S edges are kept in a heap by solve, dropped once internal)
         self.bestedge[b] = None
         for c in childs:
             self.bestedge[c] = None
 
     def expand_blossom(self, b: int, endstage: bool) -> None:
-        inb = self.inblossom
-        for s in self.childs[b]:
-            self.parent[s] = -1
-            if s < self.n:
-                inb[s] = s
-            elif endstage and self.dual[s] == 0:
-                self.expand_blossom(s, endstage)
+        """Dissolve blossom ``b`` into its children. At the end of a stage (``endstage``) the
+        sub-blossoms whose dual is zero are dissolved too, depth first: each is released
+        (its number back to ``unused``) before its parent, in the order of the children.
+        Blossoms nest up to n/2 deep, so the descent keeps its own stack."""
+        inb, parent, childs_of, dual, n = (self.inblossom, self.parent, self.childs, self.dual,
+                                           self.n)
+        stack = [(b, iter(childs_of[b]))]
+        while stack:
+            top, rest = stack[-1]
+            for s in rest:
+                parent[s] = -1
+                if s < n:
+                    inb[s] = s
+                elif endstage and dual[s] == 0:
+                    stack.append((s, iter(childs_of[s])))
+                    break
+                else:
+                    for x in self.leaves(s):
+                        inb[x] = s
             else:
-                for x in self.leaves(s):
-                    inb[x] = s
+                stack.pop()
+                if stack:
+                    self._release(top)
         if not endstage and self.label[b] == _T:
             childs, edges = self.childs[b], self.edges[b]
             L = len(childs)
@@ -307,6 +321,10 @@ class _Solver:
                     self.label[self.mate[self.base[bv]]] = _FREE
                     self.assign_label(found, _T, self.labelend[found])
                 j += jstep
+        self._release(b)
+
+    def _release(self, b: int) -> None:
+        """Clear blossom ``b`` (dissolved) and return its number to ``unused``."""
         self.label[b] = _FREE
         self.labelend[b] = None
         self.childs[b] = []
@@ -317,33 +335,54 @@ class _Solver:
         self.unused.append(b)
 
     def augment_blossom(self, b: int, v: int) -> None:
-        """Make v the base of blossom b (rotating the matching inside)."""
-        t = v
-        while self.parent[t] != b:
-            t = self.parent[t]
-        if t >= self.n:
-            self.augment_blossom(t, v)
-        childs, edges = self.childs[b], self.edges[b]
-        L = len(childs)
-        i = j = childs.index(t)
-        jstep = 1 if i & 1 else -1
-        while j % L != 0:
-            j += jstep
-            j += jstep
-            if jstep == 1:
-                x, y = edges[(j - 1) % L]
-            else:
-                y, x = edges[j % L]
-            cx, cy = childs[(j - jstep) % L], childs[j % L]
-            if cx >= self.n:
-                self.augment_blossom(cx, x)
-            if cy >= self.n:
-                self.augment_blossom(cy, y)
-            self.mate[x] = y
-            self.mate[y] = x
-        self.childs[b] = childs[i:] + childs[:i]
-        self.edges[b] = edges[i:] + edges[:i]
-        self.base[b] = v
+        """Make v the base of blossom b (rotating the matching inside): the children on the
+        even side of the cycle from v's child to the base are paired along it, and each
+        sub-blossom on the way gets the vertex it is paired by as its base first.
+
+        Blossoms nest up to n/2 deep, so the sub-blossoms are handled from a stack of tasks,
+        in the order of the recursive description: rotate the child holding v, then for each
+        pair along the cycle the two children and the pair itself, then b's own cycle. (The
+        tasks touch disjoint sub-blossoms and vertices, so only the result matters.)"""
+        n, parent, mate = self.n, self.parent, self.mate
+        # (_ROTATE, blossom, new base, -) / (_PAIR, x, y, -) / (_REBASE, blossom, base, i)
+        tasks = [(_ROTATE, b, v, 0)]
+        while tasks:
+            op, b, v, i = tasks.pop()
+            if op == _PAIR:
+                mate[b] = v
+                mate[v] = b
+                continue
+            if op == _REBASE:
+                childs, edges = self.childs[b], self.edges[b]
+                self.childs[b] = childs[i:] + childs[:i]
+                self.edges[b] = edges[i:] + edges[:i]
+                self.base[b] = v
+                continue
+            t = v
+            while parent[t] != b:
+                t = parent[t]
+            childs, edges = self.childs[b], self.edges[b]
+            L = len(childs)
+            i = j = childs.index(t)
+            jstep = 1 if i & 1 else -1
+            todo = []
+            if t >= n:
+                todo.append((_ROTATE, t, v, 0))
+            while j % L != 0:
+                j += jstep
+                j += jstep
+                if jstep == 1:
+                    x, y = edges[(j - 1) % L]
+                else:
+                    y, x = edges[j % L]
+                cx, cy = childs[(j - jstep) % L], childs[j % L]
+                if cx >= n:
+                    todo.append((_ROTATE, cx, x, 0))
+                if cy >= n:
+                    todo.append((_ROTATE, cy, y, 0))
+                todo.append((_PAIR, x, y, 0))
+            todo.append((_REBASE, b, v, i))
+            tasks.extend(reversed(todo))
 
     def augment_matching(self, v: int, w: int) -> None:
         for s, j in ((v, w), (w, v)):
@@ -370,16 +409,6 @@ class _Solver:
 
     # -- main loop -------------------------------------------------------------------------
     def solve(self) -> list[int]:
-        # blossoms nest up to n deep and are handled recursively
-        limit = sys.getrecursionlimit()
-        if limit < 4 * self.n + 1000:
-            sys.setrecursionlimit(4 * self.n + 1000)
-        try:
-            return self._solve()
-        finally:
-            sys.setrecursionlimit(limit)
-
-    def _solve(self) -> list[int]:
         n = self.n
         if n == 0:
             return []

@@ -17,19 +17,24 @@ edge weights hold the quality criteria, most important first:
 
 After a bracket, if the remaining players cannot all be paired (C4 completion), the bracket
 is re-paired together with everything below it (it is the penultimate pairing bracket).
+
+Each bracket is a graph of its own, its vertices the bracket's local indices; after the first
+matching, :func:`transforms.fide.dutch.brackets.pair_bracket` (B, D) pairs it, the same
+procedure as in 2025.
 """
 
 from __future__ import annotations
 
 from transforms.core.errors import NoValidPairing
-from transforms.fide.dutch.brackets import bits, colour_fields, exchange_weight, interned
+from transforms.fide.dutch.brackets import bits, colour_fields, interned, pair_bracket
 from transforms.fide.dutch.criteria import compatible, eligible_for_bye_2017
 from transforms.fide.dutch.matching import MatchingGraph
 from transforms.fide.dutch.state import DOWN, UP, Context, Player, float_of
 
 
-class _Bracket:
-    """Weights of one pairing bracket (moved-down players, residents, next score group)."""
+class BracketWeights:
+    """Edge weights of the 2017 rules for one pairing bracket (moved-down players, residents,
+    next score group): the graph :func:`pair_brackets` solves holds only the bracket."""
 
     def __init__(self, ctx: Context, pbi: list[Player], sgb: int, nsgb: int, special: bool,
                  final: bool):
@@ -205,7 +210,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             pbi.append(players[it])
             it += 1
         final = it == N
-        br = _Bracket(ctx, pbi, sgb, nsgb, special, final)
+        br = BracketWeights(ctx, pbi, sgb, nsgb, special, final)
         n = len(pbi)
         base: list[list[int]] = [[] for _ in range(n)]
         g = MatchingGraph(n)
@@ -215,161 +220,9 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             row = interned(br.row(o), pool)
             base[o] = row
             g.set_many(((p, o, wt) for p, wt in enumerate(row) if wt), pool)
-        pcb = br.pcb
-
-        M = g.solve()
         matched = [False] * n
-
-        # C5/C6 — which moved-down players are paired in this bracket (highest first)
-        mds = None
-        rem = rem_matched = 0
-        for p in range(sgb):
-            if p == 0 or pbi[p].score < mds:
-                mds = pbi[p].score
-                rem = rem_matched = 0
-                q = p
-                while q < n and pbi[q].score >= mds:
-                    rem += 1
-                    if sgb <= M[q] < nsgb:
-                        rem_matched += 1
-                    q += 1
-            if not rem_matched:
-                continue
-            if rem <= rem_matched:
-                matched[p] = True
-                continue
-            rem -= 1
-            if not sgb <= M[p] < nsgb:
-                for o in range(sgb, nsgb):
-                    wt = base[o][p]
-                    if wt:
-                        g.set(p, o, wt | 1)
-                M = g.solve()
-            if sgb <= M[p] < nsgb:
-                matched[p] = True
-                rem_matched -= 1
-                for o in range(sgb, nsgb):
-                    wt = base[o][p]
-                    if wt:
-                        g.set(p, o, (wt | (nsgb - sgb)) + 1)
-
-        # D — the opponents of the moved-down players (highest resident first)
-        for p in range(sgb):
-            if not matched[p]:
-                continue
-            addend = n
-            best = None
-            prev = g.row(p)
-            for o in range(nsgb - 1, sgb - 1, -1):
-                if matched[o]:
-                    continue
-                wt = base[o][p]
-                if wt:
-                    g.set(p, o, wt + addend)
-                    addend += 1
-                    best = o
-            if M[p] != best and not (best is not None and g.swap_in(M, p, best, prev)):
-                M = g.solve()
-            m = M[p]
-            matched[m] = True
-            g.fix(p, m)
-
-        # the remainder (residents not paired with moved-down players)
-        remainder = [i for i in range(sgb, nsgb) if not (M[i] < sgb)]
-        rp = sum(1 for i in remainder if M[i] < i)
-        # (remainder is ascending: the players before o are the first k)
-        for k, o in enumerate(remainder):
-            g.set_many(((p, o, exchange_weight(base, pcb, p, o, pri, rp))
-                        for pri, p in enumerate(remainder[:k])), pool)
-        M = g.solve()
-        fge = remainder[rp] if rp < len(remainder) else None
-        exchange_count = 0
-        for p in remainder:
-            if fge is None or p >= fge:
-                break
-            exchange_count += M[p] <= p or M[p] >= nsgb
-
-        # D.2 — exchange the lowest players of S1 where possible
-        er = exchange_count
-        pri = rp
-        pos = rp
-        while pos != 0 and er:
-            opos = pos
-            pri -= 1
-            pos -= 1
-            p = remainder[pos]
-            if p < M[p] < nsgb:
-                for q in remainder[opos:]:
-                    wt = exchange_weight(base, pcb, p, q, pri, rp)
-                    if wt:
-                        g.set(p, q, wt - 1)
-                M = g.solve()
-            exch = M[p] <= p or M[p] >= nsgb
-            er -= exch
-            for q in remainder[pos + 1:]:
-                if exch:
-                    base[q][p] = 0
-                g.set(p, q, exchange_weight(base, pcb, p, q, pri, rp))
-
-        # D.2 — ... with the highest players of S2
-        er = exchange_count
-        ri = rp
-        for pos in range(rp, len(remainder)):
-            if er <= 1:
-                break
-            p = remainder[pos]
-            already = p < M[p] < nsgb
-            if not already:
-                for q in remainder[pos + 1:]:
-                    wt = exchange_weight(base, pcb, p, q, ri, rp)
-                    if wt:
-                        g.set(p, q, wt + 1)
-                M = g.solve()
-            exch = p < M[p] < nsgb
-            if exch:
-                er -= 1
-                for q in remainder[:pos]:
-                    base[p][q] = 0
-                    g.set(p, q, 0)
-                for o in range(nsgb, n):
-                    base[o][p] = 0
-                    g.set(p, o, 0)
-            if not already:
-                for q in remainder[pos + 1:]:
-                    g.set(p, q, exchange_weight(base, pcb, p, q, ri, rp))
-            ri += 1
-
-        for pos, p in enumerate(remainder):
-            for q in remainder[pos + 1:]:
-                if M[p] <= p or M[p] >= nsgb or (q < M[q] < nsgb):
-                    base[q][p] = 0
-                g.set(p, q, base[q][p])
-        if any(p < M[p] < nsgb for p in remainder):
-            M = g.solve()
-
-        # D.1 — S1 players in order take the highest S2 player that still allows the best
-        for p in remainder:
-            if p < M[p] < nsgb:
-                addend = 0
-                best = None
-                prev = g.row(p)
-                for q in reversed(remainder):
-                    if q <= p or matched[q]:
-                        continue
-                    wt = base[q][p]
-                    if wt:
-                        g.set(p, q, wt + addend)
-                        best = q
-                    addend += 1
-                # the most preferred opponent an optimal pairing can still give p
-                target = next((q for q in remainder if q > p and not matched[q]
-                               and base[q][p] and not g.never_optimal(p, q, prev[q])), None)
-                if M[p] != target and not (target is not None and g.rotate_in(
-                        M, p, target, prev, [x for x in remainder if not matched[x]])):
-                    M = g.solve()
-                m = M[p]
-                matched[p] = matched[m] = True
-                g.fix(p, m)
+        M = pair_bracket(g, list(range(n)), sgb, nsgb, sgb, nsgb, base, br.pcb,
+                         [p.score for p in pbi], matched, pool)
 
         if not special:
             made = [(pbi[i].sno, pbi[M[i]].sno) for i in range(nsgb)

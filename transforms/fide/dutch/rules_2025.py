@@ -19,19 +19,25 @@ Differences from 2017 that show here: a round without a game is a downfloat only
 scored points (A.4); a full-point bye or forfeit win also uses up the bye (C2); the bye goes
 to the lowest score group that allows completion and, there, to the player with the fewest
 unplayed games (C5, C9).
+
+The graph's vertices are the players' indices in the round; each bracket's weights are set in
+it and, after the first matching, :func:`transforms.fide.dutch.brackets.pair_bracket` (B, D)
+pairs the bracket, the same procedure as in 2017. Between brackets this module keeps the
+single-downfloater-bye state (C5, C9) and gives large fields a warm start.
 """
 
 from __future__ import annotations
 
 from transforms.core.errors import NoValidPairing
-from transforms.fide.dutch.brackets import bits, colour_fields, exchange_weight, interned
+from transforms.fide.dutch.brackets import bits, colour_fields, interned, pair_bracket
 from transforms.fide.dutch.criteria import compatible, eligible_for_bye_2025
 from transforms.fide.dutch.matching import MatchingGraph
 from transforms.fide.dutch.state import DOWN, NONE, UP, WIN, Context, Player, float_of
 
 
-class _Weights:
-    """Edge weights of the 2025 rules for the current state of the round."""
+class RoundWeights:
+    """Edge weights of the 2025 rules for the current state of the round: the graph
+    :func:`pair_brackets` solves holds every player still to be paired."""
 
     def __init__(self, ctx: Context):
         self.ctx = ctx
@@ -227,7 +233,7 @@ class _Weights:
         return w
 
 
-def _complete(mate: list[int], ctx: Context, weights: _Weights) -> bool:
+def _complete(mate: list[int], ctx: Context, weights: RoundWeights) -> bool:
     """FIDE C.04.3 C4 — everybody paired but at most one player, who may get the bye."""
     unmatched = [v for v, m in enumerate(mate) if m == v]
     if len(unmatched) > 1:
@@ -239,7 +245,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
     """FIDE C.04.3 (2025) A.9, B, C, D — pair all brackets; return the pairs and the bye."""
     ps = ctx.players
     N = len(ps)
-    W = _Weights(ctx)
+    W = RoundWeights(ctx)
     g = MatchingGraph(N)
     top = ps[0].score
     # equal weights share one int object (memory; see MatchingGraph.set_many)
@@ -266,7 +272,6 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         pool = {}
         g.set_rows(W.outside_rows(), pool)
 
-    sgb_bits = W.sg_bits
     pairs: dict[int, int] = {}
     matched = [False] * N
     it = 0
@@ -276,7 +281,6 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         it += 1
     sgb = 0
     sgbv = 0
-    M = mate
     while len(pbi) > 1 or it < N:
         nsgb = len(pbi)
         nsgbv = sgbv + (nsgb - sgb)
@@ -310,165 +314,8 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             g.seed_from(local, pbi)
             del local  # (free its matrix before the big solve)
 
-        M = g.solve()
-
-        # C6/C7 — which moved-down players are paired in this bracket (highest first)
-        mds = None
-        rem = rem_matched = 0
-        for p in range(sgb):
-            pv = pbi[p]
-            if p == 0 or ps[pv].score < mds:
-                mds = ps[pv].score
-                rem = rem_matched = 0
-                q = p
-                while q < n and ps[pbi[q]].score >= mds:
-                    rem += 1
-                    if sgbv <= M[pbi[q]] < nsgbv:
-                        rem_matched += 1
-                    q += 1
-            if not rem_matched:
-                continue
-            if rem <= rem_matched:
-                matched[pv] = True
-                continue
-            rem -= 1
-            if not sgbv <= M[pv] < nsgbv:
-                for o in range(sgb, nsgb):
-                    wt = base[o][p]
-                    if wt:
-                        g.set(pv, pbi[o], wt | 1)
-                M = g.solve()
-            if sgbv <= M[pv] < nsgbv:
-                matched[pv] = True
-                rem_matched -= 1
-                for o in range(sgb, nsgb):
-                    wt = base[o][p]
-                    if wt:
-                        g.set(pv, pbi[o], (wt | (nsgb - sgb)) + 1)
-
-        # D — the opponents of the moved-down players (highest resident first)
-        for p in range(sgb):
-            pv = pbi[p]
-            if not matched[pv]:
-                continue
-            addend = n
-            best = None
-            prev = g.row(pv)
-            for o in range(nsgb - 1, sgb - 1, -1):
-                if matched[pbi[o]]:
-                    continue
-                wt = base[o][p]
-                if wt:
-                    g.set(pv, pbi[o], wt + addend)
-                    addend += 1
-                    best = pbi[o]
-            if M[pv] != best and not (best is not None and g.swap_in(M, pv, best, prev)):
-                M = g.solve()
-            m = M[pv]
-            matched[m] = True
-            g.fix(pv, m)
-
-        remainder = [i for i in range(sgb, nsgb) if not (M[pbi[i]] < sgbv)]
-        rp = sum(1 for i in remainder if M[pbi[i]] < pbi[i])
-        # (remainder is ascending: the players before o are the first k)
-        for k, o in enumerate(remainder):
-            vo = pbi[o]
-            g.set_many(((pbi[p], vo, exchange_weight(base, sgb_bits, p, o, pri, rp))
-                        for pri, p in enumerate(remainder[:k])), pool)
-        M = g.solve()
-        fge = remainder[rp] if rp < len(remainder) else None
-        exchange_count = 0
-        for p in remainder:
-            if fge is None or p >= fge:
-                break
-            pv = pbi[p]
-            exchange_count += M[pv] <= pv or M[pv] >= nsgbv
-
-        er = exchange_count
-        pri = rp
-        pos = rp
-        while pos != 0 and er:
-            opos = pos
-            pri -= 1
-            pos -= 1
-            p = remainder[pos]
-            pv = pbi[p]
-            if pv < M[pv] < nsgbv:
-                for q in remainder[opos:]:
-                    wt = exchange_weight(base, sgb_bits, p, q, pri, rp)
-                    if wt:
-                        g.set(pv, pbi[q], wt - 1)
-                M = g.solve()
-            exch = M[pv] <= pv or M[pv] >= nsgbv
-            er -= exch
-            for q in remainder[pos + 1:]:
-                if exch:
-                    base[q][p] = 0
-                g.set(pv, pbi[q], exchange_weight(base, sgb_bits, p, q, pri, rp))
-
-        er = exchange_count
-        ri = rp
-        for pos in range(rp, len(remainder)):
-            if er <= 1:
-                break
-            p = remainder[pos]
-            pv = pbi[p]
-            already = pv < M[pv] < nsgbv
-            if not already:
-                for q in remainder[pos + 1:]:
-                    wt = exchange_weight(base, sgb_bits, p, q, ri, rp)
-                    if wt:
-                        g.set(pv, pbi[q], wt + 1)
-                M = g.solve()
-            exch = pv < M[pv] < nsgbv
-            if exch:
-                er -= 1
-                for q in remainder[:pos]:
-                    base[p][q] = 0
-                    g.set(pv, pbi[q], 0)
-                for o in range(nsgb, n):
-                    base[o][p] = 0
-                    g.set(pv, pbi[o], 0)
-            if not already:
-                for q in remainder[pos + 1:]:
-                    g.set(pv, pbi[q], exchange_weight(base, sgb_bits, p, q, ri, rp))
-            ri += 1
-
-        for pos, p in enumerate(remainder):
-            pv = pbi[p]
-            for q in remainder[pos + 1:]:
-                qv = pbi[q]
-                if M[pv] <= pv or M[pv] >= nsgbv or (qv < M[qv] < nsgbv):
-                    base[q][p] = 0
-                g.set(pv, qv, base[q][p])
-        if any(pbi[p] < M[pbi[p]] < nsgbv for p in remainder):
-            M = g.solve()
-
-        for p in remainder:
-            pv = pbi[p]
-            if pv < M[pv] < nsgbv:
-                addend = 0
-                best = None
-                prev = g.row(pv)
-                for q in reversed(remainder):
-                    qv = pbi[q]
-                    if q <= p or matched[qv]:
-                        continue
-                    wt = base[q][p]
-                    if wt:
-                        g.set(pv, qv, wt + addend)
-                        best = qv
-                    addend += 1
-                # the most preferred opponent an optimal pairing can still give pv
-                target = next((pbi[q] for q in remainder if q > p and not matched[pbi[q]]
-                               and base[q][p] and not g.never_optimal(pv, pbi[q], prev[pbi[q]])),
-                              None)
-                if M[pv] != target and not (target is not None and g.rotate_in(
-                        M, pv, target, prev, [pbi[x] for x in remainder if not matched[pbi[x]]])):
-                    M = g.solve()
-                m = M[pv]
-                matched[pv] = matched[m] = True
-                g.fix(pv, m)
+        M = pair_bracket(g, pbi, sgb, nsgb, sgbv, nsgbv, base, W.sg_bits,
+                         [ps[v].score for v in pbi], matched, pool)
 
         # carry the unpaired players to the next bracket
         nxt_score = ps[sg_it].score if sg_it < N else None

@@ -147,7 +147,7 @@ def float_of(p: Player, rounds_back: int, ctx: Context) -> int:
 def _float_of(p: Player, rounds_back: int, ctx: Context) -> int:
     r = p.history[ctx.played_rounds - rounds_back]
     if not r.played:
-        if ctx.edition == "2017":
+        if ctx.edition == DutchEdition.RULES_2017:
             return DOWN
         return DOWN if r.points > 0 else NOFLOAT
     mine = p.score_before(rounds_back)

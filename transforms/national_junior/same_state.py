@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 
 from transforms.core.errors import NoValidPairing
+from transforms.core.model import DutchEdition
 from transforms.fide.dutch.criteria import compatible
 from transforms.fide.dutch.engine import build_context, pair_round, played_rounds_of
 from transforms.fide.dutch.state import Board
@@ -67,7 +68,7 @@ def pair_round_same_state(t: Tournament, states: dict[int, str], *,
     round_no = played_rounds_of(t) + 1
     if t.total_rounds is None or round_no != t.total_rounds:
         return plain, [f"round {round_no} is not the last round: same-state rule not applied"]
-    ed = edition or t.edition or "2025"
+    ed = DutchEdition.of(edition or t.edition or DutchEdition.RULES_2025)
     ctx = build_context(t, None, ed, frozenset())
     scores = {p.sno: p.score for p in ctx.players}
     covered = top_half(scores)

@@ -20,12 +20,11 @@ from __future__ import annotations
 
 import argparse
 import sys
-from dataclasses import replace
 from pathlib import Path
 
 from flows.io import atomic_write
 from transforms.core.errors import InputError, NoValidPairing
-from transforms.core.model import DutchEdition, Kind
+from transforms.core.model import DutchEdition
 from transforms.fide.dutch.engine import pair_round
 from transforms.fide.trf import Tournament, parse_trf
 
@@ -70,45 +69,17 @@ def format_pairing(boards: list[tuple[int, int | None]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def recorded_pairing(t: Tournament, round_no: int) -> set[tuple[int, int | None]]:
-    """The pairing of ``round_no`` as the file records it: (white, black) and the PAB."""
-    out: set[tuple[int, int | None]] = set()
-    for rnd, sno, opponent, colour, _points, kind in t.card_rows:
-        if rnd != round_no:
-            continue
-        if kind == Kind.PAB:
-            out.add((sno, None))
-        elif opponent is not None and colour == "w":
-            out.add((sno, opponent))
-    return out
-
-
-def history_before(t: Tournament, round_no: int) -> Tournament:
-    """The tournament as it stood when ``round_no`` was paired: earlier rounds, plus the
-    round-``round_no`` entries of players who were not paired (byes, absences).
-
-    Decision: a player whose line has no entry for ``round_no`` (a withdrawn player's line
-    ends early; trailing blank entries are not written) was absent from that round."""
-    not_paired = {str(k) for k in (Kind.HPB, Kind.ZPB, Kind.FPB, Kind.ABSENT)}
-    keep = [row for row in t.card_rows if row[0] < round_no or (
-        row[0] == round_no and row[5] in not_paired and row[2] is None)]
-    present = {row[1] for row in t.card_rows if row[0] == round_no}
-    absent = [(round_no, p.sno, None, None, 0.0, str(Kind.ABSENT))
-              for p in t.players if p.sno not in present]
-    return replace(t, card_rows=tuple(keep + absent))
-
-
 def check_rounds(t: Tournament, edition: str | None, out=None) -> int:
     """Re-pair every round; print the differences; return the exit status."""
     out = out or sys.stdout
     last = max((row[0] for row in t.card_rows), default=0)
     differing = 0
     for r in range(1, last + 1):
-        want = recorded_pairing(t, r)
+        want = t.pairing_of(r)
         if not want:
             continue
         try:
-            got = set(pair_round(history_before(t, r), round_no=r, edition=edition))
+            got = set(pair_round(t.before_round(r), round_no=r, edition=edition))
         except NoValidPairing as e:
             print(f"round {r}: no valid pairing ({e})", file=out)
             differing += 1

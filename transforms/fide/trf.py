@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import TYPE_CHECKING
 
@@ -203,9 +203,43 @@ class Tournament:
                 out |= fp.pairs()
         return frozenset(out)
 
+    def pairing_of(self, round_no: int) -> set[tuple[int, int | None]]:
+        """The pairing of ``round_no`` as the file records it (see :func:`recorded_pairing`)."""
+        return recorded_pairing(self.card_rows, round_no)
+
+    def before_round(self, round_no: int) -> Tournament:
+        """FIDE C.04.3 — the tournament as it stood when ``round_no`` was paired: the earlier
+        rounds, plus the round-``round_no`` entries of players who were not paired (requested
+        byes, absences), for re-pairing a recorded round (``chessfed pair -c``).
+
+        Decision: a player whose line has no entry for ``round_no`` (a withdrawn player's line
+        ends early; trailing blank entries are not written) was absent from that round."""
+        not_paired = {str(k) for k in (Kind.HPB, Kind.ZPB, Kind.FPB, Kind.ABSENT)}
+        keep = [row for row in self.card_rows if row[0] < round_no or (
+            row[0] == round_no and row[5] in not_paired and row[2] is None)]
+        present = {row[1] for row in self.card_rows if row[0] == round_no}
+        absent = [(round_no, p.sno, None, None, 0.0, str(Kind.ABSENT))
+                  for p in self.players if p.sno not in present]
+        return replace(self, card_rows=tuple(keep + absent))
+
     def requested_byes(self, round_no: int) -> dict[int, str]:
         """TRF-2025 240 — sno → ``F``/``H``/``Z`` requested for ``round_no``."""
         return {p: b.kind for b in self.bye_requests if b.round == round_no for p in b.players}
+
+
+def recorded_pairing(card_rows: Iterable[tuple], round_no: int) -> set[tuple[int, int | None]]:
+    """FIDE C.04.3 — the pairing a recorded round had, from scorecard rows
+    (``SCORECARD_COLUMNS`` order): (white, black) per game, forfeits included (they were
+    paired), and (sno, None) for the pairing-allocated bye."""
+    out: set[tuple[int, int | None]] = set()
+    for rnd, sno, opponent, colour, _points, kind in card_rows:
+        if rnd != round_no:
+            continue
+        if kind == Kind.PAB:
+            out.add((sno, None))
+        elif opponent is not None and colour == "w":
+            out.add((sno, opponent))
+    return out
 
 
 def _sorted_rows(rows: tuple[tuple, ...]) -> list[tuple]:

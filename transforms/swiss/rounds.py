@@ -7,8 +7,15 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from transforms.core.model import SCORECARD_SCHEMA, Colour, DutchEdition, Kind, ResultCode
-from transforms.fide.trf import Tournament, tournament_from_scorecard
+from transforms.core.model import (
+    SCORECARD_COLUMNS,
+    SCORECARD_SCHEMA,
+    Colour,
+    DutchEdition,
+    Kind,
+    ResultCode,
+)
+from transforms.fide.trf import Tournament, recorded_pairing, tournament_from_scorecard
 
 
 @dataclass(frozen=True)
@@ -89,10 +96,5 @@ def pairing_rows(boards: list[tuple[int, int | None]], setup: RoundSetup, player
 
 
 def recorded_boards(scorecard: pl.DataFrame, round_no: int) -> set[tuple[int, int | None]]:
-    """The pairing a recorded round had: (white, black) per game (forfeits included — they
-    were paired) and (sno, None) for the pairing-allocated bye."""
-    r = scorecard.filter(pl.col("round") == round_no)
-    games = {(s, o) for s, o, c in zip(r["sno"], r["opponent"], r["colour"])
-             if o is not None and c == "w"}
-    pab = {(s, None) for s, k in zip(r["sno"], r["kind"]) if k == Kind.PAB}
-    return games | pab
+    """FIDE C.04.3 — the pairing a recorded round had (see :func:`recorded_pairing`)."""
+    return recorded_pairing(scorecard.select(SCORECARD_COLUMNS).iter_rows(), round_no)

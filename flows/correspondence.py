@@ -29,7 +29,8 @@ def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date) ->
     return run_golden_knights(
         cfg.golden_knights, typed["members.csv"], typed["entries.csv"], typed.get("sections.csv"),
         typed.get("games.csv"), typed.get("time_oversteps.csv"), typed.get("overrides.csv"),
-        event_year=cfg.event.start.year, as_of=as_of, carried_in=typed.get("carried_in.csv"))
+        event_year=cfg.event.start.year, as_of=as_of, carried_in=typed.get("carried_in.csv"),
+        currency=cfg.event.currency)
 
 
 @flow(name="correspondence-event")
@@ -63,7 +64,7 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
     pub.files["index.html"] = render.render_page(
         "index.html", title=cfg.event.name, subtitle=f"Published {as_of:%d %B %Y}.",
         facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],
-        errors=n_err, warnings=len(findings) - n_err, sections=[], highlights=highlights, links=link_list(pub), **ctx)
+        errors=n_err, warnings=len(findings) - n_err, highlights=highlights, links=link_list(pub), **ctx)
     messages = outbox(cfg, [(r.name, r.email) for r in cfg.publish.recipients],
                              subject=f"{cfg.event.name} — bulletin",
                              lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",

@@ -62,7 +62,7 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) ->
     pub.files["index.html"] = render.render_page(
         "index.html", title=cfg.event.name, subtitle=f"Published {as_of:%d %B %Y}.",
         facts=pages.event_facts(run), errors=n_err, warnings=len(run.findings) - n_err,
-        sections=[], highlights=highlights, links=link_list(pub), **ctx)
+        highlights=highlights, links=link_list(pub), **ctx)
     recipients = [(r.name, r.email) for r in cfg.publish.recipients]
     assoc = run.typed.get("associations.csv")
     if assoc is not None and "email" in assoc.columns:

@@ -52,16 +52,6 @@ SEEDS = {
 }
 
 
-def demo_national_junior(seed: int = 2024) -> tuple[pl.DataFrame, pl.DataFrame]:
-    """Return (players, associations) frames in the players.csv / associations.csv columns."""
-    players, associations, _, _ = demo_national_junior_files(seed)
-    withdrawals = pl.DataFrame({"player_id": ["O012"], "from_round": ["8"],
-                                "reason": ["illness, withdrawn with the chief arbiter's permission"]})
-    bye_requests = pl.DataFrame({"player_id": ["O020", "G015", "O033", "G027"],
-                                 "round": ["3", "5", "6", "9"], "kind": ["HPB", "HPB", "HPB", "ZPB"]})
-    return players, associations, withdrawals, bye_requests
-
-
 def demo_national_junior_files(seed: int = 2024) -> tuple[pl.DataFrame, ...]:
     """(players, associations, withdrawals, bye_requests) of the demo event."""
     rng = random.Random(seed)

@@ -25,14 +25,14 @@ def _csv(pub: Publication, name: str, frame: pl.DataFrame) -> None:
     pub.files[name] = frame.drop("line", strict=False).write_csv()
 
 
-def crosstable_sections(res: GKResult) -> list[Section]:
+def crosstable_sections(res: GKResult, rules: GKRules) -> list[Section]:
     out = []
     ct = res.crosstables
     for (stage, section), g in sorted(ct.group_by(["stage", "section"], maintain_order=True),
                                       key=lambda x: (list(STAGE_NAMES).index(x[0][0]), x[0][1])):
         g = g.sort("seat")
         status = "complete" if g["section_complete"][0] else "in progress"
-        cells = [f"c{i}" for i in range(1, 8) if f"c{i}" in g.columns]
+        cells = [f"c{i}" for i in range(1, rules.section_size + 1) if f"c{i}" in g.columns]
         out.append(Section(f"{STAGE_NAMES.get(stage, stage)} — section {section} ({status})", tables=[
             table_from_frame(g, [("seat", "#"), ("name", "Player"), ("entry_id", "Entry"), ("rating", "Rtg")]
                              + [(c, c[1:]) for c in cells] + [("score", "Score")],
@@ -77,7 +77,7 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
                                  numeric=["days_left"], empty="No membership needs attention.")])
     pub.page("entries.html", render.render_page("report.html", title="Entries", subtitle="",
                                                 sections=[entries_sec, flags], **ctx))
-    cross = crosstable_sections(res)
+    cross = crosstable_sections(res, rules)
     pub.page("sections.html", render.render_page(
         "report.html", title="Sections and crosstables",
         subtitle="Cells: 1 win, ½ draw, 0 loss, + / − forfeit, * in progress.", sections=cross, **ctx))
@@ -101,10 +101,12 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
     pub.page("qualifiers.html", render.render_page("report.html", title="Qualifiers", subtitle="",
                                                    sections=[qual], **ctx))
     st = res.standings.sort(["weighted_points", "entry_id"], descending=[True, False])
+    w_pre, w_semi, w_final = rules.stage_weights
+    most = rules.games_per_player * sum(rules.stage_weights)
     stand = Section("Weighted-point standings (rule 6)", intro=[
-        "Wins weigh 1.0 in the preliminaries, 2.2 in the semifinals and 4.5 in the final; draws half; "
-        "forfeit wins count as wins (maximum 46.20). Only players who completed all three stages "
-        "with no forfeit losses are eligible for prizes."],
+        f"Wins weigh {w_pre} in the preliminaries, {w_semi} in the semifinals and {w_final} in the "
+        f"final; draws half; forfeit wins count as wins (maximum {most:.2f}). Only players who "
+        "completed all three stages with no forfeit losses are eligible for prizes."],
         tables=[table_from_frame(st.filter(pl.col("semifinal").is_not_null()) if res.event_complete else st.head(60),
                                  [("name", "Name"), ("entry_id", "Entry"), ("preliminary", "Prelim"),
                                   ("semifinal", "Semi"), ("final", "Final"), ("weighted_points", "Weighted"),
@@ -115,7 +117,8 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
     pub.page("standings.html", render.render_page("report.html", title="Standings", subtitle="",
                                                   sections=[stand], **ctx))
     prize_sec = Section("Prizes (rule 5)", intro=[
-        f"Prize fund scaled to {res.entries_assigned} entries assigned (rule 5: based on 200 entries). "
+        f"Prize fund scaled to {res.entries_assigned} entries assigned (rule 5: based on "
+        f"{rules.prize_base_entries} entries). "
         "Players tied in money places share equally the sum of the prizes involved (rule 6)."],
         tables=[table_from_frame(res.prizes, [("place", "Place"), ("name", "Name"), ("entry_id", "Entry"),
                                               ("weighted_points", "Weighted"), ("amount", "Prize")],
@@ -140,7 +143,7 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
         empty="Nothing to decide.")])
     pub.page("rulings.html", render.render_page("report.html", title="Rulings and director review",
                                                 subtitle="", sections=[rulings, review], **ctx))
-    certificates(pub, cfg, res, as_of)
+    certificates(pub, cfg, rules, res, as_of)
     bulletin += [prize_sec, stand, award_sec, qual, rulings, review, entries_sec, flags]
     if res.prizes.height:
         top = res.prizes.row(0, named=True)
@@ -150,14 +153,15 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
     return bulletin, highlights
 
 
-def certificates(pub: Publication, cfg: EventConfig, res: GKResult, as_of: dt.date) -> None:
+def certificates(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKResult,
+                 as_of: dt.date) -> None:
     """GK rule 4 — a certificate suitable for framing for each semifinal non-qualifier."""
     names = dict(zip(res.standings["entry_id"], res.standings["name"]))
     for rec in res.awards.filter(pl.col("award") == "framing_certificate").iter_rows(named=True):
         html = render.render_page(
-            "certificate.html", organiser="US Chess Correspondence Chess", title="Certificate of Achievement",
+            "certificate.html", organiser=cfg.event.organiser, title="Certificate of Achievement",
             name=names.get(rec["entry_id"], rec["entry_id"]),
-            text=f"Semifinalist of the {cfg.event.name}, in recognition of reaching the semifinal round "
-                 "of the US Chess Correspondence Championship.",
-            signer="Correspondence Chess Director", date=f"{as_of:%d %B %Y}")
+            text=f"Semifinalist of the {cfg.event.name}, in recognition of reaching its semifinal "
+                 "round.",
+            signer=rules.director, date=f"{as_of:%d %B %Y}")
         pub.pdfs[f"certificates/{rec['entry_id']}.pdf"] = html

@@ -53,7 +53,7 @@ def outbox(cfg: EventConfig, recipients: list[tuple[str, str]], *, subject: str,
     date = dt.datetime.combine(as_of, dt.time(18, 0)).strftime("%a, %d %b %Y %H:%M:%S +0000")
     for name, email in recipients:
         html = render.render_page("email.html", subject=subject, recipient=name, lead=lead,
-                                  highlights=highlights, web="",
+                                  highlights=highlights,
                                   signature=f"{cfg.event.organiser} — {cfg.event.contact}")
         text = "\n".join([f"Dear {name},", "", lead, "", *[f"- {h}" for h in highlights], "",
                           "The full bulletin is attached as a PDF.", "", cfg.event.organiser])

@@ -10,6 +10,8 @@ from typing import Any
 
 import polars as pl
 
+from transforms.core.money import grouped
+
 
 @dataclass
 class Col:
@@ -43,10 +45,8 @@ class Section:
     intro: list[str] = field(default_factory=list)
     tables: list[Table] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-    facts: list[tuple[str, str]] = field(default_factory=list)
     details: list[Details] = field(default_factory=list)
     wide: bool = False
-    level: int = 2
 
 
 def fmt(value: Any, *, money: bool = False, currency: str = "") -> str:
@@ -56,30 +56,12 @@ def fmt(value: Any, *, money: bool = False, currency: str = "") -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if money and isinstance(value, int | float | Decimal):
-        if currency == "INR":
-            return _inr(Decimal(str(value)))
-        return f"{Decimal(str(value)):,.2f}"
+        return grouped(value, currency)
     if isinstance(value, float):
         if value == int(value):
             return str(int(value))
         return f"{value:.2f}".rstrip("0")
     return str(value)
-
-
-def _inr(amount: Decimal) -> str:
-    """Indian grouping (2,50,000) as the seed writes rupee amounts."""
-    whole = int(amount)
-    s = str(abs(whole))
-    if len(s) > 3:
-        head, tail = s[:-3], s[-3:]
-        groups = []
-        while len(head) > 2:
-            groups.insert(0, head[-2:])
-            head = head[:-2]
-        if head:
-            groups.insert(0, head)
-        s = ",".join(groups + [tail])
-    return ("-" if whole < 0 else "") + s
 
 
 def table_from_frame(frame: pl.DataFrame, columns: Sequence[tuple[str, str]] | None = None, *,

@@ -8,6 +8,7 @@ import polars as pl
 from flows.publish import render
 from flows.publish.pages import Publication
 from flows.publish.present import Details, Section, fmt, table_from_frame
+from transforms.core.money import amount_text
 from transforms.fide.tiebreaks import explain_tiebreaks
 from transforms.swiss import scorecard as sc
 from transforms.swiss.rounds import pairing_rows
@@ -49,8 +50,9 @@ def entries(pub: Publication, run, ctx) -> list[Section]:
         .otherwise(pl.col("name")).alias("name"))
     ledger = Section("Fee and boarding ledger by association",
                      notes=["Balance = paid − due − late fee: positive is owed back to the association, "
-                            "negative is still to pay. Boarding: Rs 1,500 per selected or seeded "
-                            "player under the normal entry fee."],
+                            "negative is still to pay. Boarding: "
+                            f"{amount_text(run.cfg.entries.boarding_lump_sum, cur)} per selected or "
+                            "seeded player under the normal entry fee."],
                      tables=[table_from_frame(shown, [("state", "State"), ("name", "Association"),
                                                          ("entries", "Entries"), ("accepted", "Accepted"),
                                                          ("fees_due", "Fees due"), ("late_fees", "Late fees"),
@@ -257,8 +259,10 @@ def prizes(pub: Publication, run, ctx) -> list[Section]:
         cid, cat, p = c.cat.id, c.cat, c.prizes
         p = p.join(c.players.select("sno", "state"), on="sno", how="left").filter(pl.col("amount") > 0)
         p = p.with_columns(pl.when(pl.col("flag") != "").then(pl.lit("flag")).otherwise(pl.lit("")).alias("_css"))
-        secs.append(Section(f"{cat.name} — prizes", notes=[cat.prizes_note, "Cash prizes are not shared: "
-                                                          "ties are decided by the tie-breaks."],
+        sharing = ("Players equal after every tie-break share the prizes of their places equally."
+                   if run.cfg.swiss.prizes_shared
+                   else "Cash prizes are not shared: ties are decided by the tie-breaks.")
+        secs.append(Section(f"{cat.name} — prizes", notes=[cat.prizes_note, sharing],
                             tables=[table_from_frame(p, [("place", "Place"), ("sno", "SNo"), ("name", "Name"),
                                                          ("state", "State"), ("points", "Pts"),
                                                          ("amount", "Prize"), ("flag", "Note")],

@@ -8,6 +8,7 @@ import polars as pl
 
 from transforms.core.errors import Finding, Severity
 from transforms.core.model import MONEY
+from transforms.core.money import symbol
 from transforms.golden_knights.rules import GKRules
 
 ENTRY_STATUS_SCHEMA = {
@@ -20,7 +21,7 @@ CARRIED_IN_FILE = "carried_in.csv"
 
 def judge_entries(
     rules: GKRules, members: pl.DataFrame, entries: pl.DataFrame, *, event_year: int,
-    carried_in: pl.DataFrame | None = None,
+    carried_in: pl.DataFrame | None = None, currency: str = "USD",
 ) -> tuple[pl.DataFrame, list[Finding]]:
     """GK rules 1, 8, 9 — entry eligibility, fee, number of entries and deadlines.
 
@@ -99,7 +100,7 @@ def judge_entries(
         .when(~resident)
         .then(pl.lit("residence outside North America and its islands, Hawaii, or APO/FPO (rule 1)"))
         .when(~pl.col("_carried") & (fee.is_null() | (fee < pl.lit(rules.entry_fee))))
-        .then(pl.lit(f"fee paid below the ${rules.entry_fee} entry fee (rule 8)"))
+        .then(pl.lit(f"fee paid below the {symbol(currency)}{rules.entry_fee} entry fee (rule 8)"))
         .otherwise(None)
     )
     df = df.with_columns(_pre=first_reason, _eff=effective)

@@ -206,6 +206,7 @@ def run_golden_knights(
     event_year: int,
     as_of: dt.date,
     carried_in: pl.DataFrame | None = None,
+    currency: str = "USD",
 ) -> GKResult:
     """GK rules 1-12 — carry an event from its entries to prizes, as far as its games have gone.
 
@@ -231,7 +232,8 @@ def run_golden_knights(
 
     # --- entries (rules 1, 8, 9) ---
     cin = None if carried_in is None else _complete(carried_in, INPUT_SCHEMAS["entries"])
-    judged, f = judge_entries(rules, members, entries, event_year=event_year, carried_in=cin)
+    judged, f = judge_entries(rules, members, entries, event_year=event_year, carried_in=cin,
+                              currency=currency)
     findings += f
     for r in judged.filter(pl.col("received") > pl.lit(as_of)).iter_rows(named=True):
         findings.append(Finding(r["file"], r["line"], "received", str(r["received"]), Severity.WARNING,

@@ -21,6 +21,7 @@ name below is the TOML key. Defaults are the 2017-2020 text (seed ``000_*.txt``)
 | ``gift_certificate`` | 4 | 7.00 |
 | ``reflection_penalty_days`` | 12 | 5 |
 | ``membership_warning_days`` | 1 | 90 |
+| ``director`` | 7 | Correspondence Chess Director (signs the certificates, rule 4) |
 """
 
 from __future__ import annotations
@@ -94,6 +95,8 @@ class GKRules:
     """Rule 12.1: reflection-time penalty for a first overstep in preliminaries/semifinals."""
     membership_warning_days: int = 90
     """Rule 1: flag active players whose membership lapses within this many days of ``as_of``."""
+    director: str = "Correspondence Chess Director"
+    """Rule 7: the official whose decisions are final; signs the certificates (rule 4)."""
     def __post_init__(self) -> None:
         """Checks of the values; a :class:`ConfigError` keyed relative to ``[golden_knights]``
         (the loader, ``transforms.core.config``, names the file and the full key)."""

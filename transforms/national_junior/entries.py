@@ -49,6 +49,7 @@ import polars as pl
 
 from transforms.core.errors import ConfigError, Finding, InputError, Severity
 from transforms.core.model import MONEY
+from transforms.core.money import symbol
 
 PLAYERS_FILE = "players.csv"
 _DT_FORMAT = "%Y-%m-%dT%H:%M"
@@ -778,7 +779,8 @@ def _value_text(value: object) -> str:
 
 
 def evaluate_entries(
-    players: pl.DataFrame, associations: pl.DataFrame, rules: JuniorEntryRules
+    players: pl.DataFrame, associations: pl.DataFrame, rules: JuniorEntryRules, *,
+    currency: str = "INR",
 ) -> EntryDecision:
     """NJ 2024 Entries and eligibility — accept or reject every entry, with all its reasons,
     and work out fees, late fees, balances and the boarding lump sum.
@@ -831,7 +833,7 @@ def evaluate_entries(
         entry_list=_entry_list(df, rules),
         by_category_state=_by_category_state(decisions, rules),
         ledger=_ledger(decisions, associations),
-        findings=tuple(_findings(df, all_names)),
+        findings=tuple(_findings(df, all_names, currency)),
     )
 
 
@@ -912,7 +914,7 @@ def _ledger(decisions: pl.DataFrame, associations: pl.DataFrame) -> pl.DataFrame
     )
 
 
-def _findings(df: pl.DataFrame, names: list[str]) -> list[Finding]:
+def _findings(df: pl.DataFrame, names: list[str], currency: str) -> list[Finding]:
     """One ERROR finding per rejection reason, plus WARNINGs for things a person should see:
     an accepted entry that has not paid in full, a seed_reason on a non-seeded entry, and a
     FIDE id shared by several entries (Decision: a warning, not a rejection — the office
@@ -942,7 +944,7 @@ def _findings(df: pl.DataFrame, names: list[str]) -> list[Finding]:
                     len(names),
                     "fee_paid",
                     Severity.WARNING,
-                    f"accepted entry owes Rs {owed} (fee and late fee not fully paid)",
+                    f"accepted entry owes {symbol(currency)}{owed} (fee and late fee not fully paid)",
                 )
             )
         if row["entry_type"] != EntryType.SEEDED and row["seed_reason"]:

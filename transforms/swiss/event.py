@@ -149,7 +149,7 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> SwissR
     entries = None
     assoc = typed.get("associations.csv")
     if assoc is not None and cfg.entries is not None and "arrears_cleared" in assoc.columns:
-        entries = evaluate_entries(players, assoc, cfg.entries)
+        entries = evaluate_entries(players, assoc, cfg.entries, currency=cfg.event.currency)
         findings += list(entries.findings)
         accepted = set(entries.decisions.filter(pl.col("status") == "accepted")["player_id"])
         players = players.filter(pl.col("player_id").is_in(sorted(accepted)))

@@ -1,49 +1,213 @@
-"""DESIGN.md boundaries: transforms/ is the rulebook — pure functions, no I/O, no clock, no
-environment, no prefect; every rule names its regulation in its docstring."""
+"""The house rules (DESIGN.md "Layout", STYLE.md "For this project"), checked on the source of
+every module of every subpackage, so that they hold as the house grows:
+
+- ``transforms/`` is the rulebook: it imports only polars, the standard library's pure modules
+  and ``transforms.*``; it does no I/O, reads no clock and no environment, changes no
+  interpreter setting and writes no frozen dataclass behind its back;
+- every public rule function's docstring starts with the text it carries out;
+- the import graph of ``flows/`` and ``transforms/`` has no cycle;
+- no private name (``_name``) crosses a module, tests included.
+"""
+
+from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
-TRANSFORMS = Path(__file__).resolve().parent.parent / "transforms"
+ROOT = Path(__file__).resolve().parent.parent
+TRANSFORMS = ROOT / "transforms"
+PACKAGES = ("flows", "transforms", "tests")
+
 ALLOWED_IMPORTS = {"polars", "transforms", "__future__"}
 STDLIB_OK = {"dataclasses", "datetime", "decimal", "enum", "typing", "types", "collections",
              "itertools", "functools", "math", "re", "random", "tomllib", "heapq", "bisect",
-             "operator", "statistics", "string", "abc", "copy", "sys"}
-FORBIDDEN_CALLS = {"open", "input", "print", "exec", "eval"}
-FORBIDDEN_ATTRS = {("datetime", "now"), ("datetime", "today"), ("date", "today"),
-                   ("time", "time"), ("os", "environ"), ("Path", "read_text"),
-                   ("pl", "read_csv"), ("pl", "scan_csv"), ("pl", "read_parquet")}
+             "operator", "statistics", "string", "abc", "copy"}
+"""The standard library's pure modules. Not ``os``, ``sys``, ``io``, ``pathlib``, ``time``,
+``subprocess``, ``socket``, ``logging``: the flows do I/O, read the clock and the environment."""
+FORBIDDEN_CALLS = {"open", "input", "print", "exec", "eval", "breakpoint", "__import__"}
+FORBIDDEN_ATTRS = {("datetime", "now"), ("datetime", "today"), ("datetime", "utcnow"),
+                   ("date", "today"), ("time", "time"), ("time", "perf_counter"),
+                   ("os", "environ"), ("os", "getenv"), ("sys", "setrecursionlimit"),
+                   ("object", "__setattr__")}
+FORBIDDEN_METHODS = {"read_text", "write_text", "read_bytes", "write_bytes", "__dict__"}
+"""Attribute names that mean file I/O or writing an object behind its frozen dataclass."""
+POLARS_IO = re.compile(r"^(read|scan|write|sink)_")
+REGULATION = re.compile(r"^(FIDE |GK rules? |NJ 2024 |National Junior |DESIGN\.md )")
+"""How a rule's docstring starts: the text it carries out (STYLE.md rule 2)."""
+TOOLS = {"transforms/core/money.py", "transforms/fide/dutch/matching.py"}
+"""Modules of tools, not rules: formatting amounts, the weighted-matching solver."""
 
 
-def modules():
-    return sorted(TRANSFORMS.rglob("*.py"))
+def sources(*packages: str) -> list[Path]:
+    return sorted(p for pkg in packages for p in (ROOT / pkg).rglob("*.py")
+                  if "data" not in p.relative_to(ROOT).parts)
 
 
-def test_transforms_import_only_polars_the_standard_library_and_transforms():
-    for path in modules():
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
+def tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def rel(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def test_every_subpackage_is_checked():
+    found = {rel(p) for p in sources("transforms")}
+    for expected in ("transforms/core/model.py", "transforms/fide/dutch/brackets.py",
+                     "transforms/swiss/event.py", "transforms/national_junior/same_state.py",
+                     "transforms/golden_knights/event.py"):
+        assert expected in found
+
+
+def test_transforms_import_only_polars_the_pure_standard_library_and_transforms():
+    for path in sources("transforms"):
+        for node in ast.walk(tree(path)):
             names = []
             if isinstance(node, ast.Import):
                 names = [a.name.split(".")[0] for a in node.names]
             elif isinstance(node, ast.ImportFrom) and node.level == 0:
                 names = [node.module.split(".")[0]]
             for n in names:
-                assert n in ALLOWED_IMPORTS | STDLIB_OK, f"{path.name} imports {n}"
+                assert n in ALLOWED_IMPORTS | STDLIB_OK, f"{rel(path)}:{node.lineno} imports {n}"
 
 
-def test_transforms_do_no_io_and_read_no_clock_or_environment():
-    for path in modules():
-        tree = ast.parse(path.read_text())
-        for node in ast.walk(tree):
+def test_transforms_do_no_io_read_no_clock_or_environment_and_change_no_global_state():
+    for path in sources("transforms"):
+        for node in ast.walk(tree(path)):
+            where = f"{rel(path)}:{getattr(node, 'lineno', '?')}"
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
-                assert node.func.id not in FORBIDDEN_CALLS, f"{path.name}:{node.lineno} calls {node.func.id}"
-            if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name):
-                assert (node.value.id, node.attr) not in FORBIDDEN_ATTRS, \
-                    f"{path.name}:{node.lineno} uses {node.value.id}.{node.attr}"
+                assert node.func.id not in FORBIDDEN_CALLS, f"{where} calls {node.func.id}"
+            if isinstance(node, ast.Attribute):
+                assert node.attr not in FORBIDDEN_METHODS, f"{where} uses .{node.attr}"
+                if isinstance(node.value, ast.Name):
+                    assert (node.value.id, node.attr) not in FORBIDDEN_ATTRS, \
+                        f"{where} uses {node.value.id}.{node.attr}"
+                    assert not (node.value.id == "pl" and POLARS_IO.match(node.attr)), \
+                        f"{where} uses pl.{node.attr}"
+            if isinstance(node, ast.Global):
+                raise AssertionError(f"{where} rebinds a global: {node.names}")
 
 
-def test_every_transforms_module_says_what_it_carries_out():
-    for path in modules():
-        doc = ast.get_docstring(ast.parse(path.read_text()))
-        assert doc and len(doc) > 20, f"{path.name} has no module docstring"
+def test_every_module_says_what_it_carries_out():
+    for path in sources("transforms", "flows"):
+        doc = ast.get_docstring(tree(path))
+        assert doc and len(doc) > 20, f"{rel(path)} has no module docstring"
+
+
+def test_every_public_rule_function_names_its_regulation_first():
+    missing = []
+    for path in sources("transforms"):
+        if rel(path) in TOOLS:
+            continue
+        for node in tree(path).body:
+            if isinstance(node, ast.FunctionDef) and not node.name.startswith("_"):
+                doc = ast.get_docstring(node) or ""
+                if not REGULATION.match(doc):
+                    missing.append(f"{rel(path)}:{node.lineno} {node.name}: {doc[:40]!r}")
+    assert not missing, "docstrings that do not start with their regulation:\n" + "\n".join(missing)
+
+
+def imports_of(path: Path, known: set[str]) -> set[str]:
+    """The project modules ``path`` imports (at the top or inside a function)."""
+    out = set()
+    for node in ast.walk(tree(path)):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            targets = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        else:
+            continue
+        out |= {t for t in targets if t in known}
+    return out
+
+
+def import_graph() -> dict[str, set[str]]:
+    paths = {module_name(p): p for p in sources("flows", "transforms")}
+    known = set(paths)
+    # a package's __init__ holds only its docstring, so importing ``a.b.c`` does not make
+    # ``a.b`` a dependency; ``from a.b import c`` names the module ``a.b.c``
+    return {m: {d for d in imports_of(p, known) if d != m and not m.startswith(d + ".")}
+            for m, p in paths.items()}
+
+
+def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components with more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on: set[str] = set()
+    out: list[list[str]] = []
+    counter = iter(range(10**9))
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = next(counter)
+        stack.append(v)
+        on.add(v)
+        for w in sorted(graph[v]):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            comp = []
+            while True:
+                w = stack.pop()
+                on.discard(w)
+                comp.append(w)
+                if w == v:
+                    break
+            if len(comp) > 1:
+                out.append(sorted(comp))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return out
+
+
+def test_the_import_graph_has_no_cycle():
+    graph = import_graph()
+    assert "transforms.fide.dutch.brackets" in graph["transforms.fide.dutch.rules_2025"]
+    assert cycles(graph) == []
+
+
+def test_the_cycle_finder_finds_a_cycle():
+    assert cycles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_package_inits_hold_only_their_docstring():
+    for path in sources("flows", "transforms"):
+        if path.name == "__init__.py":
+            body = tree(path).body
+            assert len(body) == 1 and isinstance(body[0], ast.Expr), \
+                f"{rel(path)}: importing a package must not load its modules"
+
+
+def test_no_private_name_crosses_a_module():
+    crossing = []
+    for path in sources(*PACKAGES):
+        t = tree(path)
+        aliases = set()
+        for node in ast.walk(t):
+            if isinstance(node, ast.ImportFrom) and node.module and node.level == 0 \
+                    and node.module.split(".")[0] in PACKAGES:
+                for a in node.names:
+                    if a.name.startswith("_") and not a.name.startswith("__"):
+                        crossing.append(f"{rel(path)}:{node.lineno} imports {node.module}.{a.name}")
+                    aliases.add(a.asname or a.name)
+            elif isinstance(node, ast.Import):
+                aliases |= {(a.asname or a.name).split(".")[0] for a in node.names
+                            if a.name.split(".")[0] in PACKAGES}
+        for node in ast.walk(t):
+            if (isinstance(node, ast.Attribute) and node.attr.startswith("_")
+                    and not node.attr.startswith("__") and isinstance(node.value, ast.Name)
+                    and node.value.id in aliases):
+                crossing.append(f"{rel(path)}:{node.lineno} uses {node.value.id}.{node.attr}")
+    assert not crossing, "\n".join(crossing)

@@ -260,7 +260,7 @@ def _convert(value: Any, tp: Any, *, file: str, key: str) -> Any:
 
 
 def from_table(cls: type, table: Mapping[str, Any], *, file: str, key: str) -> Any:
-    """Build the frozen dataclass ``cls`` from a TOML table.
+    """DESIGN.md (configuration is data) — build the frozen dataclass ``cls`` from a TOML table.
 
     Unknown keys, missing required keys, values of the wrong type and the checks of the
     class's own ``__post_init__`` (which raise :class:`ConfigError` with an empty file and a

@@ -188,7 +188,8 @@ def validate_files(raw: dict[str, RawFile], schemas: dict[str, Schema],
 
 
 def has_errors(findings: list[Finding], *files: str) -> bool:
-    """Whether any of ``files`` has an error finding (the steps that read it do not run)."""
+    """DESIGN.md Outputs (validation) — whether any of ``files`` has an error finding (the steps
+    that read it do not run)."""
     return any(f.severity is Severity.ERROR and f.file in files for f in findings)
 
 
@@ -204,7 +205,7 @@ RESULT_CODES = _values(ResultCode)
 
 
 def normalise_results(raw: pl.DataFrame, column: str = "result") -> pl.DataFrame:
-    """Map accepted result spellings onto the canonical codes before casting."""
+    """DESIGN.md Inputs — map accepted result spellings onto the canonical codes before casting."""
     if column not in raw.columns:
         return raw
     s = pl.col(column).str.strip_chars()

@@ -160,8 +160,8 @@ TiebreakFn = Callable[[Context, Modifier], TiebreakResult]
 
 
 def prepare_card(scorecard: pl.DataFrame, snos: pl.Series, rounds: int) -> pl.DataFrame:
-    """The scorecard for rounds 1..``rounds`` with one row per player and round, plus the
-    flags art. 16 needs.
+    """FIDE C.07 §16 — the scorecard for rounds 1..``rounds`` with one row per player and round,
+    plus the flags art. 16 needs.
 
     Added columns: ``played`` (over the board), ``paired`` (an opponent, game or forfeit),
     ``vur`` (16.1.2: requested bye — HPB, ZPB, absence — or forfeit loss), ``req_bye``
@@ -702,6 +702,7 @@ _ALIASES = {"GE": "REP"}
 
 
 def known_codes() -> list[str]:
+    """FIDE C.07 — every code of the registry, for error messages and the input reference."""
     mods = [m for m in _MODIFIERS if m]
     return [c for base in REGISTRY for c in
             ([base] + ([f"{base}-{m}" for m in mods] if base in _TAKES_MODIFIER else []))]
@@ -709,8 +710,8 @@ def known_codes() -> list[str]:
 
 def parse_code(code: str, *, key: str = "swiss.tiebreaks", file: str = "event.toml"
                ) -> tuple[str, str, Modifier]:
-    """``'bh/c1'`` → ``('BH-C1', 'BH', Modifier(1, 0))``; Vega's ``/`` is accepted.
-    Raises :class:`UnknownTiebreak` naming the key."""
+    """FIDE C.07 — a code of the registry in its canonical spelling: ``'bh/c1'`` → ``('BH-C1', 'BH',
+    Modifier(1, 0))``; Vega's ``/`` is accepted. Raises :class:`UnknownTiebreak` naming the key."""
     text = code.strip().upper().replace("/", "-").replace(" ", "")
     m = re.fullmatch(r"([A-Z]+)(?:-(C1|C2|M1|M2))?", text)
     if not m:
@@ -724,6 +725,8 @@ def parse_code(code: str, *, key: str = "swiss.tiebreaks", file: str = "event.to
 
 def parse_edition(edition: str | Edition, *, key: str = "swiss.tiebreak_edition",
                   file: str = "event.toml") -> Edition:
+    """FIDE C.07 — the edition named by ``edition``; a :class:`ConfigError` naming ``key``
+    otherwise."""
     try:
         return Edition(str(edition).strip().lower())
     except ValueError:
@@ -752,8 +755,8 @@ class Evaluation:
 def evaluate_tiebreaks(scorecard: pl.DataFrame, players: pl.DataFrame, codes: Sequence[str], *,
                        edition: str | Edition, rounds: int | None = None,
                        round_robin: bool = False, unrated_rating: int | None = None) -> Evaluation:
-    """Compute the configured tie-breaks in order; DE sees the tie groups formed by points and
-    the tie-breaks before it (C.07 §6: DE among the participants still tied)."""
+    """FIDE C.07 — compute the configured tie-breaks in order; DE sees the tie groups formed by
+    points and the tie-breaks before it (C.07 §6: DE among the participants still tied)."""
     ed = parse_edition(edition)
     parsed = [parse_code(c) for c in codes]
     canon = [p[0] for p in parsed]
@@ -804,10 +807,10 @@ def explain_tiebreaks(scorecard: pl.DataFrame, players: pl.DataFrame, codes: Seq
                       edition: str | Edition, rounds: int | None = None,
                       round_robin: bool = False, unrated_rating: int | None = None
                       ) -> pl.DataFrame:
-    """The contributions behind each tie-break, for the standings page: sno, code, round,
-    opponent_sno, opponent (start number, ``dummy`` or ``virtual``), value, dropped_by_cut,
-    note. Summing ``value`` over rows not ``dropped_by_cut`` gives BH/SB/PS/WIN/... ; ARO,
-    TPR, AOB, APRO are averages of their rows; DE lists the games inside the tie group plus
-    one summary row per tied player (round null: the group, whether all met, the DE place)."""
+    """FIDE C.07 — the contributions behind each tie-break, for the standings page: sno, code,
+    round, opponent_sno, opponent (start number, ``dummy`` or ``virtual``), value, dropped_by_cut,
+    note. Summing ``value`` over rows not ``dropped_by_cut`` gives BH/SB/PS/WIN/... ; ARO, TPR, AOB,
+    APRO are averages of their rows; DE lists the games inside the tie group plus one summary row
+    per tied player (round null: the group, whether all met, the DE place)."""
     return evaluate_tiebreaks(scorecard, players, codes, edition=edition, rounds=rounds,
                               round_robin=round_robin, unrated_rating=unrated_rating).detail

@@ -510,7 +510,7 @@ def _check_opponents(rows: list[dict[str, object]], snos: Mapping[int, int], sou
 
 
 def write_trf(t: Tournament) -> str:
-    """Tournament → TRF16 text (LF line endings, no trailing blanks)."""
+    """FIDE C.04 Annex 2 (TRF16) — Tournament → TRF16 text (LF line endings, no trailing blanks)."""
     sp = t.header_spelling
     out: list[str] = []
 
@@ -593,7 +593,7 @@ def tournament_from_scorecard(
     forbidden_pairs: Iterable[ForbiddenPairs] = (),
     bye_requests: Iterable[ByeRequest] = (),
 ) -> Tournament:
-    """Build the TRF view of an event from its players frame and scorecard.
+    """FIDE C.04 Annex 2 — build the TRF view of an event from its players frame and scorecard.
 
     ``players`` needs ``sno`` and ``name``; ``rating``, ``fed``, ``title``, ``fide_id``,
     ``birth``, ``sex`` are used when present. Points are the scorecard sums; rank is by

@@ -44,7 +44,7 @@ def round_setup(players: pl.DataFrame, round_no: int, bye_requests: pl.DataFrame
 
 
 def setup_from_scorecard(scorecard: pl.DataFrame, round_no: int) -> RoundSetup:
-    """The setup a recorded round had: its non-PAB byes and absences (for the audit)."""
+    """FIDE C.04.1 — the setup a recorded round had: its non-PAB byes and absences (for the audit)."""
     r = scorecard.filter(pl.col("round") == round_no)
     byes = {s: k for s, k in zip(r["sno"], r["kind"]) if k in (Kind.HPB, Kind.ZPB, Kind.FPB)}
     absent = frozenset(s for s, k in zip(r["sno"], r["kind"]) if k == Kind.ABSENT)
@@ -54,8 +54,8 @@ def setup_from_scorecard(scorecard: pl.DataFrame, round_no: int) -> RoundSetup:
 def engine_input(players: pl.DataFrame, scorecard: pl.DataFrame, round_no: int, setup: RoundSetup,
                  *, name: str, total_rounds: int, edition: DutchEdition,
                  initial_colour: str) -> Tournament:
-    """The TRF view of rounds 1..round_no-1 plus the pre-set entries of round ``round_no``
-    (requested byes and absences), which the engine leaves unpaired."""
+    """FIDE C.04 Annex 2 — the TRF view of rounds 1..round_no-1 plus the pre-set entries of round
+    ``round_no`` (requested byes and absences), which the engine leaves unpaired."""
     card = scorecard.filter(pl.col("round") < round_no)
     pre = [{"round": round_no, "sno": s, "opponent": None, "colour": None,
             "points": ResultCode(k).white.points, "kind": k}
@@ -79,8 +79,8 @@ def engine_input(players: pl.DataFrame, scorecard: pl.DataFrame, round_no: int, 
 
 def pairing_rows(boards: list[tuple[int, int | None]], setup: RoundSetup, players: pl.DataFrame,
                  round_no: int) -> pl.DataFrame:
-    """Boards as results.csv rows (result empty until played): games, then the
-    pairing-allocated bye, then requested byes. Absent players get no row."""
+    """DESIGN.md Inputs (results.csv) — boards as results.csv rows (result empty until played):
+    games, then the pairing-allocated bye, then requested byes. Absent players get no row."""
     ids = dict(zip(players["sno"], players["player_id"]))
     rows = []
     for i, (w, b) in enumerate(boards, start=1):

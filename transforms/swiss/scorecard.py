@@ -107,7 +107,8 @@ def check_results(results: pl.DataFrame, players: pl.DataFrame, *, rounds: int,
 
 
 def complete_rounds(results: pl.DataFrame) -> int:
-    """The number of rounds complete from round 1 on: every board has a result."""
+    """DESIGN.md Inputs (results.csv: an empty result is a game not finished) — the number of rounds
+    complete from round 1 on: every board has a result."""
     done = 0
     by_round = results.group_by("round").agg(pl.col("result").is_null().any().alias("open"))
     status = dict(zip(by_round["round"], by_round["open"]))
@@ -160,14 +161,15 @@ def scorecard_from_results(results: pl.DataFrame, snos: pl.DataFrame, *, through
 
 
 def points(scorecard: pl.DataFrame) -> pl.DataFrame:
-    """Total points per player (sno, points)."""
+    """DESIGN.md (the scorecard) — total points per player (sno, points)."""
     return scorecard.group_by("sno").agg(pl.col("points").sum()).sort("sno")
 
 
 def crosstable(scorecard: pl.DataFrame, ranking: pl.DataFrame) -> pl.DataFrame:
-    """Crosstable cells, one row per player in ranking order: ``r1..rN`` hold the opponent's
-    rank, colour and result (``12w1``, ``7b½``), forfeits as ``+``/``-`` with the opponent,
-    byes and absences by kind. ``ranking`` has sno and rank (and anything else to keep)."""
+    """DESIGN.md Outputs (crosstable) — crosstable cells, one row per player in ranking order:
+    ``r1..rN`` hold the opponent's rank, colour and result (``12w1``, ``7b½``), forfeits as
+    ``+``/``-`` with the opponent, byes and absences by kind. ``ranking`` has sno and rank (and
+    anything else to keep)."""
     rank_of = ranking.select(pl.col("sno").cast(pl.Int32), pl.col("rank").alias("_orank"))
     res = (pl.when(pl.col("points") == 1).then(pl.lit("1"))
            .when(pl.col("points") == 0.5).then(pl.lit("½")).otherwise(pl.lit("0")))
@@ -191,7 +193,8 @@ def crosstable(scorecard: pl.DataFrame, ranking: pl.DataFrame) -> pl.DataFrame:
 
 
 def points_ranking(scorecard: pl.DataFrame, players: pl.DataFrame) -> pl.DataFrame:
-    """Standings by points only, ties in start-number order (used before tie-breaks apply)."""
+    """FIDE C.04.2 A.2 — standings by points only, ties in start-number order (used before tie-
+    breaks apply)."""
     pts = points(scorecard)
     return (players.select("sno", "name").join(pts, on="sno", how="left")
             .with_columns(pl.col("points").fill_null(0.0))

@@ -51,9 +51,9 @@ def players_from_trf(t: Tournament, *, section: str, registered_at: dt.datetime)
 
 
 def results_from_trf(t: Tournament) -> pl.DataFrame:
-    """results.csv rows (all text) from the TRF scorecard: one row per game (forfeits
-    included) and per bye; absences have no row. Boards in each round follow the higher
-    score before the round, then the lower start number (FIDE C.04.2 board order)."""
+    """DESIGN.md Inputs (TRF import) — results.csv rows (all text) from the TRF scorecard: one row
+    per game (forfeits included) and per bye; absences have no row. Boards in each round follow the
+    higher score before the round, then the lower start number (FIDE C.04.2 board order)."""
     card = t.scorecard.sort(["sno", "round"])
     before = card.with_columns(
         (pl.col("points").cum_sum().over("sno") - pl.col("points")).alias("before"))

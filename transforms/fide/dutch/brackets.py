@@ -32,7 +32,7 @@ from transforms.fide.dutch.state import Player, preferences_compatible
 
 
 def bits(x: int) -> int:
-    """The width of a weight field that counts up to ``x``."""
+    """FIDE C.04.3 (edge weights) — the width of a weight field that counts up to ``x``."""
     return x.bit_length()
 
 
@@ -60,7 +60,8 @@ def colour_fields(w: int, lo: Player, hi: Player, mask: bool, pcb: int) -> int:
 
 
 def interned(values, pool: dict[int, int]) -> list[int]:
-    """``list(values)`` with equal ints sharing one object (memory: few distinct weights)."""
+    """FIDE C.04.3 (edge weights) — ``list(values)`` with equal ints sharing one object (memory: few
+    distinct weights)."""
     intern = pool.setdefault
     return [intern(x, x) for x in values]
 

@@ -78,7 +78,7 @@ def _round_from_row(row: dict | None) -> Round:
 
 
 def played_rounds_of(t: Tournament) -> int:
-    """The number of rounds already paired (see the module's Decision)."""
+    """FIDE C.04.3 — the number of rounds already paired (see the module's Decision)."""
     pr = 0
     for rnd, _sno, opponent, _colour, _points, kind in t.card_rows:
         r = int(rnd)
@@ -89,6 +89,9 @@ def played_rounds_of(t: Tournament) -> int:
 
 def build_context(t: Tournament, round_no: int | None, edition: DutchEdition,
                   extra_forbidden: frozenset[frozenset[int]]) -> Context:
+    """FIDE C.04.3 A.1-A.6 — the round to pair as the criteria read it: the players to pair (score
+    order), their histories, colour preferences and forbidden pairs (C1: earlier opponents, the
+    file's and the caller's)."""
     rows = _history_rows(t)
     played = played_rounds_of(t) if round_no is None else round_no - 1
     forbidden = set(t.forbidden_for_round(played + 1)) | set(extra_forbidden)

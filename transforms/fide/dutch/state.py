@@ -73,6 +73,7 @@ class Player:
 
 
 def invert(c: int) -> int:
+    """FIDE C.04.3 A.6 — the other colour (NONE stays NONE)."""
     return WHITE if c == BLACK else BLACK if c == WHITE else NONE
 
 
@@ -109,6 +110,8 @@ def colour_preferences(p: Player) -> None:
 
 
 def preferences_compatible(a: int, b: int) -> bool:
+    """FIDE C.04.3 A.6 — two colour preferences both can be granted (different, or one of them
+    none)."""
     return a != b or a == NONE or b == NONE
 
 
@@ -157,7 +160,8 @@ def _float_of(p: Player, rounds_back: int, ctx: Context) -> int:
 
 
 def ranks_below(a: Player, b: Player) -> bool:
-    """True if ``a`` comes after ``b`` in the pairing order (score, then pairing number)."""
+    """FIDE C.04.3 A.2 — true if ``a`` comes after ``b`` in the pairing order (score, then pairing
+    number)."""
     return (a.score, b.rank) < (b.score, a.rank)
 
 

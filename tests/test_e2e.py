@@ -110,7 +110,7 @@ def test_national_junior_publishes_standings_or_starting_list(demo_run):
     assert "National Junior U-19 Open" in html and "National Junior Girls U-19" in html
 
 
-def test_national_junior_final_standings_prizes_and_clean_audit(demo_run):
+def test_national_junior_final_standings_and_prizes(demo_run):
     _, out, *_ = demo_run
     d = out / "national-junior-2024"
     with open(d / "standings" / "round-11.csv", newline="") as fh:
@@ -124,8 +124,6 @@ def test_national_junior_final_standings_prizes_and_clean_audit(demo_run):
         mine = [p for p in prizes if p["category"] == cat]
         assert [int(p["place"]) for p in mine] == list(range(1, 21))
         assert sum(float(p["amount"]) for p in mine) == 250000
-    audit = (d / "pairings" / "audit.csv").read_text().strip().splitlines()
-    assert audit == ["category,round,difference"]  # all 11 rounds identical to the engine's pairing
     assert sorted(p.name for p in (d / "pairings").glob("round-*.pdf"))[-1] == "round-11.pdf"
     from transforms.fide.trf import parse_trf, write_trf
     text = (d / "event-open.trf").read_text()
@@ -133,6 +131,16 @@ def test_national_junior_final_standings_prizes_and_clean_audit(demo_run):
     with open(d / "entries" / "decisions.csv", newline="") as fh:
         decisions = list(csv.DictReader(fh))
     assert {r["status"] for r in decisions} == {"accepted", "rejected"}
+
+
+def test_regression_the_demo_audit_is_clean_because_this_engine_paired_the_demo(demo_run):
+    # A regression check, not conformance evidence: the demo's rounds were paired by this
+    # engine (chessfed simulate), so re-pairing them must give the same boards. Conformance
+    # with the FIDE-endorsed engines is tests/test_dutch.py (437 reference cases); that the
+    # audit finds a difference is tests/test_swiss_round.py.
+    _, out, *_ = demo_run
+    audit = (out / "national-junior-2024" / "pairings" / "audit.csv").read_text()
+    assert audit.strip().splitlines() == ["category,round,difference"]
 
 
 def test_golden_knights_contract_files_and_director_decision(demo_run):

@@ -64,3 +64,23 @@ def test_withdrawn_player_is_not_paired_from_his_round(tmp_path):
     o012 = c.players.filter(pl.col("player_id") == "O012")["sno"][0]
     rounds = c.card.filter(pl.col("sno") == o012).sort("round")["kind"].to_list()
     assert rounds[7:] == ["absent"] * 4   # withdrawals.csv: from round 8
+
+
+def test_audit_reports_a_recorded_round_the_engine_would_pair_otherwise(tmp_path):
+    # round 3 of the Open as recorded, with the Black players of boards 1 and 2 swapped
+    folder = tmp_path / "nj"
+    shutil.copytree(NJ, folder)
+    full = pl.read_csv(NJ / "results.csv", infer_schema=False)
+    part = full.filter(pl.col("round").cast(pl.Int64) <= 3)
+    open3 = (pl.col("round") == "3") & pl.col("white_id").str.starts_with("O")
+    b1, b2 = (part.filter(open3 & (pl.col("board") == b))["black_id"][0] for b in ("1", "2"))
+    part = part.with_columns(
+        pl.when(open3 & (pl.col("board") == "1")).then(pl.lit(b2))
+        .when(open3 & (pl.col("board") == "2")).then(pl.lit(b1))
+        .otherwise(pl.col("black_id")).alias("black_id"))
+    part.write_csv(folder / "results.csv")
+    run = run_of(folder)
+    c = next(c for c in run.categories if c.cat.id == "open")
+    diffs, _ = swiss.audit(run, c)
+    assert [(d["category"], d["round"]) for d in diffs] == [("open", 3)]
+    assert "recorded only" in diffs[0]["difference"]

@@ -8,6 +8,7 @@ value and reason, and rows with an error are set aside (they stay in validation.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from enum import StrEnum
 
@@ -15,6 +16,7 @@ import polars as pl
 
 from transforms.core.errors import Finding, Severity
 from transforms.core.model import GAME_RESULTS, MONEY, RESULT_SPELLINGS, ResultCode, Stage, Title
+from transforms.golden_knights.rules import Channel, OverrideKind
 from transforms.national_junior.entries import EntryType
 
 
@@ -255,6 +257,12 @@ SWISS_SCHEMAS = {
 SWISS_REQUIRED = ("players.csv", "associations.csv")
 
 STAGES = _values(Stage)
+_ENTRIES = Schema("entries.csv", (
+    Column("entry_id", nonempty=True), Column("member_id", nonempty=True),
+    Column("received", ColType.DATE, nonempty=True),
+    Column("channel", allowed=_values(Channel), nonempty=True),
+    Column("fee_paid", ColType.MONEY, minimum=0),
+), key=("entry_id",))
 GK_SCHEMAS = {
     "members.csv": Schema("members.csv", (
         Column("member_id", nonempty=True), Column("name", nonempty=True),
@@ -263,12 +271,7 @@ GK_SCHEMAS = {
         Column("apo_fpo", ColType.BOOL, nonempty=True),
         Column("rating", ColType.INT, minimum=0, maximum=3500),
     ), key=("member_id",)),
-    "entries.csv": Schema("entries.csv", (
-        Column("entry_id", nonempty=True), Column("member_id", nonempty=True),
-        Column("received", ColType.DATE, nonempty=True),
-        Column("channel", allowed=_b("online", "mail"), nonempty=True),
-        Column("fee_paid", ColType.MONEY, minimum=0),
-    ), key=("entry_id",)),
+    "entries.csv": _ENTRIES,
     "sections.csv": Schema("sections.csv", (
         Column("stage", allowed=STAGES, nonempty=True), Column("section", nonempty=True),
         Column("entry_id", nonempty=True),
@@ -286,17 +289,12 @@ GK_SCHEMAS = {
     )),
     "overrides.csv": Schema("overrides.csv", (
         Column("kind", nonempty=True,
-               allowed=_b("entry_status", "result", "advance", "prize_eligible", "prize")),
+               allowed=_values(OverrideKind)),
         Column("stage", required=False), Column("section", required=False),
         Column("entry_id", nonempty=True), Column("opponent", required=False),
         Column("value", required=False), Column("note", required=False),
     )),
-    "carried_in.csv": Schema("carried_in.csv", (
-        Column("entry_id", nonempty=True), Column("member_id", nonempty=True),
-        Column("received", ColType.DATE, nonempty=True),
-        Column("channel", allowed=_b("online", "mail"), nonempty=True),
-        Column("fee_paid", ColType.MONEY, minimum=0),
-    ), key=("entry_id",)),
+    "carried_in.csv": dataclasses.replace(_ENTRIES, file="carried_in.csv"),
 }
 """``overrides.csv``: the director's decisions (GK rule 7), which win over computed results.
 ``carried_in.csv``: last year's ``carried_forward.csv`` (GK rule 9), read by this year's run."""

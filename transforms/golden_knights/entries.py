@@ -9,12 +9,12 @@ import polars as pl
 from transforms.core.errors import Finding, Severity
 from transforms.core.model import MONEY
 from transforms.core.money import symbol
-from transforms.golden_knights.rules import GKRules
+from transforms.golden_knights.rules import EntryStatus, GKRules
 
 ENTRY_STATUS_SCHEMA = {
     "entry_id": pl.String(), "member_id": pl.String(), "status": pl.String(), "reason": pl.String(),
 }
-ACCEPTED, CARRIED, REJECTED = "accepted", "carried_forward", "rejected"
+ACCEPTED, CARRIED, REJECTED = (s.value for s in EntryStatus)
 CARRIED_IN_FILE = "carried_in.csv"
 """Where the previous year's carried_forward.csv is read from (the lead's flows decide the name)."""
 

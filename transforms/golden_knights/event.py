@@ -60,7 +60,7 @@ from transforms.golden_knights.results import (
     section_games,
     section_scores,
 )
-from transforms.golden_knights.rules import GKRules
+from transforms.golden_knights.rules import EntryStatus, GKRules, OverrideKind
 from transforms.golden_knights.sections import (
     PROPOSED_SCHEMA,
     check_published_sections,
@@ -76,7 +76,7 @@ OVERRIDES_SCHEMA = {
 }
 """rule 7 overrides (overrides.csv), see the module docstring."""
 APPLIED_SCHEMA = {**{k: v for k, v in OVERRIDES_SCHEMA.items()}, "previous": pl.String(), "applied": pl.String()}
-OVERRIDE_KINDS = ("entry_status", "result", "advance", "prize_eligible", "prize")
+OVERRIDE_KINDS = tuple(k.value for k in OverrideKind)
 STANDINGS_COLUMNS = ["entry_id", "member_id", "name", "preliminary", "semifinal", "final", "weighted_points",
                      "forfeit_losses", "completed", "prize_eligible"]
 
@@ -175,7 +175,7 @@ def apply_rule_7_overrides(
         if kind == "result":
             continue
         v = r["value"]
-        if kind == "entry_status" and v not in {"accepted", "carried_forward", "rejected"}:
+        if kind == "entry_status" and v not in {s.value for s in EntryStatus}:
             f.append(Finding("overrides.csv", r["line"], "value", v or "", Severity.ERROR,
                              "entry_status must be accepted, carried_forward or rejected"))
             continue

@@ -29,9 +29,40 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from decimal import Decimal
+from enum import StrEnum
 
 from transforms.core.errors import ConfigError
 from transforms.core.model import Stage
+
+
+class Channel(StrEnum):
+    """How an entry was received (entries.csv ``channel``; rule 9: "online processing date or
+    postmark")."""
+
+    ONLINE = "online"
+    MAIL = "mail"
+
+
+class EntryStatus(StrEnum):
+    """What rules 1, 8 and 9 make of an entry (entries.csv output ``status``)."""
+
+    ACCEPTED = "accepted"
+    """Plays in this year's event."""
+    CARRIED_FORWARD = "carried_forward"
+    """Received after its deadline: moved to next year's event (rule 9)."""
+    REJECTED = "rejected"
+    """Not a member, not resident, fee unpaid, over ten entries (rules 1, 8)."""
+
+
+class OverrideKind(StrEnum):
+    """The director's decisions (rule 7, overrides.csv ``kind``)."""
+
+    ENTRY_STATUS = "entry_status"
+    RESULT = "result"
+    ADVANCE = "advance"
+    PRIZE_ELIGIBLE = "prize_eligible"
+    PRIZE = "prize"
+
 
 # North American continent and islands (rule 1), ISO 3166-1 alpha-2: North and Central
 # America, the Caribbean states and territories, Greenland, Bermuda, Saint Pierre & Miquelon.

@@ -131,9 +131,10 @@ def results_check(tmp_path, *rows, rounds=11):
 
 
 def test_result_spellings_are_normalised(tmp_path):
-    ok, findings = results_check(tmp_path, "1,1,O1,O2,½-½", "1,2,O3,,pab")
+    ok, findings = results_check(tmp_path, "1,1,O1,O2,½-½", "1,2,O3,,pab", "2,1,O3,O1,=",
+                                 "2,2,O2,,hpb", "3,1,O2,O3,1:0", "3,2,O1,,zpb")
     assert findings == []
-    assert ok["result"].to_list() == ["1/2-1/2", "PAB"]
+    assert ok["result"].to_list() == ["1/2-1/2", "PAB", "1/2-1/2", "HPB", "1-0", "ZPB"]
 
 
 def test_unknown_player_reference(tmp_path):
@@ -196,3 +197,23 @@ def test_rows_with_errors_are_set_aside_but_kept_in_findings(tmp_path):
     assert typed["players.csv"].height == 2
     assert one(findings, column="nationality").line == 3
     assert isinstance(typed["players.csv"], pl.DataFrame)
+
+
+@pytest.mark.parametrize("cell, amount", [("2000", "2000.00"), ("2,000.50", "2000.50"),
+                                          ("7500.5", "7500.50"), ("0", "0.00")])
+def test_amounts_are_exact_decimals(tmp_path, cell, amount):
+    from decimal import Decimal
+
+    typed, findings = run(tmp_path, {"players.csv": players_file(P1.replace(",2000,", f',"{cell}",'))})
+    assert findings == []
+    assert typed["players.csv"].schema["fee_paid"] == pl.Decimal(12, 2)
+    assert typed["players.csv"]["fee_paid"].to_list() == [Decimal(amount)]
+
+
+@pytest.mark.parametrize("cell", ["2000.005", "12.5.0", "1e3", "two thousand"])
+def test_an_amount_that_is_not_exact_to_the_paisa_is_an_error_not_rounded(tmp_path, cell):
+    typed, findings = run(tmp_path, {"players.csv": players_file(P1.replace(",2000,", f",{cell},"))})
+    f = one(findings, column="fee_paid")
+    assert (f.line, f.value, f.severity) == (2, cell, Severity.ERROR)
+    assert f.reason == "not a valid amount (at most two decimals)"
+    assert typed["players.csv"].height == 0

@@ -196,14 +196,3 @@ def run(args: argparse.Namespace, out=None) -> int:
           f" (each call, start-up included), chessfed {sum(c.our_seconds for c in checks):.1f} s"
           f" (in process)", file=out)
     return EXIT_SAME if same == len(checks) else EXIT_DIFFERENT
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="chessfed crosscheck", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    _arguments(parser)
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    sys.exit(main())

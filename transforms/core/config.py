@@ -162,6 +162,9 @@ class EventConfig:
 # Generic typed loading
 
 
+_WHEN = {dt.datetime: "a datetime YYYY-MM-DDTHH:MM", dt.date: "a date YYYY-MM-DD"}
+
+
 def _convert(value: Any, tp: Any, *, file: str, key: str) -> Any:
     origin = typing.get_origin(tp)
     args = typing.get_args(tp)
@@ -234,24 +237,15 @@ def _convert(value: Any, tp: Any, *, file: str, key: str) -> Any:
         if isinstance(value, str):
             return value
         raise ConfigError(file, key, f"expected a string, got {value!r}")
-    if tp is dt.datetime:
-        if isinstance(value, dt.datetime):
-            return value.replace(tzinfo=None)
+    if tp in _WHEN:  # a datetime is also a date, so a date must not be one
+        if isinstance(value, tp) and (tp is dt.datetime or not isinstance(value, dt.datetime)):
+            return value.replace(tzinfo=None) if tp is dt.datetime else value
         if isinstance(value, str):
             try:
-                return dt.datetime.fromisoformat(value)
+                return tp.fromisoformat(value)
             except ValueError:
                 pass
-        raise ConfigError(file, key, f"expected a datetime YYYY-MM-DDTHH:MM, got {value!r}")
-    if tp is dt.date:
-        if isinstance(value, dt.date) and not isinstance(value, dt.datetime):
-            return value
-        if isinstance(value, str):
-            try:
-                return dt.date.fromisoformat(value)
-            except ValueError:
-                pass
-        raise ConfigError(file, key, f"expected a date YYYY-MM-DD, got {value!r}")
+        raise ConfigError(file, key, f"expected {_WHEN[tp]}, got {value!r}")
     if tp is dt.time:
         if isinstance(value, dt.time):
             return value

@@ -42,7 +42,6 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
     pub = Publication(out_dir)
     names = list(GK_SCHEMAS)
     raw = tasks.read_inputs(event_dir, names)
-    t = time.perf_counter()
     typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
     ctx = event_context(cfg, as_of)
     bulletin: list[Section] = []

@@ -1,6 +1,7 @@
 """``chessfed crosscheck`` — compare chessfed's Dutch engine with another pairing engine.
 
     chessfed crosscheck --engine /path/to/bbpPairings.exe [--events 6] [--players 40,120]
+                        [--acceleration baku]
 
 Plays seeded random events in which the *other* engine (any program with the JaVaFo /
 bbpPairings interface: ``ENGINE --dutch IN.trf -p OUT.txt``) pairs every round, results are
@@ -24,7 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from transforms.core.model import DutchEdition
+from transforms.core.model import Acceleration, DutchEdition
 
 EXIT_SAME, EXIT_DIFFERENT, EXIT_ENGINE = 0, 1, 3
 
@@ -63,14 +64,19 @@ def parse_pairing(text: str) -> list[Board]:
 
 
 def play_event(engine: list[str], players: int, rounds: int, seed: int, edition: str,
-               folder: Path, *, absent_rate: float = 0.03,
-               forfeit_rate: float = 0.01) -> list[RoundCheck]:
-    """Play one event paired by ``engine``; pair every round with chessfed as well."""
+               folder: Path, *, absent_rate: float = 0.03, forfeit_rate: float = 0.01,
+               acceleration: str = "none") -> list[RoundCheck]:
+    """Play one event paired by ``engine``; pair every round with chessfed as well. With
+    ``acceleration="baku"`` every file carries the Baku virtual points (FIDE C.04.5.1) as
+    ``XXA``/``250`` records, which both engines read from the file."""
+    from dataclasses import replace
+
     import polars as pl
 
     from flows.demo.games import draw_game
     from transforms.core.errors import NoValidPairing
-    from transforms.core.model import SCORECARD_SCHEMA, Colour
+    from transforms.core.model import SCORECARD_SCHEMA, Acceleration, Colour
+    from transforms.fide.acceleration import acceleration_records
     from transforms.fide.dutch.engine import pair_round
     from transforms.fide.trf import parse_trf, tournament_from_scorecard, write_trf
 
@@ -80,7 +86,9 @@ def play_event(engine: list[str], players: int, rounds: int, seed: int, edition:
                           "name": [f"Player {s:03d}" for s in range(1, players + 1)],
                           "rating": ratings})
     initial = Colour.WHITE if rng.random() < 0.5 else Colour.BLACK
-    name = f"{edition}-{players}p-{rounds}r-seed{seed}"
+    name = f"{edition}-{players}p-{rounds}r-seed{seed}" + (
+        f"-{acceleration}" if acceleration != "none" else "")
+    records = acceleration_records(Acceleration(acceleration), list(range(1, players + 1)), rounds)
     rows: list[tuple] = []
     withdrawn: set[int] = set()
     out: list[RoundCheck] = []
@@ -96,6 +104,7 @@ def play_event(engine: list[str], players: int, rounds: int, seed: int, edition:
         card = pl.DataFrame(rows, schema=SCORECARD_SCHEMA, orient="row")
         t = tournament_from_scorecard(frame, card, name=name, total_rounds=rounds,
                                       initial_colour=initial, edition=edition)
+        t = replace(t, other_records=records)
         trf = folder / f"{name}-r{rnd:02d}.trf"
         trf.write_text(write_trf(t), encoding="utf-8")
         result = folder / f"{name}-r{rnd:02d}.txt"
@@ -170,6 +179,8 @@ def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--rounds", type=int, default=9)
     p.add_argument("--edition", choices=[*(e.value for e in DutchEdition), "both"], default="both")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--acceleration", choices=[a.value for a in Acceleration], default="none",
+                   help="virtual points in every file (FIDE C.04.5; baku: C.04.5.1)")
 
 
 def run(args: argparse.Namespace, out=None) -> int:
@@ -182,7 +193,8 @@ def run(args: argparse.Namespace, out=None) -> int:
         for k in range(args.events):
             try:
                 got = play_event(engine, sizes[k % len(sizes)], args.rounds, args.seed + k,
-                                 editions[k % len(editions)], Path(tmp))
+                                 editions[k % len(editions)], Path(tmp),
+                                 acceleration=getattr(args, "acceleration", "none"))
             except OSError as e:
                 print(f"cannot run the engine: {e}", file=sys.stderr)
                 return EXIT_ENGINE

@@ -7,6 +7,10 @@
 as a board), then ``white black`` per board in board order, a pairing-allocated bye as
 ``id 0``. Without a file name after ``-p`` the pairing goes to standard output.
 
+Virtual points in the file (``XXA NNNN  p1 p2 ...`` lines, TRF-2026 ``250`` records: FIDE
+C.04.5 acceleration) are added to the pairing scores of their rounds, as the FIDE-endorsed
+engines do; ``chessfed`` writes them for an event with ``swiss.acceleration = "baku"``.
+
 ``-c`` (check) re-pairs every round of the file from the rounds before it (keeping the byes
 and absences recorded for that round) and prints each round whose pairing differs from
 the recorded one.
@@ -25,6 +29,7 @@ from pathlib import Path
 from flows.io import atomic_write
 from transforms.core.errors import InputError, NoValidPairing
 from transforms.core.model import DutchEdition
+from transforms.fide.acceleration import virtual_points
 from transforms.fide.dutch.engine import pair_round
 from transforms.fide.trf import Tournament, parse_trf
 
@@ -53,13 +58,16 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 
 def read_tournament(path: Path) -> Tournament:
-    """Read a TRF file (UTF-8, else Latin-1, as older programs write)."""
+    """Read a TRF file (UTF-8, else Latin-1, as older programs write), its virtual points
+    (``XXA``/``250``, FIDE C.04.5) checked here so that an error names their line."""
     data = path.read_bytes()
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
         text = data.decode("latin-1")
-    return parse_trf(text, source=str(path))
+    t = parse_trf(text, source=str(path))
+    virtual_points(t, source=str(path), text=text)
+    return t
 
 
 def format_pairing(boards: list[tuple[int, int | None]]) -> str:

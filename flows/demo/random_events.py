@@ -8,17 +8,22 @@ are drawn from the rating difference. Everything comes from ``random.Random(seed
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 
 import polars as pl
 
-from transforms.core.model import SCORECARD_SCHEMA, Colour
+from transforms.core.model import SCORECARD_SCHEMA, Acceleration, Colour
+from transforms.fide.acceleration import acceleration_records
 from transforms.fide.trf import Tournament, tournament_from_scorecard
 
 
 def random_tournament(players: int, rounds_played: int, *, total_rounds: int | None = None,
                       seed: int = 1, edition: str = "2025", bye_rate: float = 0.02,
-                      forfeit_rate: float = 0.01) -> Tournament:
-    """A tournament of ``players`` players after ``rounds_played`` rounds."""
+                      forfeit_rate: float = 0.01,
+                      acceleration: Acceleration = Acceleration.NONE) -> Tournament:
+    """A tournament of ``players`` players after ``rounds_played`` rounds; with an
+    ``acceleration``, the file carries its virtual points (``XXA``/``250``) for the pairing
+    engines (the greedy history ignores them)."""
     rng = random.Random(seed)
     ratings = sorted((rng.randint(1000, 2700) for _ in range(players)), reverse=True)
     snos = list(range(1, players + 1))
@@ -64,10 +69,11 @@ def random_tournament(players: int, rounds_played: int, *, total_rounds: int | N
         schema=SCORECARD_SCHEMA)
     frame = pl.DataFrame({"sno": snos, "name": [f"Player {s:04d}" for s in snos],
                           "rating": ratings})
-    return tournament_from_scorecard(
-        frame, card, name=f"Random {players} seed {seed}",
-        total_rounds=total_rounds or max(rounds_played + 1, 9),
+    total = total_rounds or max(rounds_played + 1, 9)
+    t = tournament_from_scorecard(
+        frame, card, name=f"Random {players} seed {seed}", total_rounds=total,
         initial_colour=Colour.WHITE if rng.random() < 0.5 else Colour.BLACK, edition=edition)
+    return replace(t, other_records=acceleration_records(acceleration, snos, total))
 
 
 def _row(rnd: int, sno: int, opp: int | None, colour: str | None, pts: float,

@@ -19,7 +19,8 @@ __all__ = ["Section"]
 def event_facts(run) -> list[tuple[str, str]]:
     s = run.cfg.swiss
     facts = [("Organiser", run.cfg.event.organiser), ("Rounds", str(s.rounds)),
-             ("Pairing system", f"FIDE Dutch (C.04.3), {s.dutch_edition} rules"),
+             ("Pairing system", f"FIDE Dutch (C.04.3), {s.dutch_edition} rules"
+              + (", Baku acceleration (C.04.5.1)" if s.acceleration == "baku" else "")),
              ("Tie-breaks", f"{', '.join(s.tiebreaks)} (FIDE C.07, {s.tiebreak_edition})"),
              ("Contact", run.cfg.event.contact)]
     for c in run.categories:

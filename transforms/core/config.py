@@ -20,7 +20,7 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from transforms.core.errors import ConfigError
-from transforms.core.model import Colour, DutchEdition
+from transforms.core.model import Acceleration, Colour, DutchEdition
 from transforms.fide.tiebreaks import Edition, parse_code
 from transforms.golden_knights.rules import GKRules
 from transforms.national_junior.entries import JuniorEntryRules
@@ -107,6 +107,9 @@ class SwissConfig:
     """FIDE C.07 codes in order (each a code of the registry, ``transforms.fide.tiebreaks``)."""
     tiebreak_edition: Edition = Edition.FIDE_2024
     dutch_edition: DutchEdition = DutchEdition.RULES_2025
+    acceleration: Acceleration = Acceleration.NONE
+    """FIDE C.04.5: ``"baku"`` adds the Baku method's virtual points (C.04.5.1) to the pairing
+    scores of the first rounds, for large opens; the standings never see them."""
     initial_colour: InitialColour = InitialColour.WHITE
     pab_points: float = 1.0
     """Points of the pairing-allocated bye (FIDE C.04.1: a win unless the regulations say)."""

@@ -182,6 +182,16 @@ class DutchEdition(StrEnum):
             raise ValueError(f"unknown Dutch edition {value!r}: expected {known}") from None
 
 
+class Acceleration(StrEnum):
+    """Which acceleration method (FIDE C.04.5) adds virtual points to the pairing scores of a
+    Swiss event (event.toml ``swiss.acceleration``)."""
+
+    NONE = "none"
+    """No acceleration: the pairing score is the score."""
+    BAKU = "baku"
+    """FIDE C.04.5.1, the Baku Acceleration Method (``transforms/fide/acceleration.py``)."""
+
+
 class Stage(StrEnum):
     """Golden Knights stages (GK rule 2), in the order they are played."""
 

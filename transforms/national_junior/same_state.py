@@ -70,7 +70,7 @@ def pair_round_same_state(t: Tournament, states: dict[int, str], *,
         return plain, [f"round {round_no} is not the last round: same-state rule not applied"]
     ed = DutchEdition.of(edition or t.edition or DutchEdition.RULES_2025)
     ctx = build_context(t, None, ed, frozenset())
-    scores = {p.sno: p.score for p in ctx.players}
+    scores = {p.sno: p.points for p in ctx.players}
     covered = top_half(scores)
     same_state = {
         frozenset((a, b)) for a in scores for b in scores

@@ -190,12 +190,14 @@ def standings(run: SwissRun, c: CategoryRun, through: int) -> pl.DataFrame:
 
 
 def engine_input(run: SwissRun, c: CategoryRun, round_no: int, setup: rounds.RoundSetup) -> Tournament:
-    """FIDE C.04 Annex 2 — the TRF view of the category before round ``round_no``."""
+    """FIDE C.04 Annex 2 — the TRF view of the category before round ``round_no`` (with the
+    virtual points of the event's acceleration, FIDE C.04.5, if it has one)."""
     s = run.cfg.swiss
     assert s is not None
     return rounds.engine_input(c.players, c.card, round_no, setup,
                                name=f"{run.cfg.event.name} — {c.cat.name}", total_rounds=s.rounds,
-                               edition=s.dutch_edition, initial_colour=s.initial_colour)
+                               edition=s.dutch_edition, initial_colour=s.initial_colour,
+                               acceleration=s.acceleration)
 
 
 def pair(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup) -> tuple[list[Board], list[str]]:

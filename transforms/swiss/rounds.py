@@ -3,18 +3,20 @@ from the event's scorecard, byes and withdrawals, and turning boards into result
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import polars as pl
 
 from transforms.core.model import (
     SCORECARD_COLUMNS,
     SCORECARD_SCHEMA,
+    Acceleration,
     Colour,
     DutchEdition,
     Kind,
     ResultCode,
 )
+from transforms.fide.acceleration import acceleration_records
 from transforms.fide.trf import Tournament, recorded_pairing, tournament_from_scorecard
 
 
@@ -53,9 +55,11 @@ def setup_from_scorecard(scorecard: pl.DataFrame, round_no: int) -> RoundSetup:
 
 def engine_input(players: pl.DataFrame, scorecard: pl.DataFrame, round_no: int, setup: RoundSetup,
                  *, name: str, total_rounds: int, edition: DutchEdition,
-                 initial_colour: str) -> Tournament:
+                 initial_colour: str, acceleration: Acceleration = Acceleration.NONE) -> Tournament:
     """FIDE C.04 Annex 2 — the TRF view of rounds 1..round_no-1 plus the pre-set entries of round
-    ``round_no`` (requested byes and absences), which the engine leaves unpaired."""
+    ``round_no`` (requested byes and absences), which the engine leaves unpaired; with an
+    ``acceleration`` (FIDE C.04.5), the virtual points of every round as ``XXA`` and ``250``
+    records (the points column stays the points)."""
     card = scorecard.filter(pl.col("round") < round_no)
     pre = [{"round": round_no, "sno": s, "opponent": None, "colour": None,
             "points": ResultCode(k).white.points, "kind": k}
@@ -72,9 +76,11 @@ def engine_input(players: pl.DataFrame, scorecard: pl.DataFrame, round_no: int, 
         if "birth_date" in players.columns else pl.lit("").alias("birth"),
         pl.lit("IND").alias("fed"),
     )
-    return tournament_from_scorecard(
+    t = tournament_from_scorecard(
         frame, card, name=name, total_rounds=total_rounds, edition=edition,
         initial_colour=Colour.WHITE if initial_colour == "white" else Colour.BLACK)
+    records = acceleration_records(acceleration, players["sno"].to_list(), total_rounds)
+    return replace(t, other_records=t.other_records + records) if records else t
 
 
 def pairing_rows(boards: list[tuple[int, int | None]], setup: RoundSetup, players: pl.DataFrame,

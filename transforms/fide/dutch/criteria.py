@@ -117,12 +117,16 @@ def allocate_colours(pairs: list[tuple[Player, Player]], ctx: Context) -> list[t
 
 def board_order(boards: list[tuple[Player, Player]], bye: Player | None) -> list[Board]:
     """FIDE C.04.2 — boards by the higher score of the pair, then the lower score, then the
-    rank of the higher player; the pairing-allocated bye last."""
+    rank of the higher player; the pairing-allocated bye last.
+
+    Decision (as bbpPairings): with acceleration (FIDE C.04.5) the scores here are the points,
+    without virtual points; the higher player of a pair is the one with more points, then the
+    lower pairing number."""
 
     def key(wb: tuple[Player, Player]):
         w, b = wb
-        hi, lo = (b, w) if ranks_below(w, b) else (w, b)
-        return (-hi.score, -lo.score, hi.rank)
+        hi, lo = (b, w) if (w.points, b.rank) < (b.points, w.rank) else (w, b)
+        return (-hi.points, -lo.points, hi.rank)
 
     out: list[Board] = [(w.sno, b.sno) for w, b in sorted(boards, key=key)]
     if bye is not None:

@@ -36,6 +36,7 @@ Decisions:
 from __future__ import annotations
 
 from transforms.core.model import SCORECARD_COLUMNS, Colour, DutchEdition, Kind
+from transforms.fide.acceleration import virtual_points
 from transforms.fide.dutch import rules_2017, rules_2025
 from transforms.fide.dutch.criteria import allocate_colours, board_order
 from transforms.fide.dutch.state import (
@@ -91,7 +92,16 @@ def build_context(t: Tournament, round_no: int | None, edition: DutchEdition,
                   extra_forbidden: frozenset[frozenset[int]]) -> Context:
     """FIDE C.04.3 A.1-A.6 — the round to pair as the criteria read it: the players to pair (score
     order), their histories, colour preferences and forbidden pairs (C1: earlier opponents, the
-    file's and the caller's)."""
+    file's and the caller's).
+
+    FIDE C.04.5 — with virtual points in the file (``XXA``/``250``, see
+    :mod:`transforms.fide.acceleration`) a player's ``score`` is his pairing score, points plus
+    the virtual points of the round being paired. Decision (as bbpPairings applies ``XXA``): the
+    pairing score is what every criterion reads — score order and brackets (A.2, A.3), the PSD
+    and score differences (C.04.3 C6-C8, C16-C21), the bye's score group (2025 C5), the
+    floats of earlier rounds (A.4: the pairing scores those rounds were paired with), the
+    last-round topscorers of C3 and the higher-ranked player of E.5; only the board order
+    (C.04.2) reads the points (``Player.points``)."""
     rows = _history_rows(t)
     played = played_rounds_of(t) if round_no is None else round_no - 1
     forbidden = set(t.forbidden_for_round(played + 1)) | set(extra_forbidden)
@@ -110,13 +120,20 @@ def build_context(t: Tournament, round_no: int | None, edition: DutchEdition,
             if last <= played:
                 to_pair.append(sno)
     rank = {s: i for i, s in enumerate(valid)}
-    players = []
-    for sno in to_pair:
+    virtual = {s: tuple(round(v * WIN) for v in vals) for s, vals in virtual_points(t).items()}
+
+    def player(sno: int, rank: int) -> Player:
         prow = rows.get(sno, {})
         hist = [_round_from_row(prow.get(r)) for r in range(1, played + 1)]
-        p = Player(sno=sno, rank=rank[sno], score=sum(h.points for h in hist), history=hist)
+        vp = virtual.get(sno, ())
+        return Player(sno=sno, rank=rank, history=hist, virtual=vp,
+                      score=sum(h.points for h in hist) + (vp[played] if played < len(vp) else 0))
+
+    players = []
+    for sno in to_pair:
+        p = player(sno, rank[sno])
         colour_preferences(p)
-        p.forbidden = {h.opponent for h in hist if h.played}
+        p.forbidden = {h.opponent for h in p.history if h.played}
         players.append(p)
     snoset = {p.sno for p in players}
     for pair in forbidden:
@@ -132,10 +149,7 @@ def build_context(t: Tournament, round_no: int | None, edition: DutchEdition,
     # every player of the file, for the float of a player against a withdrawn opponent
     all_players: dict[int, Player] = {}
     for sno in snos:
-        prow = rows.get(sno, {})
-        hist = [_round_from_row(prow.get(r)) for r in range(1, played + 1)]
-        all_players[sno] = Player(sno=sno, rank=rank.get(sno, 0),
-                                  score=sum(h.points for h in hist), history=hist)
+        all_players[sno] = player(sno, rank.get(sno, 0))
     ctx.by_sno = all_players
     return ctx
 

@@ -43,7 +43,8 @@ class Player:
     rank: int
     """Rank index among valid players (pairing-number order), 0-based."""
     score: int
-    """Points in tenths before this round."""
+    """The pairing score in tenths: points before this round plus this round's virtual points
+    (FIDE C.04.5; without acceleration, the points)."""
     history: list[Round]
     forbidden: set[int] = field(default_factory=set)
     white_games: int = 0
@@ -54,6 +55,18 @@ class Player:
     repeated: int = NONE
     """The colour of the last two played games when they were the same, else NONE."""
     strong: bool = False
+    virtual: tuple[int, ...] = ()
+    """FIDE C.04.5 — virtual points (tenths) per round, round 1 first; ``score`` includes those
+    of the round being paired."""
+
+    def virtual_in(self, round_index: int) -> int:
+        """Virtual points (tenths) when round ``round_index + 1`` was paired."""
+        return self.virtual[round_index] if round_index < len(self.virtual) else 0
+
+    @property
+    def points(self) -> int:
+        """Points (tenths) before this round without virtual points: what the standings count."""
+        return self.score - self.virtual_in(len(self.history))
 
     @property
     def absolute_imbalance(self) -> bool:
@@ -65,10 +78,12 @@ class Player:
         return self.imbalance > 1 or self.repeated != NONE
 
     def score_before(self, rounds_back: int) -> int:
-        s = self.score
+        """The pairing score ``rounds_back`` rounds ago: the points then, plus the virtual
+        points of that round."""
+        s = self.points
         for i in range(rounds_back):
             s -= self.history[len(self.history) - 1 - i].points
-        return s
+        return s + self.virtual_in(len(self.history) - rounds_back)
 
 
 

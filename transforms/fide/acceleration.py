@@ -27,10 +27,10 @@ Decisions:
 - N is every player of the starting list (a player absent in round 1 included): GA is start
   numbers 1 .. ``2·⌈N/4⌉``. Start numbers are given once per category here
   (``transforms/swiss/scorecard.py``), so the late-entry rule holds by construction.
-- The event's file carries both records, the ``XXA`` lines first: JaVaFo reads ``XXA``,
-  bbpPairings reads both (a ``250`` line after the ``XXA`` lines restates the same values,
-  which bbpPairings accepts; the other order would make it append the ``XXA`` values after
-  them).
+- The event's file carries both records, the ``XXA`` lines first: engines older than
+  TRF-2026 read only ``XXA`` (bbpPairings 5.0.1 ignores ``250``), bbpPairings 6.0.0 reads
+  both (a ``250`` line after the ``XXA`` lines restates the same values, which it accepts;
+  the other order would make it append the ``XXA`` values after them).
 - Reading: a player's value for a round may be given by an ``XXA`` line and by ``250``
   lines; where two of them disagree, or a player has two ``XXA`` lines, or a value falls
   after the last round (``XXR``/``142``), or names a player not in the file, the file is

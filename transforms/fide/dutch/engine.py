@@ -22,6 +22,7 @@ what both editions share lives in ``state``, ``criteria`` and ``brackets``.
 | B, D: moved-down players, exchanges, transpositions | ``brackets.pair_bracket`` |
 | E.1-E.5 colour allocation | ``criteria.allocate_colours`` |
 | board order | ``criteria.board_order`` |
+| C.04.5 acceleration: pairing score = points + virtual points (``XXA``/``250``) | ``build_context`` |
 
 Decisions:
 - Without an ``XXR`` (total rounds) line, the last-round top-scorer exception of C3 never
@@ -97,11 +98,11 @@ def build_context(t: Tournament, round_no: int | None, edition: DutchEdition,
     FIDE C.04.5 — with virtual points in the file (``XXA``/``250``, see
     :mod:`transforms.fide.acceleration`) a player's ``score`` is his pairing score, points plus
     the virtual points of the round being paired. Decision (as bbpPairings applies ``XXA``): the
-    pairing score is what every criterion reads — score order and brackets (A.2, A.3), the PSD
-    and score differences (C.04.3 C6-C8, C16-C21), the bye's score group (2025 C5), the
-    floats of earlier rounds (A.4: the pairing scores those rounds were paired with), the
-    last-round topscorers of C3 and the higher-ranked player of E.5; only the board order
-    (C.04.2) reads the points (``Player.points``)."""
+    pairing score is what every criterion reads — score order and brackets (A.2, A.3), the
+    score differences of the quality criteria (2017 C6, C16-C19; 2025 C6-C8, C18-C21), the
+    bye's score group (2025 C5), the floats of earlier rounds (A.4: the pairing scores those
+    rounds were paired with), the last-round topscorers of C3 and the higher-ranked player of
+    E.5; only the board order (C.04.2) reads the points (``Player.points``)."""
     rows = _history_rows(t)
     played = played_rounds_of(t) if round_no is None else round_no - 1
     forbidden = set(t.forbidden_for_round(played + 1)) | set(extra_forbidden)

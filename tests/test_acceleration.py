@@ -8,11 +8,12 @@ import argparse
 from dataclasses import replace
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from flows.commands import pair as pair_cli
 from transforms.core.errors import InputError, NoValidPairing
-from transforms.core.model import Acceleration, DutchEdition
+from transforms.core.model import SCORECARD_SCHEMA, Acceleration, DutchEdition
 from transforms.fide.acceleration import (
     acceleration_records,
     baku_group_size,
@@ -21,10 +22,10 @@ from transforms.fide.acceleration import (
     virtual_points,
     virtual_points_records,
 )
-from transforms.fide.dutch.criteria import compatible
+from transforms.fide.dutch.criteria import colour_of, compatible
 from transforms.fide.dutch.engine import build_context, pair_round
-from transforms.fide.dutch.state import DOWN, NOFLOAT, UP, float_of
-from transforms.fide.trf import parse_trf, write_trf
+from transforms.fide.dutch.state import BLACK, DOWN, NOFLOAT, UP, WHITE, float_of
+from transforms.fide.trf import parse_trf, tournament_from_scorecard, write_trf
 
 DATA = Path(__file__).parent / "data" / "baku"
 CASES = sorted(p.stem for p in DATA.glob("*.trf"))
@@ -264,3 +265,24 @@ def test_board_order_reads_the_points_not_the_pairing_scores(name):
 
     assert sorted(boards, key=lambda bd: key(bd, "points")) == boards
     assert sorted(boards, key=lambda bd: key(bd, "score")) != boards
+
+
+def test_the_higher_ranked_player_of_the_colour_rules_is_by_pairing_score():
+    # Decision (as bbpPairings' colour allocation): round 1 (GA = 1, 2 with a virtual point)
+    #   1 (w) 1-0 2 (b)      4 (w) 0-1 3 (b)
+    # Before round 2 players 2 and 3 both prefer White (E.4: the higher ranked player gets his
+    # preference). Pairing scores 2: 0+1, 3: 1+0, equal, so player 2 (lower number) ranks
+    # higher and gets White; on points alone player 3 would.
+    rows = [(1, 1, 2, "w", 1.0, "played"), (1, 2, 1, "b", 0.0, "played"),
+            (1, 4, 3, "w", 0.0, "played"), (1, 3, 4, "b", 1.0, "played")]
+    t = tournament_from_scorecard(
+        pl.DataFrame({"sno": [1, 2, 3, 4], "name": list("ABCD"), "rating": [4, 3, 2, 1]}),
+        pl.DataFrame(rows, schema=SCORECARD_SCHEMA, orient="row"), name="E.4", total_rounds=3)
+    t = replace(t, other_records=acceleration_records(Acceleration.BAKU, [1, 2, 3, 4], 3))
+    assert virtual_points(t) == {1: (1.0, 0.5), 2: (1.0, 0.5)}
+    t = replace(t, other_records=("XXA 0001  1.0  1.0", "XXA 0002  1.0  1.0"))
+    for tt, white in ((t, WHITE), (without_virtual_points(t), BLACK)):
+        ctx = build_context(tt, None, DutchEdition.RULES_2025, frozenset())
+        by = {p.sno: p for p in ctx.players}
+        assert by[2].preference == by[3].preference == WHITE
+        assert colour_of(by[2], by[3], ctx) == white

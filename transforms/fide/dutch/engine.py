@@ -102,7 +102,7 @@ def build_context(t: Tournament, round_no: int | None, edition: DutchEdition,
     score differences of the quality criteria (2017 C6, C16-C19; 2025 C6-C8, C18-C21), the
     bye's score group (2025 C5), the floats of earlier rounds (A.4: the pairing scores those
     rounds were paired with), the last-round topscorers of C3 and the higher-ranked player of
-    E.5; only the board order (C.04.2) reads the points (``Player.points``)."""
+    E.4-E.5; only the board order (C.04.2) reads the points (``Player.points``)."""
     rows = _history_rows(t)
     played = played_rounds_of(t) if round_no is None else round_no - 1
     forbidden = set(t.forbidden_for_round(played + 1)) | set(extra_forbidden)

@@ -493,3 +493,41 @@ def test_repeated_meetings_count_as_their_average_in_direct_encounter_C07_6_1_2(
     assert out["DE"].to_list() == [1.0, 2.0, None, None]
     why = explain_tiebreaks(sc, players(sc), ["DE"], edition="fide-2024")
     assert why.filter(pl.col("round").is_null()).sort("sno")["value"].to_list() == [0.75, 0.25]
+
+
+# ----------------------------------------------------------------------------- DE (art. 6)
+# The DE column is an order: the place inside the tie group where DE decides, else null.
+
+
+def test_direct_encounter_places_a_group_that_all_met_by_their_games_C07_6_2():
+    # 1, 2, 3 on 2.0, all met: among them 1 scored 1.5 (beat 2, drew 3), 2 scored 1 (beat 3),
+    # 3 scored ½ -> places 1, 2, 3 (not the points 1.5, 1, 0.5)
+    t = """
+    1: 2w1 3b½ HPB --
+    2: 1b0 PAB 3w1 --
+    3: PAB 1w½ 2b0 HPB
+    """
+    assert tb(t, ["DE"])["DE"] == {1: 1.0, 2: 2.0, 3: 3.0}
+
+
+def test_direct_encounter_places_one_player_alone_at_the_top_C07_6_3():
+    # 1, 2, 3 on 2.0; 1 beat 2 and 3, who never met. 1 scored 2, the others can reach at most
+    # 1 whatever their missing game: 1 is placed first; 2 and 3 stay equal (place 2, shared).
+    t = """
+    1: 2w1 3b1 --
+    2: 1b0 PAB PAB
+    3: PAB 1w0 PAB
+    """
+    assert tb(t, ["DE"])["DE"] == {1: 1.0, 2: 2.0, 3: 2.0}
+
+
+def test_direct_encounter_is_empty_where_nobody_is_alone_at_the_top_C07_6_3():
+    # 1, 2, 3 on 1.0; 1 beat 2; 3 met neither: 3 could reach 2 points, more than 1's 1 ->
+    # nobody can be placed, DE does not apply (null, not 1 / 0 / 0)
+    t = """
+    1: 2w1 4b0
+    2: 1b0 PAB
+    3: 4w1 --
+    4: 3b0 1w1
+    """
+    assert tb(t, ["DE"])["DE"] == {1: None, 2: None, 3: None, 4: None}

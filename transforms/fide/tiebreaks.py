@@ -871,6 +871,8 @@ def explain_tiebreaks(scorecard: pl.DataFrame, players: pl.DataFrame, codes: Seq
     round, opponent_sno, opponent (start number, ``dummy`` or ``virtual``), value, dropped_by_cut,
     note. Summing ``value`` over rows not ``dropped_by_cut`` gives BH/SB/PS/WIN/... ; ARO, TPR, AOB,
     APRO are averages of their rows; DE lists the games inside the tie group plus one summary row
-    per tied player (round null: the group, whether all met, the DE place)."""
+    per tied player (round null; value: the points among the tied players, C.07 6.1; note: the
+    group, the article that decided — 6.2 all met, 6.3 not all met — and the places, or why DE
+    does not apply)."""
     return evaluate_tiebreaks(scorecard, players, codes, edition=edition, rounds=rounds,
                               round_robin=round_robin, unrated_rating=unrated_rating).detail

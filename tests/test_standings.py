@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from decimal import Decimal
 from pathlib import Path
 
@@ -9,8 +10,17 @@ import polars as pl
 import pytest
 
 from tests.reference_data import load
-from transforms.core.model import SCORECARD_SCHEMA
-from transforms.fide.standings import allocate_prizes, rank_players
+from transforms.core.model import SCORECARD_COLUMNS, SCORECARD_SCHEMA, DutchEdition
+from transforms.fide.standings import (
+    PairingRegime,
+    RegimeSource,
+    allocate_prizes,
+    complete_round_robin_cycles,
+    pairing_regime,
+    rank_players,
+    tournament_type_round_robin,
+)
+from transforms.fide.trf import Tournament, TrfPlayer, parse_trf
 
 HELD_TRF_FOLDER = Path(__file__).parent / "data" / "tiebreak" / "fide_held_exercises"
 NATIONAL_JUNIOR = ["BH-C1", "BH", "SB", "DE", "WIN", "BWG"]
@@ -69,9 +79,10 @@ def test_direct_encounter_separates_only_players_still_tied_before_it():
     assert top["sno"].to_list() == [1, 2]
     assert top["rank"].to_list() == [2, 3]
     assert not top["tied_after_all"].any()
-    # with BH before DE, the players differ on BH and DE never decides
+    assert top["DE"].to_list() == [1.0, 2.0]  # their places in the tie group
+    # with BH before DE, the players differ on BH and DE never decides: no DE place
     rk2 = rank_players(sc, roster(4), ["BH", "DE"], edition="fide-2024")
-    assert rk2.filter(pl.col("sno").is_in([1, 2]))["DE"].to_list() == [0.0, 0.0]
+    assert rk2.filter(pl.col("sno").is_in([1, 2]))["DE"].to_list() == [None, None]
 
 
 def test_tiebreak_order_is_the_configured_order():
@@ -179,3 +190,130 @@ def test_national_junior_order_ranks_real_events_like_fide_tec(folder, edition, 
     expected = dict(zip(tec["sno"].to_list(), tec[column].to_list(), strict=True))
     assert len(expected) >= 30
     assert {s: (r, got[s]) for s, r in expected.items() if got[s] != r} == {}
+
+
+# ----------------------------------------------------------------------------- DE as an order
+
+
+def _groups_before_de(rk: pl.DataFrame, codes: list[str]) -> dict[tuple, list[dict]]:
+    before = ["points", *codes[:codes.index("DE")]]
+    out: dict[tuple, list[dict]] = {}
+    for r in rk.iter_rows(named=True):
+        out.setdefault(tuple(r[k] for k in before), []).append(r)
+    return out
+
+
+def _events() -> list[tuple[pl.DataFrame, pl.DataFrame]]:
+    data = HELD_TRF_FOLDER.parent
+    out = [load(HELD_TRF_FOLDER / f) for f in ("normalized_swiss_5", "normalized_swiss_9")]
+    out += [load(p) for p in sorted(data.glob("hbcc_*/normalized"))]
+    cases = parse_trf((data / "direct_encounter_cases" / "tournament.trf").read_text())
+    return [*out, (cases.scorecard, cases.players_frame())]
+
+
+def test_de_column_never_suggests_an_order_the_rank_does_not_show_C07_6():
+    # In every group tied before DE: either nobody has a DE place or everybody has; a better
+    # place always means a better rank; a player alone before DE has none. Checked on the
+    # FIDE exercises, the five Vega events and the constructed DE cases, two tie-break orders.
+    places = 0
+    for sc, players in _events():
+        for codes in (NATIONAL_JUNIOR, ["DE", "BH"]):
+            rk = rank_players(sc, players, codes, edition="fide-2024")
+            for members in _groups_before_de(rk, codes).values():
+                de = [m["DE"] for m in members]
+                assert all(d is None for d in de) or all(d is not None for d in de)
+                if len(members) == 1:
+                    assert de == [None]
+                for p in members:
+                    for q in members:
+                        if p["DE"] is not None and p["DE"] < q["DE"]:
+                            assert p["rank"] < q["rank"]
+                            places += 1
+    assert places >= 10
+
+
+# ----------------------------------------------------------------------------- C.07 15.2
+
+
+@pytest.mark.parametrize("record,expected", [
+    ("192 FIDE_ROUNDROBIN", True), ("192 BERGER_ROUNDROBIN_G2", True),
+    ("192 FIDE_DOUBLEROUNDROBIN", True), ("192 BERGER_TEAM_ROUNDROBIN_G1", True),
+    ("192 FIDE_SCHEVENINGEN", True), ("192 FIDE_SCHILLER_4X3", True),
+    ("192 FIDE_DUTCH_2025", False), ("192 FIDE_DUBOV_BAKU", False), ("192 CUSTOM_SWISS", False),
+    ("192 FIDE_TEAM_TYPEA_MP_GP", False), ("192 CUSTOM_KNOCKOUT", None),
+    ("092 Individual: Round robin", True), ("092 Round-Robin", True), ("092 Berger", True),
+    ("092 RR", True), ("092 All-play-all", True),
+    ("092 Individual: Swiss-System", False), ("092 Swiss Dutch", False), ("092 Monrad", False),
+    ("092 Torre", None), ("092 Swiss or round robin", None), ("012 Round Robin Open", None),
+])
+def test_tournament_type_records_name_pre_determined_pairings_or_a_swiss(record, expected):
+    got = tournament_type_round_robin([record])
+    assert (None if got is None else got[0]) is expected
+    if got is not None:
+        assert got[1] == record
+
+
+def test_the_192_code_wins_over_the_092_text_and_the_first_record_decides():
+    # Decision pinned: 192 (the encoded type) before 092 (free text), whatever their order
+    assert tournament_type_round_robin(["092 Swiss", "192 FIDE_ROUNDROBIN"]) == (
+        True, "192 FIDE_ROUNDROBIN")
+    assert tournament_type_round_robin(["092 Round robin", "092 Swiss"]) == (True, "092 Round robin")
+    assert tournament_type_round_robin(["192 CUSTOM_KNOCKOUT", "092 Swiss"]) == (False, "092 Swiss")
+
+
+def _round_robin_card(n: int, cycles: int) -> pl.DataFrame:
+    """Every two of 1..n meet ``cycles`` times, one pair per round (results don't matter)."""
+    rows, rnd = [], 0
+    for _ in range(cycles):
+        for a in range(1, n + 1):
+            for b in range(a + 1, n + 1):
+                rnd += 1
+                rows += game(rnd, a, b, 0.5)
+    return frame(rows)
+
+
+def test_a_complete_single_or_double_round_robin_is_recognised_C07_15_2():
+    assert complete_round_robin_cycles(_round_robin_card(4, 1), range(1, 5)) == 1
+    assert complete_round_robin_cycles(_round_robin_card(5, 2), range(1, 6)) == 2
+    # a forfeit is a meeting (the scheduled opponent); the scorecard's rounds are what counts
+    forfeit = _round_robin_card(3, 1).with_columns(
+        pl.when((pl.col("round") == 1) & (pl.col("sno") == 1)).then(pl.lit("forfeit_win"))
+        .when((pl.col("round") == 1) & (pl.col("sno") == 2)).then(pl.lit("forfeit_loss"))
+        .otherwise(pl.col("kind")).alias("kind"))
+    assert complete_round_robin_cycles(forfeit, [1, 2, 3]) == 1
+
+
+def test_an_incomplete_or_uneven_round_robin_is_not_recognised():
+    card = _round_robin_card(4, 1)
+    assert complete_round_robin_cycles(card.filter(pl.col("round") < 6), range(1, 5)) is None
+    assert complete_round_robin_cycles(card, range(1, 6)) is None  # 5 never played
+    extra = pl.concat([card, frame(game(7, 1, 2, 1.0))])  # 1-2 met twice, the others once
+    assert complete_round_robin_cycles(extra, range(1, 5)) is None
+    assert complete_round_robin_cycles(SYMMETRIC, range(1, 5)) is None  # a Swiss
+    assert complete_round_robin_cycles(frame([]), [1]) is None
+
+
+def _tournament(*header: str, card: pl.DataFrame) -> Tournament:
+    snos = sorted(set(card["sno"].to_list()))
+    return Tournament(name="t", players=tuple(TrfPlayer(sno=s, name=f"P{s}") for s in snos),
+                      card_rows=tuple(card.select(SCORECARD_COLUMNS).iter_rows()),
+                      other_records=header)
+
+
+def test_pairing_regime_precedence_option_then_type_then_complete_round_robin_then_swiss():
+    rr = _round_robin_card(4, 1)
+    swiss = SYMMETRIC
+    assert pairing_regime(_tournament(card=rr)) == PairingRegime(
+        True, RegimeSource.COMPLETE_ROUND_ROBIN, "every two of the 4 players met once")
+    assert pairing_regime(_tournament(card=swiss)).source is RegimeSource.DEFAULT
+    assert not pairing_regime(_tournament(card=swiss)).round_robin
+    typed = pairing_regime(_tournament("092 Individual: Swiss-System", card=rr))
+    assert (typed.round_robin, typed.source) == (False, RegimeSource.TYPE_RECORD)
+    typed = pairing_regime(_tournament("192 FIDE_ROUNDROBIN", card=swiss))
+    assert (typed.round_robin, typed.source) == (True, RegimeSource.TYPE_RECORD)
+    for option in (True, False):
+        got = pairing_regime(_tournament("192 FIDE_ROUNDROBIN", card=rr), round_robin=option)
+        assert (got.round_robin, got.source) == (option, RegimeSource.OPTION)
+    dutch = replace(_tournament(card=rr), edition=DutchEdition.RULES_2025)  # 092 FIDE_DUTCH_2025
+    assert (pairing_regime(dutch).round_robin, pairing_regime(dutch).source) == (
+        False, RegimeSource.TYPE_RECORD)

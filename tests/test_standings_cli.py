@@ -35,7 +35,7 @@ def test_writes_rank_sno_name_points_then_the_codes_in_order(tmp_path):
                "--edition", "fide-2024", "--out", str(out)) == 0
     lines = out.read_text(encoding="utf-8").splitlines()
     assert lines[0] == "rank,sno,name,points,BH-C1,BH,SB,DE,WIN,BWG"
-    assert lines[1] == "1,2,Bruno,4.0,12.0,13.0,9.5,0.0,3.0,1.0"
+    assert lines[1] == "1,2,Bruno,4.0,12.0,13.0,9.5,,3.0,1.0"  # alone on 4.0: no DE place
     assert len(lines) == 17
 
 

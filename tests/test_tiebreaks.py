@@ -350,9 +350,9 @@ def test_tpr_is_aro_plus_dp_and_ptp_the_lowest_rating_reaching_the_score_C07_10_
     assert e(ptp) >= 150 > e(ptp - 1)
 
 
-def test_direct_encounter_ranks_the_tied_by_their_mutual_games_C07_6():
-    # PLAIN: nobody tied on points -> every DE is 0 (no game inside a group of one)
-    assert tb(PLAIN, ["DE"])["DE"] == {1: 0.0, 2: 0.0, 3: 0.0, 4: 0.0}
+def test_direct_encounter_is_empty_for_players_alone_on_their_score_C07_6():
+    # PLAIN: nobody tied on points -> DE does not apply to anybody (no place, null)
+    assert tb(PLAIN, ["DE"])["DE"] == {1: None, 2: None, 3: None, 4: None}
 
 
 def test_unknown_code_is_a_config_error_naming_the_key():
@@ -447,8 +447,9 @@ def test_de_explanation_names_the_group_and_the_rule_used_C07_6_3():
     sc = card(t)
     why = explain_tiebreaks(sc, players(sc), ["DE"], edition="fide-2024")
     summary = why.filter(pl.col("round").is_null() & (pl.col("sno") == 1))
-    assert summary["note"][0].startswith("tie group 1, 2, 3, 6: not all met (6.3)")
-    assert summary["value"][0] == 1.0
+    assert summary["note"][0].startswith("tie group 1, 2, 3, 6: not all met: C.07 6.3")
+    assert summary["note"][0].endswith("DE does not apply")
+    assert summary["value"][0] == 1.0  # the separate standings: 1 point against 2
 
 
 def test_vur_with_the_lowest_contribution_is_the_one_cut_C07_16_5_1():
@@ -478,8 +479,9 @@ def test_perfect_performance_of_full_and_zero_scores_C07_10_3():
     assert (r[1], r[2]) == (2736.0, 1100.0)
 
 
-def test_repeated_meetings_count_as_their_average_in_direct_encounter():
-    # Decision pinned: 1 and 2 (both 1.5) met twice: 1-0 and ½-½ -> DE 0.75 and 0.25
+def test_repeated_meetings_count_as_their_average_in_direct_encounter_C07_6_1_2():
+    # 6.1.2: 1 and 2 (both 1.5) met twice: 1-0 and ½-½ -> 0.75 and 0.25 in the separate
+    # standings, so DE places 1 and 2; 3 and 4 are alone on their scores (no DE)
     t = """
     1: 2w1 2b½ 3w0
     2: 1b0 1w½ 4b1
@@ -488,4 +490,44 @@ def test_repeated_meetings_count_as_their_average_in_direct_encounter():
     """
     sc = card(t)
     out = compute_tiebreaks(sc, players(sc), ["DE"], edition="fide-2024")
-    assert out["DE"].to_list() == [0.75, 0.25, 0.0, 0.0]
+    assert out["DE"].to_list() == [1.0, 2.0, None, None]
+    why = explain_tiebreaks(sc, players(sc), ["DE"], edition="fide-2024")
+    assert why.filter(pl.col("round").is_null()).sort("sno")["value"].to_list() == [0.75, 0.25]
+
+
+# ----------------------------------------------------------------------------- DE (art. 6)
+# The DE column is an order: the place inside the tie group where DE decides, else null.
+
+
+def test_direct_encounter_places_a_group_that_all_met_by_their_games_C07_6_2():
+    # 1, 2, 3 on 2.0, all met: among them 1 scored 1.5 (beat 2, drew 3), 2 scored 1 (beat 3),
+    # 3 scored ½ -> places 1, 2, 3 (not the points 1.5, 1, 0.5)
+    t = """
+    1: 2w1 3b½ HPB --
+    2: 1b0 PAB 3w1 --
+    3: PAB 1w½ 2b0 HPB
+    """
+    assert tb(t, ["DE"])["DE"] == {1: 1.0, 2: 2.0, 3: 3.0}
+
+
+def test_direct_encounter_places_one_player_alone_at_the_top_C07_6_3():
+    # 1, 2, 3 on 2.0; 1 beat 2 and 3, who never met. 1 scored 2, the others can reach at most
+    # 1 whatever their missing game: 1 is placed first; 2 and 3 stay equal (place 2, shared).
+    t = """
+    1: 2w1 3b1 --
+    2: 1b0 PAB PAB
+    3: PAB 1w0 PAB
+    """
+    assert tb(t, ["DE"])["DE"] == {1: 1.0, 2: 2.0, 3: 2.0}
+
+
+def test_direct_encounter_is_empty_where_nobody_is_alone_at_the_top_C07_6_3():
+    # 1, 2, 3 on 1.0; 1 beat 2; 3 met neither: 3 could reach 2 points, more than 1's 1 ->
+    # nobody can be placed, DE does not apply (null, not 1 / 0 / 0)
+    t = """
+    1: 2w1 4b0
+    2: 1b0 PAB
+    3: 4w1 --
+    4: 3b0 1w1
+    """
+    assert tb(t, ["DE"])["DE"] == {1: None, 2: None, 3: None, 4: None}

@@ -91,7 +91,13 @@ def _standings_table(run, c, ranking: pl.DataFrame):
     frame = frame.with_columns(pl.when(pl.col("tied_after_all")).then(pl.lit("flag")).otherwise(pl.lit("")).alias("_css"))
     cols = [("rank_label", "Rk"), ("sno", "SNo"), ("title", ""), ("name", "Name"), ("state", "State"),
             ("rating", "Rtg"), ("points", "Pts")] + [(k, k) for k in codes]
-    return table_from_frame(frame, cols, numeric=["rank_label", "sno", "rating", "points", *codes], row_css="_css")
+    caption = DE_CAPTION if "DE" in codes else ""
+    return table_from_frame(frame, cols, numeric=["rank_label", "sno", "rating", "points", *codes], row_css="_css",
+                            caption=caption)
+
+
+DE_CAPTION = ("DE: the place inside the group still tied before it where direct encounter (FIDE C.07 "
+              "art. 6) decided; empty where it did not decide.")
 
 
 def standings_by_round(pub: Publication, run, ctx) -> None:
@@ -136,12 +142,22 @@ def _explained(run, c) -> Section:
                 .pivot(on="code", index=["round", "opponent"], values="shown", aggregate_function="first")
                 .sort("round"))
         codes = [k for k in s.tiebreaks if k in wide.columns]
-        values = " · ".join(f"{k} {fmt(rec[k])}" for k in s.tiebreaks)
+        values = " · ".join(f"{k} {fmt(rec[k]) or '—'}" for k in s.tiebreaks)
         details.append(Details(f"{rec['rank_label']}. {rec['name']} ({fmt(rec['points'])} pts) — {values}",
                                table_from_frame(wide, [("round", "Rd"), ("opponent", "Opponent")]
                                                 + [(k, k) for k in codes], numeric=["round", *codes])))
-    return Section(f"{c.cat.name} — after round {c.done}", details=details,
-                   notes=["Round 0 rows are player-level items (e.g. a tie-break counted once)."])
+    notes = ["Round 0 rows are player-level items (e.g. a tie-break counted once; for DE, the points "
+             "scored against the other tied players: the separate standings of C.07 6.1)."]
+    if "DE" in s.tiebreaks:
+        notes.append(DE_CAPTION + " Start numbers below; each group names the article that decided.")
+        rank_of = dict(zip(ranking["sno"].to_list(), ranking["rank"].to_list(), strict=True))
+        points_of = dict(zip(ranking["sno"].to_list(), ranking["points"].to_list(), strict=True))
+        groups = (detail.filter((pl.col("code") == "DE") & pl.col("round").is_null())
+                  .with_columns(pl.col("sno").replace_strict(rank_of, default=None).alias("_rank"))
+                  .group_by("note").agg(pl.col("_rank").min(), pl.col("sno").first()).sort("_rank"))
+        notes += [f"Direct encounter, {fmt(points_of.get(g['sno']))} pts, {g['note']}."
+                  for g in groups.iter_rows(named=True)]
+    return Section(f"{c.cat.name} — after round {c.done}", details=details, notes=notes)
 
 
 def _pairing_frame(c, rows: pl.DataFrame, points_before: dict[int, float]) -> pl.DataFrame:

@@ -2,7 +2,7 @@
 
 | tie-break                              | C.07 art. | code            | notes                                   |
 |----------------------------------------|-----------|-----------------|-----------------------------------------|
-| Direct encounter                       | 6         | DE              | per tie group, 6.3 when not all met      |
+| Direct encounter                       | 6         | DE              | place in the tie group; null: no order   |
 | Number of wins (unplayed included)     | 7.1       | WIN             | forfeit wins, PAB and FPB count          |
 | Number of games won over the board     | 7.2       | WON             |                                         |
 | Games played with Black                | 7.3       | BPG             |                                         |
@@ -49,14 +49,26 @@ Deviations and decisions (each pinned by a test):
 - §10 (rating-based ARO/TPR/PTP/APRO/APPO) needs a rating for everybody: when a participant is
   unrated (rating null or 0) these tie-breaks are not applicable (null for all, ranked equal)
   unless the regulations say which rating an unrated participant counts with
-  (``unrated_rating=``). A player without a game over the board has no value (null, last).
+  (``unrated_rating=``).
+- Decision: a player without a game over the board (e.g. a forfeit, then absent), or whose
+  games a cut removes entirely (ARO-C1 after one game), has no ARO, ARO-Cn/Mn, TPR, PTP, APRO
+  or APPO: null (an empty cell), ranked after every player with a value. This is what FIDE
+  TEC's TieBreakServer computes (its JSON gives ``null``; its delimited output spells that
+  ``-0``, a placeholder, not a zero) and what FIDE's exercise 18 has for ARO-C1 of Nick (12),
+  whose one game over the board the cut removes (expected_values.json: null). Swiss-Manager
+  is reported to print 0 there (not checked here): the ranking would be the same (0 is below
+  any average of real ratings), only the cell differs. Pinned by
+  tests/test_tiebreaks_no_game.py on a TRF checked with TieBreakServer.
 - PTP: a 0% score gives the lowest-rated opponent - 800 (§10.3); a 100% score needs no
   exception: the lowest rating reaching it by the B.02 table is the highest opponent + 736,
   as FIDE TEC's TieBreakServer computes it.
-- Decision: DE's column value is the points scored against the other members of the tie group
-  (averaged per opponent met more than once, as TieBreakServer does); the ranking uses the
-  DE order of art. 6 (see :func:`direct_encounter`), which is not always the order of those
-  points when not everyone met (6.3).
+- Decision: DE's column value is the DE *place* inside the tie group (1 = first, equal places
+  shared: 1, 2, 2, 4), as TieBreakServer prints it, and null (empty) where DE does not apply:
+  a player alone in the group, or a group that DE leaves entirely tied (6.2 equal separate
+  standings; 6.3 nobody alone at the top whatever the missing games; TieBreakServer prints 0
+  there). So the column never suggests an order the rank does not show. The points of the
+  separate standings, the article that decided (6.2 all met / 6.3 not all met) and the places
+  are in the explanation (see :func:`direct_encounter`).
 - Decision: KS's threshold is 50% of the maximum possible score, i.e. 0.5 x ``rounds``.
 - Not implemented: team tie-breaks (art. 11-13: EDE, ESB, BC, ...), the codes new in 2026
   (STD, TPN, RTNG), the /P ("forfeits as played") and KS /Lx variants.
@@ -585,20 +597,27 @@ def average_perfect_performance_of_opponents(ctx: Context, mod: Modifier) -> Tie
 
 def direct_encounter(ctx: Context, mod: Modifier) -> TiebreakResult:
     """FIDE C.07 §6 — Direct encounter, inside each tie group (``ctx.groups``: players equal on
-    points and on every tie-break before DE).
+    points and on every tie-break before DE). DE is an order, not a sum.
 
-    - 6.1: when all tied participants met, they are ranked by the points scored in the games
-      among them; those still equal are ranked again by DE among themselves, until nothing
-      changes.
-    - 6.3 (not all met, Swiss): a participant is ranked ahead of the others only if their DE
-      points exceed the most any of the others could reach had every missing encounter been
-      won by that other player; from the first participant who cannot be separated so, the
-      rest of the group stays tied on DE (as FIDE TEC's TieBreakServer and IA Held's exercises
-      23-25 have it).
-    - Encounters are games over the board (Swiss); in a round robin forfeits count (§15.2).
-      Decision: several games against one opponent count as their average.
+    - 6.1: the points each scored in the games among them make separate standings.
+    - 6.2 (all met): the separate standings rank them; those still equal are ranked again by
+      art. 6 among themselves, until nothing changes.
+    - 6.3 (not all met, Swiss): a participant is ranked ahead of the others only if alone at the
+      top whatever the outcome of the missing games (their points exceed the most any other
+      could reach by winning every missing encounter); the same for the next place, and so on;
+      art. 6 is re-applied to the rest of the group (as FIDE TEC's TieBreakServer and IA Held's
+      exercises 23-25 have it).
+    - Encounters are games over the board (6.1.1, Swiss); in a round robin forfeits count
+      (§15.2). Several games against one opponent count as their average (6.1.2).
 
-    ``value`` = the DE points in the player's tie group; ``key`` = minus the DE position."""
+    Decision: ``value`` is the DE place inside the tie group — 1 for the first, equal places
+    shared (1, 2, 2, 4), as FIDE TEC's TieBreakServer prints DE — where DE separated the group;
+    null where DE does not apply: a player alone in the group, or a group DE leaves entirely
+    tied (6.2: equal separate standings; 6.3: nobody alone at the top whatever the missing
+    games). TieBreakServer prints 0 there; a null keeps the column from showing an order the
+    rank does not show. ``key`` = minus the DE position (ranking). The explanation lists the
+    games inside the group and one summary row per tied player: value = the separate-standings
+    points, note = the group, the article that decided and the places."""
     groups = ctx.groups if ctx.groups is not None else ctx.card.select("sno").unique().with_columns(
         pl.lit(0).alias("group"))
     enc_cond = pl.col("paired") if ctx.round_robin else pl.col("played") & pl.col("opponent").is_not_null()
@@ -609,67 +628,108 @@ def direct_encounter(ctx: Context, mod: Modifier) -> TiebreakResult:
     pair_pts: dict[tuple[int, int], float] = {
         (r["sno"], r["opponent"]): r["points"]
         for r in enc.group_by("sno", "opponent").agg(pl.col("points").mean()).iter_rows(named=True)}
+    places: dict[int, float] = {}
     positions: dict[int, int] = {}
-    de_points: dict[int, float] = {}
     summary: list[dict] = []
     for (_,), members in g.group_by(["group"]):
         snos = sorted(members["sno"].to_list())
-        for s in snos:
-            de_points[s] = sum(pair_pts.get((s, o), 0.0) for o in snos if o != s)
         order = _de_order(snos, pair_pts, ctx.round_robin)
         positions.update(order)
-        if len(snos) > 1:
-            all_met = ctx.round_robin or all((s, o) in pair_pts for s in snos for o in snos if o != s)
-            for s in snos:
-                summary.append({
-                    "sno": s, "round": None, "opponent_sno": None, "opponent": "",
-                    "value": de_points[s], "dropped_by_cut": False,
-                    "note": (f"tie group {', '.join(map(str, snos))}: "
-                             + ("all met (6.1)" if all_met else "not all met (6.3)")
-                             + f"; DE place {order[s] + 1} of {len(snos)}"
-                             + (" (shared)" if list(order.values()).count(order[s]) > 1 else ""))})
+        if len(snos) < 2:
+            continue
+        decided = len(set(order.values())) > 1
+        if decided:
+            places.update({s: float(order[s] + 1) for s in snos})
+        step = _de_step(snos, pair_pts, ctx.round_robin)
+        note = _de_note(snos, order, step, decided)
+        summary.extend({"sno": s, "round": None, "opponent_sno": None, "opponent": "",
+                        "value": step.score[s], "dropped_by_cut": False, "note": note}
+                       for s in snos)
     detail = _detail(enc.with_columns(pl.col("opponent").alias("opponent_sno"),
                                       pl.col("opponent").cast(pl.String).alias("opp_label")),
                      value="points", opponent="opp_label", note=pl.lit("game inside the tie group"))
     if summary:
         detail = pl.concat([detail, pl.DataFrame(summary, schema=DETAIL_SCHEMA)])
-    values = pl.DataFrame({"sno": list(de_points), "value": list(de_points.values())},
+    values = pl.DataFrame({"sno": list(places), "value": list(places.values())},
                           schema={"sno": pl.Int32, "value": pl.Float64})
     key = pl.DataFrame({"sno": list(positions), "key": [-float(p) for p in positions.values()]},
                        schema={"sno": pl.Int32, "key": pl.Float64})
     return TiebreakResult(_all(ctx, values), detail, key)
 
 
-def _de_order(snos: list[int], pts: dict[tuple[int, int], float], round_robin: bool) -> dict[int, int]:
-    """Positions (0 = best) of ``snos`` by art. 6, re-applied to sub-groups still equal."""
-    if len(snos) < 2:
-        return {s: 0 for s in snos}
+@dataclass(frozen=True, slots=True)
+class _DeStep:
+    """One application of art. 6 to a set of tied players."""
+
+    all_met: bool
+    score: dict[int, float]
+    """6.1: points scored in the games among them (the separate standings)."""
+    best: dict[int, float]
+    """6.3: the most reachable, every missing encounter won."""
+    pos: dict[int, int]
+    """Positions (0 = best) this step assigns; equal positions are still tied."""
+
+
+def _de_step(snos: list[int], pts: dict[tuple[int, int], float], round_robin: bool) -> _DeStep:
     score = {s: sum(pts.get((s, o), 0.0) for o in snos if o != s) for s in snos}
     met = {s: sum(1 for o in snos if o != s and (s, o) in pts) for s in snos}
     all_met = round_robin or all(met[s] == len(snos) - 1 for s in snos)
-    best = {s: score[s] + (len(snos) - 1 - met[s]) * WIN_POINTS for s in snos}
+    best = {s: score[s] + (0 if all_met else (len(snos) - 1 - met[s]) * WIN_POINTS) for s in snos}
     order = sorted(snos, key=lambda s: (-score[s], -best[s], s))
-    pos: dict[int, int] = {}
+    pos: dict[int, int] = {order[0]: 0}
     if all_met:
-        for i, s in enumerate(order):
-            pos[s] = i if i == 0 or score[s] != score[order[i - 1]] else pos[order[i - 1]]
+        for i in range(1, len(order)):
+            s, prev = order[i], order[i - 1]
+            pos[s] = i if score[s] != score[prev] else pos[prev]
     else:
         separated = True
-        pos[order[0]] = 0
         for i in range(1, len(order)):
             if separated and score[order[i - 1]] > max(best[s] for s in order[i:]):
                 pos[order[i]] = i
             else:
                 separated = False
                 pos[order[i]] = pos[order[i - 1]]
+    return _DeStep(all_met, score, best, pos)
+
+
+def _de_order(snos: list[int], pts: dict[tuple[int, int], float], round_robin: bool) -> dict[int, int]:
+    """Positions (0 = best) of ``snos`` by art. 6, re-applied to sub-groups still equal."""
+    if len(snos) < 2:
+        return {s: 0 for s in snos}
+    pos = _de_step(snos, pts, round_robin).pos
     out: dict[int, int] = {}
     for p in sorted(set(pos.values())):
-        sub = [s for s in order if pos[s] == p]
-        if len(sub) == len(snos):  # nothing separated: stop (6.1 applies only while it changes)
+        sub = [s for s in snos if pos[s] == p]
+        if len(sub) == len(snos):  # nothing separated: stop (art. 6 applies only while it changes)
             return {s: p for s in sub}
         for s, q in _de_order(sub, pts, round_robin).items():
             out[s] = p + q
     return out
+
+
+def _points_text(x: float) -> str:
+    return f"{x:g}"
+
+
+def _de_note(snos: list[int], order: dict[int, int], step: _DeStep, decided: bool) -> str:
+    """The explanation of one tie group: who, which article, the separate standings, the places."""
+    by_place = sorted(snos, key=lambda s: (order[s], s)) if decided else sorted(snos)
+    who = f"tie group {', '.join(map(str, by_place))}"
+    if step.all_met:
+        rule = "all met: C.07 6.2, the games among them decide"
+        scores = ", ".join(f"{s}: {_points_text(step.score[s])}" for s in by_place)
+    else:
+        rule = ("not all met: C.07 6.3, a player is placed only if alone at the top whatever "
+                "the missing games")
+        scores = ", ".join(f"{s}: {_points_text(step.score[s])} (at most "
+                           f"{_points_text(step.best[s])})" for s in by_place)
+    text = f"{who}: {rule}; points among them {scores}; "
+    if not decided:
+        return text + ("equal: DE does not separate them" if step.all_met else
+                       "nobody is alone at the top whatever the missing games: DE does not apply")
+    again = any(order[s] != step.pos[s] for s in snos)
+    return (text + "DE places " + ", ".join(f"{s}: {order[s] + 1}" for s in by_place)
+            + (" (art. 6 re-applied to those still equal)" if again else ""))
 
 
 def _vur_exception(ctx: Context) -> bool:
@@ -811,6 +871,8 @@ def explain_tiebreaks(scorecard: pl.DataFrame, players: pl.DataFrame, codes: Seq
     round, opponent_sno, opponent (start number, ``dummy`` or ``virtual``), value, dropped_by_cut,
     note. Summing ``value`` over rows not ``dropped_by_cut`` gives BH/SB/PS/WIN/... ; ARO, TPR, AOB,
     APRO are averages of their rows; DE lists the games inside the tie group plus one summary row
-    per tied player (round null: the group, whether all met, the DE place)."""
+    per tied player (round null; value: the points among the tied players, C.07 6.1; note: the
+    group, the article that decided — 6.2 all met, 6.3 not all met — and the places, or why DE
+    does not apply)."""
     return evaluate_tiebreaks(scorecard, players, codes, edition=edition, rounds=rounds,
                               round_robin=round_robin, unrated_rating=unrated_rating).detail

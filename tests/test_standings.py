@@ -104,8 +104,9 @@ def test_national_junior_order_on_fide_exercise():
     assert not rk["tied_after_all"].any()
 
 
-def test_null_tiebreak_values_rank_last():
-    # 1 won by forfeit against 2, so 1 has no ARO (null); 3 beat 4 over the board (ARO 1960).
+def test_a_player_who_met_nobody_has_aro_0_and_ranks_last():
+    # 1 won by forfeit against 2, so 1 met nobody over the board (ARO 0, as FIDE's calculator
+    # and Swiss-Manager print it); 3 beat 4 over the board (ARO 1960).
     #   1: +2w   2: -1b   3: 4w1   4: 3b0
     rows = game(1, 3, 4, 1.0) + [
         {"round": 1, "sno": 1, "opponent": 2, "colour": "w", "points": 1.0, "kind": "forfeit_win"},
@@ -113,7 +114,7 @@ def test_null_tiebreak_values_rank_last():
     rk = rank_players(frame(rows), roster(4), ["ARO"], edition="fide-2024")
     winners = rk.filter(pl.col("points") == 1.0)
     assert winners["sno"].to_list() == [3, 1]
-    assert winners["ARO"].to_list() == [1960.0, None]
+    assert winners["ARO"].to_list() == [1960.0, 0.0]
     assert winners["rank"].to_list() == [1, 2]
 
 

@@ -50,15 +50,12 @@ Deviations and decisions (each pinned by a test):
   unrated (rating null or 0) these tie-breaks are not applicable (null for all, ranked equal)
   unless the regulations say which rating an unrated participant counts with
   (``unrated_rating=``).
-- Decision: a player without a game over the board (e.g. a forfeit, then absent), or whose
-  games a cut removes entirely (ARO-C1 after one game), has no ARO, ARO-Cn/Mn, TPR, PTP, APRO
-  or APPO: null (an empty cell), ranked after every player with a value. This is what FIDE
-  TEC's TieBreakServer computes (its JSON gives ``null``; its delimited output spells that
-  ``-0``, a placeholder, not a zero) and what FIDE's exercise 18 has for ARO-C1 of Nick (12),
-  whose one game over the board the cut removes (expected_values.json: null). Swiss-Manager
-  is reported to print 0 there (not checked here): the ranking would be the same (0 is below
-  any average of real ratings), only the cell differs. Pinned by
-  tests/test_tiebreaks_no_game.py on a TRF checked with TieBreakServer.
+- Decision: a player who met nobody over the board (e.g. a forfeit, then absent) gets 0 for
+  ARO, ARO-Cn/Mn, TPR, PTP, APRO and APPO, and so ranks after every player with a value: the
+  figure Swiss-Manager prints and FIDE TEC's TieBreakServer prints in its tables (``-0``; its
+  JSON has ``null``). A player whose games a cut removes entirely (ARO-C1 after one game) has
+  no value (null, ranked last), as FIDE's exercise 18 publishes for ARO-C1 of Nick (12).
+  Pinned by tests/test_tiebreaks_no_game.py on a TRF checked with TieBreakServer.
 - PTP: a 0% score gives the lowest-rated opponent - 800 (§10.3); a 100% score needs no
   exception: the lowest rating reaching it by the B.02 table is the highest opponent + 736,
   as FIDE TEC's TieBreakServer computes it.
@@ -492,6 +489,21 @@ def _all(ctx: Context, values: pl.DataFrame) -> pl.DataFrame:
             .with_columns(pl.col("value").cast(pl.Float64)).sort("sno"))
 
 
+def _rating_values(ctx: Context, values: pl.DataFrame) -> pl.DataFrame:
+    """§10 values of every player: 0 for a player who met nobody over the board (see the
+    module's Decision), null where a cut removed every game, and null for everybody where §10
+    is not applicable (an unrated participant and no ``unrated_rating``)."""
+    out = _all(ctx, values)
+    games = _rated_games(ctx)
+    if games.is_empty() and ctx.unrated_rating is None:
+        rating = pl.col("rating").cast(pl.Float64)
+        if ctx.players.select((rating.is_null() | (rating <= 0)).any()).item():
+            return out  # §10 not applicable
+    met = games["sno"].unique().implode()
+    return out.with_columns(pl.when(pl.col("sno").is_in(met)).then(pl.col("value"))
+                            .otherwise(pl.col("value").fill_null(0.0)).alias("value"))
+
+
 def average_rating_of_opponents(ctx: Context, mod: Modifier) -> TiebreakResult:
     """FIDE C.07 §10.1 — ARO: the average rating of the opponents met over the board, rounded
     to the nearest whole number (half up); cuts drop the lowest/highest ratings (§14)."""
@@ -500,7 +512,7 @@ def average_rating_of_opponents(ctx: Context, mod: Modifier) -> TiebreakResult:
     detail = _detail(el, value="opp_rating", opponent="opp_label", note=pl.lit("opponent's rating"))
     avg = (detail.filter(~pl.col("dropped_by_cut")).group_by("sno")
            .agg(_round_half_up(pl.col("value").mean(), 0).alias("value")))
-    return TiebreakResult(_all(ctx, avg), detail)
+    return TiebreakResult(_rating_values(ctx, avg), detail)
 
 
 # FIDE B.02 (rating regulations) 8.1.1: fractional score p (in hundredths) -> dp, for p >= 0.50.
@@ -562,7 +574,7 @@ def performance_rating(ctx: Context, mod: Modifier) -> TiebreakResult:
     detail = _detail(_rated_games(ctx), value="opp_rating", opponent="opp_label",
                      note=pl.concat_str([pl.lit("opponent's rating, scored "),
                                          pl.col("points").cast(pl.String)]))
-    return TiebreakResult(_all(ctx, perf.select("sno", pl.col("tpr").alias("value"))), detail)
+    return TiebreakResult(_rating_values(ctx, perf.select("sno", pl.col("tpr").alias("value"))), detail)
 
 
 def perfect_performance(ctx: Context, mod: Modifier) -> TiebreakResult:
@@ -571,7 +583,7 @@ def perfect_performance(ctx: Context, mod: Modifier) -> TiebreakResult:
     perf = _performance(ctx)
     detail = _detail(_rated_games(ctx), value="opp_rating", opponent="opp_label",
                      note=pl.lit("opponent's rating"))
-    return TiebreakResult(_all(ctx, perf.select("sno", pl.col("ptp").alias("value"))), detail)
+    return TiebreakResult(_rating_values(ctx, perf.select("sno", pl.col("ptp").alias("value"))), detail)
 
 
 def _average_of_opponents(ctx: Context, column: str, note: str) -> TiebreakResult:
@@ -582,7 +594,7 @@ def _average_of_opponents(ctx: Context, column: str, note: str) -> TiebreakResul
                            pl.col("opponent").cast(pl.String).alias("opp_label")))
     detail = _detail(games, value="opp_v", opponent="opp_label", note=pl.lit(note))
     avg = detail.group_by("sno").agg(_round_half_up(pl.col("value").mean(), 0).alias("value"))
-    return TiebreakResult(_all(ctx, avg), detail)
+    return TiebreakResult(_rating_values(ctx, avg), detail)
 
 
 def average_performance_of_opponents(ctx: Context, mod: Modifier) -> TiebreakResult:

@@ -82,7 +82,7 @@ class EntryType(StrEnum):
     of the four."""
     SEEDED = "seeded"
     """"... are eligible to participate as seeded players": a seeded player; ``seed_reason``
-    names the route (:class:`SeedReason`)."""
+    names the route."""
     SPECIAL = "special"
     """"Any other player who remits the prescribed special entry Fee of Rs.7,500/-. Such
     entries should come through the respective affiliated State Association." Pays the

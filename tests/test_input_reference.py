@@ -53,13 +53,17 @@ def test_every_code_of_every_enumerated_column_has_a_meaning_in_the_reference(fi
     for code, wordings in column.vocabulary.terms:
         assert meanings[code], f"{file} {column.name}: code {code!r} has no docstring"
         others = ", ".join(f"`{w}`" for w in wordings) or "—"
-        assert f"| `{code}` | {others} | {cell(meanings[code])} |" in text
+        assert f" | {others} | {cell(meanings[code])} |" in text
+        assert f"| `{code}` | " in text
 
 
 def test_the_regulations_wording_of_a_seed_route_is_in_the_reference():
     text = input_reference()
-    assert ("| `nj2023_top4_girls` | `Top four, 2023 National Junior (U-19) Girls Championship` | "
+    assert ("| `nj2023_top4_girls` | `girls` | "
+            "`Top four, 2023 National Junior (U-19) Girls Championship` | "
             "The same text: top four of the Girls championship, seeded into Girls. |") in text
+    assert "| `world_champion_2023` | `open`, `girls` | " in text
+    assert "| `ng19_2023_top2_open` | `open` | " in text
     assert all(f"| `{r.value}` |" in text for r in SeedReason)
 
 

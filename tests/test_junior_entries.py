@@ -138,7 +138,7 @@ def test_age_limit_applies_to_seeded_players_too():
         entry(
             "gm",
             entry_type="seeded",
-            seed_reason="title_gm_im_open",
+            seed_reason="title_gm_im",
             title="GM",
             birth_date=date(2004, 12, 31),
         )
@@ -198,7 +198,7 @@ def test_girls_in_open_use_the_states_open_quota():
 def test_codes_compare_case_blind():
     r = decide(
         entry("g", section="girls", gender="f", nationality="ind"),
-        entry("s", entry_type="seeded", seed_reason="title_gm_im_open", title="im"),
+        entry("s", entry_type="seeded", seed_reason="title_gm_im", title="im"),
     )
     assert set(statuses(r).values()) == {"accepted"}
     [f] = decide(entry("b", section="girls", gender="m")).findings
@@ -299,64 +299,73 @@ def test_seeded_route_unknown_reason_is_rejected_listing_the_accepted_codes():
 ROUTE_CATEGORY = {
     # "Top four players from 2023 National Junior (Under-19) Open & Girls Chess Championships
     # are eligible to participate as seeded players in their respective categories"
-    "nj2023_top4_open": "open",
-    "nj2023_top4_girls": "girls",
+    "nj2023_top4_open": {"open"},
+    "nj2023_top4_girls": {"girls"},
     # "The top two players from 2023 National U-17 Open and Girls Championships ... in their
     # respective categories."
-    "nu17_2023_top2_open": "open",
-    "nu17_2023_top2_girls": "girls",
+    "nu17_2023_top2_open": {"open"},
+    "nu17_2023_top2_girls": {"girls"},
     # "The Champions from 2023 National Under-15 Open & Girls ... in their respective category."
-    "nu15_2023_champion_open": "open",
-    "nu15_2023_champion_girls": "girls",
-    # Decision: the world, Asian and national-champion routes name no category; a title of an
-    # open category seeds into Open, of a girls' (women's) category into Girls.
-    "world_champion_2023_open": "open",
-    "world_champion_2023_girls": "girls",
-    "world_u18_u20_2_3_open": "open",
-    "world_u18_u20_2_3_girls": "girls",
-    "asian_u20_top3_open": "open",
-    "asian_u20_top3_girls": "girls",
-    "asian_u18_champion_open": "open",
-    "asian_u18_champion_girls": "girls",
+    "nu15_2023_champion_open": {"open"},
+    "nu15_2023_champion_girls": {"girls"},
+    # Decision: the world, Asian and national-champion routes name no category: either section.
+    "world_champion_2023": {"open", "girls"},
+    "world_u18_u20_2_3": {"open", "girls"},
+    "asian_u20_top3": {"open", "girls"},
+    "asian_u18_champion": {"open", "girls"},
     # The only two Girls titles that lead to the Open section.
-    "ng19_2023_top2_open": "open",
-    "ngu17_2023_champion_open": "open",
-    "national_champion_higher_open": "open",
-    "national_champion_higher_girls": "girls",
+    "ng19_2023_top2_open": {"open"},
+    "ngu17_2023_champion_open": {"open"},
+    "national_champion_higher": {"open", "girls"},
     # "All GMs / IMs are seeded in Open Section and all WGMs / WIMs are seeded in Girls Section"
-    "title_gm_im_open": "open",
-    "title_wgm_wim_girls": "girls",
+    "title_gm_im": {"open"},
+    "title_wgm_wim": {"girls"},
 }
-"""Every seed route and the one category the seed text lets it seed into."""
+"""Every seed route and the categories the seed text lets it seed into."""
 
 
 def test_every_seed_route_is_in_the_table_of_categories():
     assert list(ROUTE_CATEGORY) == [r.value for r in SeedReason]
-    assert {r: set(c) for r, c in RULES.seed_routes.items()} == {
-        r: {c} for r, c in ROUTE_CATEGORY.items()
-    }
+    assert {r: set(c) for r, c in RULES.seed_routes.items()} == ROUTE_CATEGORY
 
 
 @pytest.mark.parametrize("section", ["open", "girls"])
 @pytest.mark.parametrize("route, into", ROUTE_CATEGORY.items())
-def test_seeded_route_seeds_into_its_own_category_only(route, into, section):
-    title = {"title_gm_im_open": "IM", "title_wgm_wim_girls": "WIM"}.get(route, "")
+def test_seeded_route_seeds_into_the_categories_the_text_allows_only(route, into, section):
+    title = {"title_gm_im": "IM", "title_wgm_wim": "WIM"}.get(route, "")
     r = decide(
         entry("p", section=section, gender="F", entry_type="seeded", seed_reason=route, title=title)
     )
-    if section == into:
+    if section in into:
         assert (status(r, "p"), reasons(r, "p")) == ("accepted", "")
     else:
         assert status(r, "p") == "rejected"
         assert reasons(r, "p") == (
-            f"seed route {route} does not seed into the {section} section (it seeds into {into})"
+            f"seed route {route} does not seed into the {section} section "
+            f"(it seeds into {', '.join(into)})"
         )
         [f] = r.findings
         assert (f.line, f.column, f.value) == (2, "seed_reason", route)
 
 
+@pytest.mark.parametrize(
+    "route", ["world_champion_2023", "world_u18_u20_2_3", "asian_u20_top3",
+              "asian_u18_champion", "national_champion_higher"])
+def test_routes_without_a_category_seed_a_boy_into_open_and_a_girl_into_either(route):
+    # Decision: the text names no category for these routes; the Girls section stays for girls.
+    r = decide(
+        entry("boy_open", entry_type="seeded", seed_reason=route),
+        entry("girl_open", gender="F", entry_type="seeded", seed_reason=route),
+        entry("girl_girls", section="girls", gender="F", entry_type="seeded", seed_reason=route),
+        entry("boy_girls", section="girls", entry_type="seeded", seed_reason=route),
+    )
+    assert statuses(r) == {"boy_open": "accepted", "girl_open": "accepted",
+                           "girl_girls": "accepted", "boy_girls": "rejected"}
+    assert reasons(r, "boy_girls") == "gender 'M' may not enter the girls section"
+
+
 def test_a_girls_title_seeds_a_girl_into_open_only_by_the_two_named_routes():
-    girls_titles = [r for r, c in ROUTE_CATEGORY.items() if c == "girls"]
+    girls_titles = [r for r, c in ROUTE_CATEGORY.items() if c == {"girls"}]
     rows = [entry(r, gender="F", entry_type="seeded", seed_reason=r, title="WIM")
             for r in girls_titles]
     rows += [entry(r, gender="F", entry_type="seeded", seed_reason=r)
@@ -377,7 +386,7 @@ def test_a_route_earned_in_a_girls_championship_needs_a_girl():
     assert statuses(r) == {"boy_open": "rejected", "girl_open": "accepted",
                            "boy_top4": "accepted", "boy_girls": "rejected"}
     assert reasons(r, "boy_open") == (
-        "seed route ng19_2023_top2_open is earned in a girls' championship; gender is 'M'"
+        "seed route ng19_2023_top2_open is earned in a Girls championship; gender is 'M'"
     )
     # In the Girls section the Girls-section rule says it once; no second reason.
     assert reasons(r, "boy_girls") == "gender 'M' may not enter the girls section"
@@ -387,11 +396,6 @@ def test_a_route_earned_in_a_girls_championship_needs_a_girl():
     ("nj2023_top4", "nj2023_top4_open or nj2023_top4_girls"),
     ("nu17_2023_top2", "nu17_2023_top2_open or nu17_2023_top2_girls"),
     ("nu15_2023_champion", "nu15_2023_champion_open or nu15_2023_champion_girls"),
-    ("world_champion_2023", "world_champion_2023_open or world_champion_2023_girls"),
-    ("world_u18_u20_2_3", "world_u18_u20_2_3_open or world_u18_u20_2_3_girls"),
-    ("asian_u20_top3", "asian_u20_top3_open or asian_u20_top3_girls"),
-    ("asian_u18_champion", "asian_u18_champion_open or asian_u18_champion_girls"),
-    ("national_champion_higher", "national_champion_higher_open or national_champion_higher_girls"),
 ])
 @pytest.mark.parametrize("section", ["open", "girls"])
 def test_former_route_code_without_a_category_is_rejected_naming_its_replacements(
@@ -410,12 +414,12 @@ def test_former_route_code_without_a_category_is_rejected_naming_its_replacement
 
 def test_seeded_route_titles_gm_im_open_wgm_wim_girls():
     r = decide(
-        entry("im", entry_type="seeded", seed_reason="title_gm_im_open", title="IM"),
-        entry("fm", entry_type="seeded", seed_reason="title_gm_im_open", title="FM"),
+        entry("im", entry_type="seeded", seed_reason="title_gm_im", title="IM"),
+        entry("fm", entry_type="seeded", seed_reason="title_gm_im", title="FM"),
         entry(
             "wim",
             entry_type="seeded",
-            seed_reason="title_wgm_wim_girls",
+            seed_reason="title_wgm_wim",
             title="WIM",
             section="girls",
             gender="F",
@@ -423,7 +427,7 @@ def test_seeded_route_titles_gm_im_open_wgm_wim_girls():
         entry(
             "wgm_open",
             entry_type="seeded",
-            seed_reason="title_wgm_wim_girls",
+            seed_reason="title_wgm_wim",
             title="WGM",
             gender="F",
         ),
@@ -431,7 +435,7 @@ def test_seeded_route_titles_gm_im_open_wgm_wim_girls():
         entry(
             "im_girls",
             entry_type="seeded",
-            seed_reason="title_wgm_wim_girls",
+            seed_reason="title_wgm_wim",
             title="IM",
             section="girls",
             gender="F",
@@ -444,7 +448,7 @@ def test_seeded_route_titles_gm_im_open_wgm_wim_girls():
         "wgm_open": "rejected",
         "im_girls": "rejected",
     }
-    assert reasons(r, "fm") == "seed route title_gm_im_open needs title GM/IM, has 'FM'"
+    assert reasons(r, "fm") == "seed route title_gm_im needs title GM/IM, has 'FM'"
 
 
 def test_seeded_players_do_not_use_the_state_quota():

@@ -152,7 +152,7 @@ def test_seed_reason_in_the_regulations_words_is_read_as_its_route(tmp_path):
     got = dict(r.decisions.select("player_id", "status").iter_rows())
     assert got == {"G1": "accepted", "O1": "rejected", "O2": "accepted", "O3": "accepted"}
     assert dict(r.entry_list.select("player_id", "seed_reason").iter_rows()) == {
-        "G1": "nj2023_top4_girls", "O2": "title_gm_im_open", "O3": "ng19_2023_top2_open"}
+        "G1": "nj2023_top4_girls", "O2": "title_gm_im", "O3": "ng19_2023_top2_open"}
     [f] = r.findings
     assert (f.file, f.line, f.column, f.value) == ("players.csv", 3, "seed_reason",
                                                    "nj2023_top4_girls")

@@ -124,6 +124,14 @@ def vocabulary_rows(vocab: Vocabulary) -> list[tuple[str, ...]]:
             for c, words in vocab.terms]
 
 
+def seed_route_rows(vocab: Vocabulary) -> list[tuple[str, ...]]:
+    """The seed routes with the sections each seeds into by default (``[entries]``)."""
+    rules = JuniorEntryRules()
+    into = {r: ", ".join(code(c) for c in rules.categories if c in cats)
+            for r, cats in rules.seed_routes.items()}
+    return [(r[0], into.get(r[0].strip("`"), "—"), *r[1:]) for r in vocabulary_rows(vocab)]
+
+
 def column_type(c: Column) -> str:
     if c.vocabulary is not None:
         return "code (below)"
@@ -152,9 +160,15 @@ def file_section(schema: Schema, required_file: bool) -> list[str]:
     for c in schema.columns:
         if c.vocabulary is None:
             continue
+        if c.name == "seed_reason":
+            out += [f"`{schema.file}` `{c.name}` — the routes of `[entries] seed_routes`; by "
+                    "default these, into these sections (the Girls section is for girls only "
+                    "whatever the route):", ""]
+            out += table(("code", "seeds into", "other accepted wordings", "meaning"),
+                         seed_route_rows(c.vocabulary))
+            continue
         closed = ("A value outside these is rejected; the rejection lists them."
-                  if c.closed else
-                  "The event's configuration holds the closed set (see the column above).")
+                  if c.closed else "The event's configuration holds the closed set.")
         out += [f"`{schema.file}` `{c.name}` — {closed}", ""]
         out += table(("code", "other accepted wordings", "meaning"), vocabulary_rows(c.vocabulary))
     return out

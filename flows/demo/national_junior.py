@@ -46,15 +46,15 @@ SURNAMES = ["Sharma", "Iyer", "Reddy", "Nair", "Patil", "Gupta", "Das", "Singh",
 MEDAL = {"open": {"TG": 3, "TN": 2, "RJ": 1}, "girls": {"UP": 3, "MH": 2, "WB": 1}}
 SEEDS = {
     "open": ["nj2023_top4_open", "nj2023_top4_open", "nj2023_top4_open", "nu17_2023_top2_open",
-             "nu17_2023_top2_open", "nu15_2023_champion_open", "title_gm_im_open",
-             "title_gm_im_open", "asian_u20_top3_open", "national_champion_higher_open"],
+             "nu17_2023_top2_open", "nu15_2023_champion_open", "title_gm_im",
+             "title_gm_im", "asian_u20_top3", "national_champion_higher"],
     "girls": ["nj2023_top4_girls", "nj2023_top4_girls", "nj2023_top4_girls",
-              "nu17_2023_top2_girls", "nu15_2023_champion_girls", "title_wgm_wim_girls",
-              "asian_u18_champion_girls", "world_u18_u20_2_3_girls"],
+              "nu17_2023_top2_girls", "nu15_2023_champion_girls", "title_wgm_wim",
+              "asian_u18_champion", "world_u18_u20_2_3"],
 }
-"""Seed routes of the demo's seeded players per section (each code ends with the category it
-seeds into). The girl seeded into Open by a Girls title is added below."""
-TITLES = {"title_gm_im_open": "IM", "title_wgm_wim_girls": "WIM"}
+"""Seed routes of the demo's seeded players per section (a national championship's code ends
+with the category it seeds into). The girl seeded into Open by a Girls title is added below."""
+TITLES = {"title_gm_im": "IM", "title_wgm_wim": "WIM"}
 
 
 def demo_national_junior_files(seed: int = 2024) -> tuple[pl.DataFrame, ...]:

@@ -64,7 +64,6 @@ _POLARS = {
 }
 BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 """The accepted spellings of a boolean cell (ignoring case)."""
-_BOOLS = BOOLEANS
 
 
 def wording_key(text: str) -> str:
@@ -218,7 +217,7 @@ def _cast_expr(col: Column) -> pl.Expr:
         case ColType.DATETIME:
             return s.str.to_datetime("%Y-%m-%dT%H:%M", strict=False, time_unit="us")
         case ColType.BOOL:
-            return s.str.to_lowercase().replace_strict(_BOOLS, default=None, return_dtype=pl.Boolean)
+            return s.str.to_lowercase().replace_strict(BOOLEANS, default=None, return_dtype=pl.Boolean)
     raise AssertionError(col.type)
 
 
@@ -391,8 +390,9 @@ SWISS_SCHEMAS = {
             "The route of the entry (NJ 2024 Eligibility).")),
         Column("seed_reason", required=False, vocabulary=SEED_REASONS, closed=False,
                description=(
-                   "For `seeded` entries: the route (NJ 2024 Eligibility). Each code ends with "
-                   "the one category it seeds into. The accepted codes are event.toml's "
+                   "For `seeded` entries: the route (NJ 2024 Eligibility). A national "
+                   "championship's code ends with the category it seeds into (\"in their "
+                   "respective categories\"). The accepted codes are event.toml's "
                    "`[entries] seed_routes` (by default these); an unknown one rejects the "
                    "entry, and the rejection lists them. A former code that named no category "
                    f"({', '.join(_code_list(RETIRED_SEED_REASONS))}) rejects the entry, and the "

@@ -120,11 +120,12 @@ ENTRY_TYPE_WORDINGS: Mapping[EntryType, tuple[str, ...]] = MappingProxyType({
 
 class SeedReason(StrEnum):
     """The seeded-player routes of the seed's *Eligibility* list (players.csv
-    ``seed_reason``). Every code ends with the one category it seeds into: "in their
-    respective categories" makes a route earned in a Girls championship seed into Girls and
-    one earned in an Open championship into Open; girls enter the Open section through a
-    Girls title only by the two routes the seed names (``ng19_2023_top2_open``,
-    ``ngu17_2023_champion_open``)."""
+    ``seed_reason``). The national championships seed "in their respective categories": a
+    route earned in a Girls championship seeds into Girls, one earned in an Open championship
+    into Open, so their codes end with that category; a Girls title leads to the Open section
+    only by the two routes the seed names (``ng19_2023_top2_open``,
+    ``ngu17_2023_champion_open``). The world, Asian and national-champion routes name no
+    category in the text, and the title routes name their section."""
 
     NJ2023_TOP4_OPEN = "nj2023_top4_open"
     """"Top four players from 2023 National Junior (Under-19) Open & Girls Chess Championships
@@ -144,26 +145,18 @@ class SeedReason(StrEnum):
     champion: seeded into Open."""
     NU15_2023_CHAMPION_GIRLS = "nu15_2023_champion_girls"
     """The same text: the U-15 Girls champion, seeded into Girls."""
-    WORLD_CHAMPION_2023_OPEN = "world_champion_2023_open"
+    WORLD_CHAMPION_2023 = "world_champion_2023"
     """"World Champion in any over the board category from the year 2023 subject to age
-    stipulation." Decision: a title of an open category seeds into Open."""
-    WORLD_CHAMPION_2023_GIRLS = "world_champion_2023_girls"
-    """The same text. Decision: a title of a girls' category seeds into Girls."""
-    WORLD_U18_U20_2_3_OPEN = "world_u18_u20_2_3_open"
+    stipulation." Decision: the text names no category, so the route seeds into either
+    section (the Girls section, as always, for girls only)."""
+    WORLD_U18_U20_2_3 = "world_u18_u20_2_3"
     """"2023 World No.2 & 3 Under-18 and Under-20 categories subject to age stipulation."
-    Decision: No. 2 or 3 of the open Under-18 or Under-20 category seeds into Open."""
-    WORLD_U18_U20_2_3_GIRLS = "world_u18_u20_2_3_girls"
-    """The same text. Decision: No. 2 or 3 of the girls' Under-18 or Under-20 seeds into
-    Girls."""
-    ASIAN_U20_TOP3_OPEN = "asian_u20_top3_open"
-    """"2023 Asian U-20 top three rankers subject to age stipulation." Decision: top three of
-    the open U-20 seeds into Open."""
-    ASIAN_U20_TOP3_GIRLS = "asian_u20_top3_girls"
-    """The same text. Decision: top three of the girls' U-20 seeds into Girls."""
-    ASIAN_U18_CHAMPION_OPEN = "asian_u18_champion_open"
-    """"2023 Asian Under-18 Champion." Decision: the open U-18 champion seeds into Open."""
-    ASIAN_U18_CHAMPION_GIRLS = "asian_u18_champion_girls"
-    """The same text. Decision: the girls' U-18 champion seeds into Girls."""
+    Decision: either section, as the world champion."""
+    ASIAN_U20_TOP3 = "asian_u20_top3"
+    """"2023 Asian U-20 top three rankers subject to age stipulation." Decision: either
+    section, as the world champion."""
+    ASIAN_U18_CHAMPION = "asian_u18_champion"
+    """"2023 Asian Under-18 Champion." Decision: either section, as the world champion."""
     NG19_2023_TOP2_OPEN = "ng19_2023_top2_open"
     """"The winner and runner up of 2023 National U-19 Girls Championship are eligible to play
     in open section subject to age stipulation." A Girls title seeding into Open (a girl
@@ -171,19 +164,15 @@ class SeedReason(StrEnum):
     NGU17_2023_CHAMPION_OPEN = "ngu17_2023_champion_open"
     """"The winner of 2023 National Under-17 Girls Championship is eligible to play in open
     section." A Girls title seeding into Open (a girl only)."""
-    NATIONAL_CHAMPION_HIGHER_OPEN = "national_champion_higher_open"
+    NATIONAL_CHAMPION_HIGHER = "national_champion_higher"
     """"Current National Over the Board Champion in any higher category subject to age
-    stipulation." Decision: the champion of an open higher category (e.g. the National
-    Championship) seeds into Open."""
-    NATIONAL_CHAMPION_HIGHER_GIRLS = "national_champion_higher_girls"
-    """The same text. Decision: the champion of a women's or girls' higher category (e.g. the
-    National Women's Championship) seeds into Girls."""
-    TITLE_GM_IM_OPEN = "title_gm_im_open"
-    """"All GMs / IMs are seeded in Open Section ... subject to age stipulation." Needs the
-    title GM or IM in ``title``."""
-    TITLE_WGM_WIM_GIRLS = "title_wgm_wim_girls"
-    """"... and all WGMs / WIMs are seeded in Girls Section subject to age stipulation." Needs
-    the title WGM or WIM in ``title``."""
+    stipulation." Decision: either section, as the world champion."""
+    TITLE_GM_IM = "title_gm_im"
+    """"All GMs / IMs are seeded in Open Section ... subject to age stipulation." Into Open;
+    needs the title GM or IM in ``title``."""
+    TITLE_WGM_WIM = "title_wgm_wim"
+    """"... and all WGMs / WIMs are seeded in Girls Section subject to age stipulation." Into
+    Girls; needs the title WGM or WIM in ``title``."""
 
 
 SEED_REASON_WORDINGS: Mapping[SeedReason, tuple[str, ...]] = MappingProxyType({
@@ -193,44 +182,29 @@ SEED_REASON_WORDINGS: Mapping[SeedReason, tuple[str, ...]] = MappingProxyType({
     SeedReason.NU17_2023_TOP2_GIRLS: ("Top two, 2023 National U-17 Girls Championship",),
     SeedReason.NU15_2023_CHAMPION_OPEN: ("Champion, 2023 National Under-15 Open Championship",),
     SeedReason.NU15_2023_CHAMPION_GIRLS: ("Champion, 2023 National Under-15 Girls Championship",),
-    SeedReason.WORLD_CHAMPION_2023_OPEN: ("World Champion 2023, Open category",),
-    SeedReason.WORLD_CHAMPION_2023_GIRLS: ("World Champion 2023, Girls category",),
-    SeedReason.WORLD_U18_U20_2_3_OPEN: ("2023 World No. 2 or 3, Under-18 or Under-20 Open",),
-    SeedReason.WORLD_U18_U20_2_3_GIRLS: ("2023 World No. 2 or 3, Under-18 or Under-20 Girls",),
-    SeedReason.ASIAN_U20_TOP3_OPEN: ("2023 Asian U-20 Open top three",),
-    SeedReason.ASIAN_U20_TOP3_GIRLS: ("2023 Asian U-20 Girls top three",),
-    SeedReason.ASIAN_U18_CHAMPION_OPEN: ("2023 Asian Under-18 Open Champion",),
-    SeedReason.ASIAN_U18_CHAMPION_GIRLS: ("2023 Asian Under-18 Girls Champion",),
+    SeedReason.WORLD_CHAMPION_2023: ("World Champion 2023, any over-the-board category",),
+    SeedReason.WORLD_U18_U20_2_3: ("2023 World No. 2 or 3, Under-18 or Under-20",),
+    SeedReason.ASIAN_U20_TOP3: ("2023 Asian U-20 top three",),
+    SeedReason.ASIAN_U18_CHAMPION: ("2023 Asian Under-18 Champion",),
     SeedReason.NG19_2023_TOP2_OPEN: (
         "Winner or runner-up, 2023 National U-19 Girls Championship, in the Open section",),
     SeedReason.NGU17_2023_CHAMPION_OPEN: (
         "Winner, 2023 National Under-17 Girls Championship, in the Open section",),
-    SeedReason.NATIONAL_CHAMPION_HIGHER_OPEN: ("Current National Champion, higher Open category",),
-    SeedReason.NATIONAL_CHAMPION_HIGHER_GIRLS: (
-        "Current National Champion, higher Girls category",
-        "Current National Women's Champion"),
-    SeedReason.TITLE_GM_IM_OPEN: ("GM / IM", "title_gm_im"),
-    SeedReason.TITLE_WGM_WIM_GIRLS: ("WGM / WIM", "title_wgm_wim"),
+    SeedReason.NATIONAL_CHAMPION_HIGHER: ("Current National Champion, higher category",),
+    SeedReason.TITLE_GM_IM: ("GM / IM",),
+    SeedReason.TITLE_WGM_WIM: ("WGM / WIM",),
 })
-"""The regulation's wording of each route, and other wordings an office writes (matched
-ignoring case and spaces). Decision: the former codes that named one category
-(``title_gm_im``, ``title_wgm_wim``) are read as the new ones."""
+"""The regulation's wording of each route, as an office may write it instead of the code
+(matched ignoring case and spaces)."""
 
 RETIRED_SEED_REASONS: Mapping[str, tuple[SeedReason, ...]] = MappingProxyType({
     "nj2023_top4": (SeedReason.NJ2023_TOP4_OPEN, SeedReason.NJ2023_TOP4_GIRLS),
     "nu17_2023_top2": (SeedReason.NU17_2023_TOP2_OPEN, SeedReason.NU17_2023_TOP2_GIRLS),
     "nu15_2023_champion": (SeedReason.NU15_2023_CHAMPION_OPEN,
                            SeedReason.NU15_2023_CHAMPION_GIRLS),
-    "world_champion_2023": (SeedReason.WORLD_CHAMPION_2023_OPEN,
-                            SeedReason.WORLD_CHAMPION_2023_GIRLS),
-    "world_u18_u20_2_3": (SeedReason.WORLD_U18_U20_2_3_OPEN, SeedReason.WORLD_U18_U20_2_3_GIRLS),
-    "asian_u20_top3": (SeedReason.ASIAN_U20_TOP3_OPEN, SeedReason.ASIAN_U20_TOP3_GIRLS),
-    "asian_u18_champion": (SeedReason.ASIAN_U18_CHAMPION_OPEN, SeedReason.ASIAN_U18_CHAMPION_GIRLS),
-    "national_champion_higher": (SeedReason.NATIONAL_CHAMPION_HIGHER_OPEN,
-                                 SeedReason.NATIONAL_CHAMPION_HIGHER_GIRLS),
 })
-"""Former codes that named no category (one code covered the Open and the Girls title).
-Decision: they are rejected, and the rejection names the codes that replace them: which
+"""Former codes of one route for the Open and the Girls title of one championship.
+Decision: they are rejected, and the rejection names the two codes that replace them: which
 one applies depends on the championship the route was earned in, which the old code does
 not say."""
 
@@ -239,25 +213,46 @@ def _frozen(mapping: Mapping) -> MappingProxyType:
     return MappingProxyType(dict(mapping))
 
 
+_BOTH = frozenset({"open", "girls"})
 _OPEN = frozenset({"open"})
 _GIRLS = frozenset({"girls"})
 
 DEFAULT_SEED_ROUTES: Mapping[str, frozenset[str]] = _frozen(
-    {route: (_GIRLS if route.endswith("_girls") else _OPEN) for route in SeedReason}
+    {
+        SeedReason.NJ2023_TOP4_OPEN: _OPEN,
+        SeedReason.NJ2023_TOP4_GIRLS: _GIRLS,
+        SeedReason.NU17_2023_TOP2_OPEN: _OPEN,
+        SeedReason.NU17_2023_TOP2_GIRLS: _GIRLS,
+        SeedReason.NU15_2023_CHAMPION_OPEN: _OPEN,
+        SeedReason.NU15_2023_CHAMPION_GIRLS: _GIRLS,
+        SeedReason.WORLD_CHAMPION_2023: _BOTH,
+        SeedReason.WORLD_U18_U20_2_3: _BOTH,
+        SeedReason.ASIAN_U20_TOP3: _BOTH,
+        SeedReason.ASIAN_U18_CHAMPION: _BOTH,
+        SeedReason.NG19_2023_TOP2_OPEN: _OPEN,
+        SeedReason.NGU17_2023_CHAMPION_OPEN: _OPEN,
+        SeedReason.NATIONAL_CHAMPION_HIGHER: _BOTH,
+        SeedReason.TITLE_GM_IM: _OPEN,
+        SeedReason.TITLE_WGM_WIM: _GIRLS,
+    }
 )
-"""Seed route -> the categories it seeds into: each route exactly one, the category its code
-ends with (see :class:`SeedReason`)."""
+"""Seed route -> the categories it seeds into (see :class:`SeedReason`)."""
 
 DEFAULT_GIRLS_SEED_ROUTES: frozenset[str] = frozenset(
-    {r for r in SeedReason if r.endswith("_girls")}
-    | {SeedReason.NG19_2023_TOP2_OPEN, SeedReason.NGU17_2023_CHAMPION_OPEN}
+    {
+        SeedReason.NJ2023_TOP4_GIRLS,
+        SeedReason.NU17_2023_TOP2_GIRLS,
+        SeedReason.NU15_2023_CHAMPION_GIRLS,
+        SeedReason.NG19_2023_TOP2_OPEN,
+        SeedReason.NGU17_2023_CHAMPION_OPEN,
+    }
 )
-"""Seed routes earned in a girls' championship or category: only a girl holds them."""
+"""Seed routes earned in a Girls championship: only a girl holds them."""
 
 DEFAULT_SEED_TITLES: Mapping[str, frozenset[str]] = _frozen(
     {
-        SeedReason.TITLE_GM_IM_OPEN: frozenset({"GM", "IM"}),
-        SeedReason.TITLE_WGM_WIM_GIRLS: frozenset({"WGM", "WIM"}),
+        SeedReason.TITLE_GM_IM: frozenset({"GM", "IM"}),
+        SeedReason.TITLE_WGM_WIM: frozenset({"WGM", "WIM"}),
     }
 )
 """Seed route -> the titles (players.csv ``title``) the route requires."""
@@ -308,8 +303,8 @@ class JuniorEntryRules:
     seed_titles: Mapping[str, frozenset[str]] = field(default_factory=lambda: DEFAULT_SEED_TITLES)
     """Seed routes that require a title -> the titles that qualify."""
     girls_seed_routes: frozenset[str] = DEFAULT_GIRLS_SEED_ROUTES
-    """Seed routes earned in a girls' championship or category: only a girl (``gender`` F)
-    holds them, whichever section they seed into."""
+    """Seed routes earned in a Girls championship: only a girl (``gender`` F) holds them,
+    whichever section they seed into."""
     ordinary_fee: Decimal = Decimal(2000)
     """Entry Fee Structure: ordinary entry, rupees."""
     special_fee: Decimal = Decimal(7500)
@@ -544,11 +539,11 @@ def seeded_route(rules: JuniorEntryRules) -> pl.Expr:
     championship seeds into Girls and one earned in an Open championship into Open; a Girls
     title leads to the Open section only by the two routes the seed names.
 
-    Decision: the world, Asian and national-champion routes name no category in the text;
-    they follow the same rule (a title of an open category seeds into Open, of a girls' or
-    women's category into Girls), since the seed names only two ways from a Girls title into
-    the Open section. Decision: a route earned in a girls' championship
-    (``rules.girls_seed_routes``) needs gender F, whichever section it seeds into. Decision:
+    Decision: the world, Asian and national-champion routes name no category in the text
+    ("World Champion in any over the board category", "2023 Asian Under-18 Champion", ...):
+    they seed into either section, the Girls section for girls only as every Girls entry.
+    Decision: a route earned in a Girls championship (``rules.girls_seed_routes``) needs
+    gender F, whichever section it seeds into. Decision:
     the title routes need the title in ``title`` (GM/IM for Open, WGM/WIM for Girls,
     literally as the seed says). Decision: an empty seed_reason is a rejection; an unknown one
     is a rejection listing the accepted codes; a former code that named no category
@@ -587,7 +582,7 @@ def seeded_route(rules: JuniorEntryRules) -> pl.Expr:
         & ~pl.col("section").is_in(list(rules.female_only_categories))
     ).then(
         pl.format(
-            "seed route {} is earned in a girls' championship; gender is '{}'",
+            "seed route {} is earned in a Girls championship; gender is '{}'",
             reason,
             pl.col("gender"),
         )

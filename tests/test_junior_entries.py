@@ -205,9 +205,12 @@ def test_codes_compare_case_blind():
     assert (f.value, f.reason) == ("m", "gender 'm' may not enter the girls section")
 
 
-def test_known_entry_type():
+def test_known_entry_type_rejection_lists_the_entry_types():
     r = decide(entry("p", entry_type="wildcard"))
-    assert reasons(r, "p") == "unknown entry type 'wildcard'"
+    assert reasons(r, "p") == (
+        "unknown entry type 'wildcard' (accepted: quota, seeded, special, host, secretary, "
+        "no_association, medal_bonus, odd_fill)"
+    )
 
 
 # --- Through the State Association, arrears --------------------------------------------------
@@ -1113,3 +1116,16 @@ def test_missing_required_column_is_an_input_error_naming_it():
     with pytest.raises(InputError) as err:
         evaluate_entries(players(entry("a")).drop("birth_date"), associations(), RULES)
     assert (err.value.file, err.value.column) == ("players.csv", "birth_date")
+
+
+def test_the_committed_demo_players_are_what_the_demo_generator_writes():
+    from pathlib import Path
+
+    from flows.demo.national_junior import demo_national_junior_files
+
+    committed = Path(__file__).resolve().parent.parent / "inputs/national-junior-2024/players.csv"
+    frame = demo_national_junior_files()[0]
+    assert committed.read_text(encoding="utf-8") == frame.write_csv()
+    seeded = frame.filter(pl.col("entry_type") == "seeded")
+    assert set(seeded["seed_reason"]) <= set(RULES.seed_routes)
+    assert set(seeded["section"]) == {"open", "girls"}

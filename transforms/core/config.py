@@ -129,8 +129,10 @@ class SwissConfig:
     categories: tuple[Category, ...]
     """The categories (``[[swiss.categories]]``), each paired and ranked on its own."""
     tiebreaks: tuple[str, ...] = ("BH-C1", "BH", "SB", "DE", "WIN", "BWG")
-    """FIDE C.07 codes in the order they break ties (each a code of the registry,
-    ``transforms.fide.tiebreaks``)."""
+    """FIDE C.07 codes in the order they break ties (each a code of the tie-break registry).
+    National Junior 2024 "Tie Break": "(a) Buchholz Cut1 (b) Buchholz (c) Sonneborn Berger (d)
+    Direct encounter (e) The greater number of wins (forfeit included) (f) The greater number
+    of wins by black"."""
     tiebreak_edition: Edition = Edition.FIDE_2024
     """Which text of FIDE C.07 computes the tie-breaks."""
     dutch_edition: DutchEdition = DutchEdition.RULES_2025
@@ -142,11 +144,16 @@ class SwissConfig:
     prizes_shared: bool = False
     """Whether players equal after every tie-break share their places' prizes."""
     last_round_same_state: bool = False
-    """National Junior 2024 "System of Play": no same-state games among the top 50% in the
-    last round (transforms/national_junior/same_state.py)."""
+    """National Junior 2024 "System of Play": "Players from the same state shall not be
+    paired against each other in the last round. However, they may be paired if there is no
+    compatible opponent with the same point group or score group with a maximum difference of
+    1 point. It is applicable only for the top 50% score of the penultimate round." (the rule:
+    ``transforms/national_junior/same_state.py``)."""
     draw_consent_before_move: int | None = None
-    """National Junior 2024: a draw agreed before this move without the arbiter's consent is
-    flagged (transforms/national_junior/draw_agreement.py); left out: no such rule."""
+    """National Junior 2024 "Draw Agreement": "Players shall not agree for a draw without the
+    consent of the arbiter, before each player makes 30 moves": a draw before this move
+    without ``draw_consent`` in results.csv is flagged for the arbiter (the rule:
+    ``transforms/national_junior/draw_agreement.py``); left out: no such rule."""
     simulation_seed: int = 1
     """Seed of ``chessfed simulate`` (demo results only)."""
 

@@ -4,6 +4,11 @@ Flows read every CSV with all columns as strings (plus a ``line`` column: the 1-
 physical line, header = line 1) and hand the raw frame here. Casting never stops at the
 first bad value: every bad cell becomes a :class:`Finding` naming file, line, column,
 value and reason, and rows with an error are set aside (they stay in validation.csv).
+An enumerated column (:class:`Vocabulary`) reads a cell that holds one code's wording (the
+regulation's words, another program's spelling; case, spaces and underscores ignored) as that
+code; a value outside a closed set is rejected with a reason that lists the codes. Every
+column's ``description`` and every code's meaning (its enum member's docstring) make the
+input reference, ``inputs/README.md`` (``chessfed input-reference``).
 """
 
 from __future__ import annotations

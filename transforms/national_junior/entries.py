@@ -491,7 +491,7 @@ def known_entry_type(rules: JuniorEntryRules) -> pl.Expr:
     """NJ 2024 Eligibility — the entry routes the seed lists (:class:`EntryType`)."""
     types = [t.value for t in EntryType]
     return pl.when(~pl.col("entry_type").is_in(types)).then(
-        pl.format("unknown entry type '{}'", pl.col("entry_type"))
+        pl.format(f"unknown entry type '{{}}' (accepted: {', '.join(types)})", pl.col("entry_type"))
     )
 
 

@@ -60,7 +60,8 @@ def test_every_code_of_every_enumerated_column_has_a_meaning_in_the_reference(fi
 def test_the_regulations_wording_of_a_seed_route_is_in_the_reference():
     text = input_reference()
     assert ("| `nj2023_top4_girls` | `girls` | "
-            "`Top four, 2023 National Junior (U-19) Girls Championship` | "
+            "`Top four, 2023 National Junior (U-19) Girls Championship`, "
+            "`Top four, 2023 National Junior (Under-19) Girls Chess Championship` | "
             "The same text: top four of the Girls championship, seeded into Girls. |") in text
     assert "| `world_champion_2023` | `open`, `girls` | " in text
     assert "| `ng19_2023_top2_open` | `open` | " in text

@@ -176,20 +176,35 @@ class SeedReason(StrEnum):
 
 
 SEED_REASON_WORDINGS: Mapping[SeedReason, tuple[str, ...]] = MappingProxyType({
-    SeedReason.NJ2023_TOP4_OPEN: ("Top four, 2023 National Junior (U-19) Open Championship",),
-    SeedReason.NJ2023_TOP4_GIRLS: ("Top four, 2023 National Junior (U-19) Girls Championship",),
-    SeedReason.NU17_2023_TOP2_OPEN: ("Top two, 2023 National U-17 Open Championship",),
-    SeedReason.NU17_2023_TOP2_GIRLS: ("Top two, 2023 National U-17 Girls Championship",),
-    SeedReason.NU15_2023_CHAMPION_OPEN: ("Champion, 2023 National Under-15 Open Championship",),
-    SeedReason.NU15_2023_CHAMPION_GIRLS: ("Champion, 2023 National Under-15 Girls Championship",),
+    SeedReason.NJ2023_TOP4_OPEN: (
+        "Top four, 2023 National Junior (U-19) Open Championship",
+        "Top four, 2023 National Junior (Under-19) Open Chess Championship"),
+    SeedReason.NJ2023_TOP4_GIRLS: (
+        "Top four, 2023 National Junior (U-19) Girls Championship",
+        "Top four, 2023 National Junior (Under-19) Girls Chess Championship"),
+    SeedReason.NU17_2023_TOP2_OPEN: (
+        "Top two, 2023 National U-17 Open Championship",
+        "Top two, 2023 National Under-17 Open Championship"),
+    SeedReason.NU17_2023_TOP2_GIRLS: (
+        "Top two, 2023 National U-17 Girls Championship",
+        "Top two, 2023 National Under-17 Girls Championship"),
+    SeedReason.NU15_2023_CHAMPION_OPEN: (
+        "Champion, 2023 National Under-15 Open Championship",
+        "Champion, 2023 National U-15 Open Championship"),
+    SeedReason.NU15_2023_CHAMPION_GIRLS: (
+        "Champion, 2023 National Under-15 Girls Championship",
+        "Champion, 2023 National U-15 Girls Championship"),
     SeedReason.WORLD_CHAMPION_2023: ("World Champion 2023, any over-the-board category",),
     SeedReason.WORLD_U18_U20_2_3: ("2023 World No. 2 or 3, Under-18 or Under-20",),
     SeedReason.ASIAN_U20_TOP3: ("2023 Asian U-20 top three",),
     SeedReason.ASIAN_U18_CHAMPION: ("2023 Asian Under-18 Champion",),
     SeedReason.NG19_2023_TOP2_OPEN: (
-        "Winner or runner-up, 2023 National U-19 Girls Championship, in the Open section",),
+        "Winner or runner-up, 2023 National U-19 Girls Championship, in the Open section",
+        "Winner, 2023 National U-19 Girls Championship, in the Open section",
+        "Runner-up, 2023 National U-19 Girls Championship, in the Open section"),
     SeedReason.NGU17_2023_CHAMPION_OPEN: (
-        "Winner, 2023 National Under-17 Girls Championship, in the Open section",),
+        "Winner, 2023 National Under-17 Girls Championship, in the Open section",
+        "Winner, 2023 National U-17 Girls Championship, in the Open section"),
     SeedReason.NATIONAL_CHAMPION_HIGHER: ("Current National Champion, higher category",),
     SeedReason.TITLE_GM_IM: ("GM / IM",),
     SeedReason.TITLE_WGM_WIM: ("WGM / WIM",),

@@ -34,9 +34,11 @@ bench: install
 lint: install
 	$(BIN)/ruff check flows transforms tests
 
-# Regenerates the committed demo inputs (deterministic, seeded).
+# Regenerates the committed demo inputs (deterministic, seeded) and the input reference
+# (inputs/README.md, generated from the schemas and the regulations' vocabularies).
 demo-inputs: install
 	$(BIN)/chessfed demo-inputs inputs
+	$(BIN)/chessfed input-reference --out inputs/README.md
 
 lock: | $(BIN)/uv
 	$(BIN)/uv pip compile --quiet --extra test pyproject.toml -o requirements.lock

@@ -205,9 +205,12 @@ def test_codes_compare_case_blind():
     assert (f.value, f.reason) == ("m", "gender 'm' may not enter the girls section")
 
 
-def test_known_entry_type():
+def test_known_entry_type_rejection_lists_the_entry_types():
     r = decide(entry("p", entry_type="wildcard"))
-    assert reasons(r, "p") == "unknown entry type 'wildcard'"
+    assert reasons(r, "p") == (
+        "unknown entry type 'wildcard' (accepted: quota, seeded, special, host, secretary, "
+        "no_association, medal_bonus, odd_fill)"
+    )
 
 
 # --- Through the State Association, arrears --------------------------------------------------
@@ -252,7 +255,7 @@ def test_arrears_cleared_rejects_every_entry_the_association_submits():
     r = decide(
         entry("q", state="KA"),
         entry("sp", state="KA", entry_type="special", fee_paid=7500.0),
-        entry("sd", state="KA", entry_type="seeded", seed_reason="nj2023_top4"),
+        entry("sd", state="KA", entry_type="seeded", seed_reason="nj2023_top4_open"),
         entry("tn", state="TN"),
         assoc=assoc,
     )
@@ -286,41 +289,143 @@ def test_seeded_route_must_be_named():
     assert (f.column, f.value, f.severity, f.line) == ("seed_reason", "", Severity.ERROR, 2)
 
 
-def test_seeded_route_unknown_reason_rejected():
+def test_seeded_route_unknown_reason_is_rejected_listing_the_accepted_codes():
     r = decide(entry("s", entry_type="seeded", seed_reason="club_champion"))
-    assert reasons(r, "s") == "unknown seed_reason 'club_champion'"
+    assert reasons(r, "s") == (
+        "unknown seed_reason 'club_champion' (accepted: " + ", ".join(ROUTE_CATEGORY) + ")"
+    )
+    [f] = r.findings
+    assert (f.file, f.line, f.column, f.value, f.severity) == (
+        "players.csv", 2, "seed_reason", "club_champion", Severity.ERROR)
+
+
+ROUTE_CATEGORY = {
+    # "Top four players from 2023 National Junior (Under-19) Open & Girls Chess Championships
+    # are eligible to participate as seeded players in their respective categories"
+    "nj2023_top4_open": {"open"},
+    "nj2023_top4_girls": {"girls"},
+    # "The top two players from 2023 National U-17 Open and Girls Championships ... in their
+    # respective categories."
+    "nu17_2023_top2_open": {"open"},
+    "nu17_2023_top2_girls": {"girls"},
+    # "The Champions from 2023 National Under-15 Open & Girls ... in their respective category."
+    "nu15_2023_champion_open": {"open"},
+    "nu15_2023_champion_girls": {"girls"},
+    # "World Champion in any over the board category from the year 2023", "2023 World No.2 & 3
+    # Under-18 and Under-20 categories", "2023 Asian U-20 top three rankers", "2023 Asian
+    # Under-18 Champion". Decision: the category of the title earned, as the national routes.
+    "world_champion_2023_open": {"open"},
+    "world_champion_2023_girls": {"girls"},
+    "world_u18_u20_2_3_open": {"open"},
+    "world_u18_u20_2_3_girls": {"girls"},
+    "asian_u20_top3_open": {"open"},
+    "asian_u20_top3_girls": {"girls"},
+    "asian_u18_champion_open": {"open"},
+    "asian_u18_champion_girls": {"girls"},
+    # The only two Girls titles that lead to the Open section.
+    "ng19_2023_top2_open": {"open"},
+    "ngu17_2023_champion_open": {"open"},
+    # "Current National Over the Board Champion in any higher category"
+    "national_champion_higher_open": {"open"},
+    "national_champion_higher_girls": {"girls"},
+    # "All GMs / IMs are seeded in Open Section and all WGMs / WIMs are seeded in Girls Section"
+    "title_gm_im": {"open"},
+    "title_wgm_wim": {"girls"},
+}
+"""Every seed route and the categories the seed text lets it seed into."""
+
+
+def test_every_seed_route_is_in_the_table_of_categories():
+    assert list(ROUTE_CATEGORY) == [r.value for r in SeedReason]
+    assert {r: set(c) for r, c in RULES.seed_routes.items()} == ROUTE_CATEGORY
+
+
+@pytest.mark.parametrize("section", ["open", "girls"])
+@pytest.mark.parametrize("route, into", ROUTE_CATEGORY.items())
+def test_seeded_route_seeds_into_the_categories_the_text_allows_only(route, into, section):
+    title = {"title_gm_im": "IM", "title_wgm_wim": "WIM"}.get(route, "")
+    r = decide(
+        entry("p", section=section, gender="F", entry_type="seeded", seed_reason=route, title=title)
+    )
+    if section in into:
+        assert (status(r, "p"), reasons(r, "p")) == ("accepted", "")
+    else:
+        assert status(r, "p") == "rejected"
+        assert reasons(r, "p") == (
+            f"seed route {route} does not seed into the {section} section "
+            f"(it seeds into {', '.join(into)})"
+        )
+        [f] = r.findings
+        assert (f.line, f.column, f.value) == (2, "seed_reason", route)
 
 
 @pytest.mark.parametrize(
-    "route",
-    [
-        r.value
-        for r in SeedReason
-        if r
-        not in (
-            SeedReason.TITLE_GM_IM,
-            SeedReason.TITLE_WGM_WIM,
-            SeedReason.NG19_2023_TOP2_OPEN,
-            SeedReason.NGU17_2023_CHAMPION_OPEN,
-        )
-    ],
-)
-def test_seeded_route_respective_category_routes_seed_both_sections(route):
+    "route", ["world_champion_2023", "world_u18_u20_2_3", "asian_u20_top3",
+              "asian_u18_champion", "national_champion_higher"])
+def test_world_asian_and_champion_routes_carry_the_category_of_the_title(route):
+    # Decision: a title of an open category seeds into Open (whoever earned it); a title of a
+    # girls' category into Girls only: no Girls title but the two named ones leads to Open.
     r = decide(
-        entry("o", entry_type="seeded", seed_reason=route),
-        entry("g", entry_type="seeded", seed_reason=route, section="girls", gender="F"),
+        entry("boy_open", entry_type="seeded", seed_reason=f"{route}_open"),
+        entry("girl_open", gender="F", entry_type="seeded", seed_reason=f"{route}_open"),
+        entry("girl_girls", section="girls", gender="F", entry_type="seeded",
+              seed_reason=f"{route}_girls"),
+        entry("girls_title_in_open", gender="F", entry_type="seeded", seed_reason=f"{route}_girls"),
+        entry("boy_girls_title", section="girls", entry_type="seeded", seed_reason=f"{route}_girls"),
     )
-    assert statuses(r) == {"o": "accepted", "g": "accepted"}
+    assert statuses(r) == {"boy_open": "accepted", "girl_open": "accepted",
+                           "girl_girls": "accepted", "girls_title_in_open": "rejected",
+                           "boy_girls_title": "rejected"}
+    assert reasons(r, "girls_title_in_open") == (
+        f"seed route {route}_girls does not seed into the open section (it seeds into girls)")
 
 
-@pytest.mark.parametrize("route", ["ng19_2023_top2_open", "ngu17_2023_champion_open"])
-def test_seeded_route_girls_champions_seeded_into_open_only(route):
+def test_a_girls_title_seeds_a_girl_into_open_only_by_the_two_named_routes():
+    girls_titles = [r for r, c in ROUTE_CATEGORY.items() if c == {"girls"}]
+    rows = [entry(r, gender="F", entry_type="seeded", seed_reason=r, title="WIM")
+            for r in girls_titles]
+    rows += [entry(r, gender="F", entry_type="seeded", seed_reason=r)
+             for r in ("ng19_2023_top2_open", "ngu17_2023_champion_open")]
+    r = decide(*rows)
+    assert {p for p, s in statuses(r).items() if s == "accepted"} == {
+        "ng19_2023_top2_open", "ngu17_2023_champion_open"}
+
+
+def test_a_route_earned_in_a_girls_championship_needs_a_girl():
+    # Decision: a boy cannot hold a Girls title, whichever section the route seeds into.
     r = decide(
-        entry("open", entry_type="seeded", seed_reason=route, gender="F"),
-        entry("girls", entry_type="seeded", seed_reason=route, gender="F", section="girls"),
+        entry("boy_open", entry_type="seeded", seed_reason="ng19_2023_top2_open"),
+        entry("girl_open", gender="F", entry_type="seeded", seed_reason="ng19_2023_top2_open"),
+        entry("boy_top4", entry_type="seeded", seed_reason="nj2023_top4_open"),
+        entry("boy_girls", section="girls", entry_type="seeded", seed_reason="nj2023_top4_girls"),
     )
-    assert statuses(r) == {"open": "accepted", "girls": "rejected"}
-    assert reasons(r, "girls") == f"seed route {route} does not seed into the girls section"
+    assert statuses(r) == {"boy_open": "rejected", "girl_open": "accepted",
+                           "boy_top4": "accepted", "boy_girls": "rejected"}
+    assert reasons(r, "boy_open") == (
+        "seed route ng19_2023_top2_open is earned in a Girls championship; gender is 'M'"
+    )
+    # In the Girls section the Girls-section rule says it once; no second reason.
+    assert reasons(r, "boy_girls") == "gender 'M' may not enter the girls section"
+
+
+@pytest.mark.parametrize("old, choices", [
+    ("nj2023_top4", "nj2023_top4_open or nj2023_top4_girls"),
+    ("nu17_2023_top2", "nu17_2023_top2_open or nu17_2023_top2_girls"),
+    ("nu15_2023_champion", "nu15_2023_champion_open or nu15_2023_champion_girls"),
+])
+@pytest.mark.parametrize("section", ["open", "girls"])
+def test_former_route_code_without_a_category_is_rejected_naming_its_replacements(
+    old, choices, section
+):
+    # Decision: the former code covered the Open and the Girls title of one championship;
+    # which one it means is not in the file, so it is not guessed.
+    r = decide(entry("p", section=section, gender="F", entry_type="seeded", seed_reason=old))
+    assert reasons(r, "p") == (
+        f"seed_reason '{old}' names no category: write {choices}, the category of the "
+        "championship the route was earned in"
+    )
+    [f] = r.findings
+    assert (f.line, f.column, f.value, f.severity) == (2, "seed_reason", old, Severity.ERROR)
 
 
 def test_seeded_route_titles_gm_im_open_wgm_wim_girls():
@@ -336,7 +441,11 @@ def test_seeded_route_titles_gm_im_open_wgm_wim_girls():
             gender="F",
         ),
         entry(
-            "wgm_open", entry_type="seeded", seed_reason="title_wgm_wim", title="WGM", gender="F"
+            "wgm_open",
+            entry_type="seeded",
+            seed_reason="title_wgm_wim",
+            title="WGM",
+            gender="F",
         ),
         # Decision: literal reading — a GM/IM title is not a Girls-section seed route.
         entry(
@@ -360,8 +469,34 @@ def test_seeded_route_titles_gm_im_open_wgm_wim_girls():
 
 def test_seeded_players_do_not_use_the_state_quota():
     rows = [entry(f"q{i}") for i in range(4)]
-    r = decide(*rows, entry("s", entry_type="seeded", seed_reason="nj2023_top4"))
+    r = decide(*rows, entry("s", entry_type="seeded", seed_reason="nj2023_top4_open"))
     assert set(statuses(r).values()) == {"accepted"}
+
+
+def test_odd_number_fill_counts_the_seeded_players_each_category_accepts():
+    # Open: 2 quota + nj2023_top4_open = 3 (odd) -> the fill is accepted; the Girls title
+    # in the Open section is rejected and does not count (with the former one code for both
+    # titles it would have made 4, and the fill would have been rejected).
+    # Girls: 1 quota + nj2023_top4_girls = 2 (even) -> the fill is rejected; the Open title
+    # in the Girls section does not count.
+    r = decide(
+        entry("oq1"),
+        entry("oq2"),
+        entry("os", entry_type="seeded", seed_reason="nj2023_top4_open"),
+        entry("og", gender="F", entry_type="seeded", seed_reason="nj2023_top4_girls"),
+        entry("ofill", state="HR", entry_type="odd_fill"),
+        entry("gq", section="girls", gender="F"),
+        entry("gs", section="girls", gender="F", entry_type="seeded",
+              seed_reason="nj2023_top4_girls"),
+        entry("go", section="girls", gender="F", entry_type="seeded",
+              seed_reason="nu17_2023_top2_open"),
+        entry("gfill", section="girls", gender="F", state="HR", entry_type="odd_fill"),
+    )
+    assert statuses(r) == {"oq1": "accepted", "oq2": "accepted", "os": "accepted",
+                           "og": "rejected", "ofill": "accepted", "gq": "accepted",
+                           "gs": "accepted", "go": "rejected", "gfill": "rejected"}
+    assert reasons(r, "gfill") == (
+        "category has an even number (2) of other entries; no odd-number fill")
 
 
 # --- Host, Secretary, no-association, medal-state seats -------------------------------------
@@ -634,7 +769,7 @@ def test_odd_number_fill_is_exempt_from_closing_time_and_late_fee():
     "etype, extra, fee, boarding",
     [
         ("quota", {}, "2000", "1500"),
-        ("seeded", {"seed_reason": "nu15_2023_champion"}, "2000", "1500"),  # Decision: seeded pay
+        ("seeded", {"seed_reason": "nu15_2023_champion_open"}, "2000", "1500"),  # Decision: seeded pay
         ("special", {}, "7500", "0"),
         ("host", {"state": "HR"}, "2000", "1500"),
         ("medal_bonus", {"state": "TG"}, "2000", "1500"),
@@ -714,7 +849,7 @@ def test_all_reasons_are_listed_and_each_is_a_finding():
 
 
 def test_seed_reason_on_a_non_seeded_entry_is_a_warning():
-    r = decide(entry("p", seed_reason="nj2023_top4"))
+    r = decide(entry("p", seed_reason="nj2023_top4_open"))
     assert status(r, "p") == "accepted"
     [f] = r.findings
     assert (f.severity, f.column) == (Severity.WARNING, "seed_reason")
@@ -820,6 +955,9 @@ def test_line_defaults_to_row_position_when_absent():
         ({"medal_bonus": {"u17": {"TN": 1}}}, "entries.medal_bonus.u17"),
         ({"female_only_categories": ["women"]}, "entries.female_only_categories"),
         ({"boarding_types": ["vip"]}, "entries.boarding_types"),
+        ({"seed_routes": {"nj2023_top4": ["open", "u17"]}}, "entries.seed_routes.nj2023_top4"),
+        ({"seed_titles": {"title_fm": ["FM"]}}, "entries.seed_titles.title_fm"),
+        ({"girls_seed_routes": ["nj2023_top4"]}, "entries.girls_seed_routes"),
     ],
 )
 def test_rules_config_errors_name_the_file_and_the_full_key(table, key):
@@ -920,7 +1058,7 @@ def test_rules_loaded_from_plain_toml_values_are_exact_and_frozen():
     r = decide(
         entry("m1", entry_type="medal_bonus"),
         entry("m2", entry_type="medal_bonus"),
-        entry("s", entry_type="seeded", seed_reason="nj2023_top4"),
+        entry("s", entry_type="seeded", seed_reason="nj2023_top4_open"),
         rules=rules,
     )
     assert statuses(r) == {"m1": "accepted", "m2": "rejected", "s": "accepted"}
@@ -991,3 +1129,16 @@ def test_missing_required_column_is_an_input_error_naming_it():
     with pytest.raises(InputError) as err:
         evaluate_entries(players(entry("a")).drop("birth_date"), associations(), RULES)
     assert (err.value.file, err.value.column) == ("players.csv", "birth_date")
+
+
+def test_the_committed_demo_players_are_what_the_demo_generator_writes():
+    from pathlib import Path
+
+    from flows.demo.national_junior import demo_national_junior_files
+
+    committed = Path(__file__).resolve().parent.parent / "inputs/national-junior-2024/players.csv"
+    frame = demo_national_junior_files()[0]
+    assert committed.read_text(encoding="utf-8") == frame.write_csv()
+    seeded = frame.filter(pl.col("entry_type") == "seeded")
+    assert set(seeded["seed_reason"]) <= set(RULES.seed_routes)
+    assert set(seeded["section"]) == {"open", "girls"}

@@ -3,7 +3,8 @@
 Realistic but invented: names are drawn from common Indian given names and surnames; a
 seeded ``random.Random`` makes every run identical. The entry routes and a handful of entries
 that the regulations reject (over age, foreign, not AICF-registered, fifth quota player,
-association in arrears, after the closing time) are there so the demo exercises them.
+association in arrears, after the closing time, a Girls title used for the Open section)
+are there so the demo exercises them.
 """
 
 from __future__ import annotations
@@ -44,12 +45,16 @@ SURNAMES = ["Sharma", "Iyer", "Reddy", "Nair", "Patil", "Gupta", "Das", "Singh",
 
 MEDAL = {"open": {"TG": 3, "TN": 2, "RJ": 1}, "girls": {"UP": 3, "MH": 2, "WB": 1}}
 SEEDS = {
-    "open": ["nj2023_top4", "nj2023_top4", "nj2023_top4", "nu17_2023_top2", "nu17_2023_top2",
-             "nu15_2023_champion", "title_gm_im", "title_gm_im", "asian_u20_top3",
-             "ng19_2023_top2_open"],
-    "girls": ["nj2023_top4", "nj2023_top4", "nj2023_top4", "nu17_2023_top2", "nu15_2023_champion",
-              "title_wgm_wim", "asian_u18_champion", "world_u18_u20_2_3"],
+    "open": ["nj2023_top4_open", "nj2023_top4_open", "nj2023_top4_open", "nu17_2023_top2_open",
+             "nu17_2023_top2_open", "nu15_2023_champion_open", "title_gm_im",
+             "title_gm_im", "asian_u20_top3_open", "national_champion_higher_open"],
+    "girls": ["nj2023_top4_girls", "nj2023_top4_girls", "nj2023_top4_girls",
+              "nu17_2023_top2_girls", "nu15_2023_champion_girls", "title_wgm_wim",
+              "asian_u18_champion_girls", "world_u18_u20_2_3_girls"],
 }
+"""Seed routes of the demo's seeded players per section (a route's code ends with the category
+it seeds into). The girl seeded into Open by a Girls title is added below."""
+TITLES = {"title_gm_im": "IM", "title_wgm_wim": "WIM"}
 
 
 def demo_national_junior_files(seed: int = 2024) -> tuple[pl.DataFrame, ...]:
@@ -103,10 +108,9 @@ def demo_national_junior_files(seed: int = 2024) -> tuple[pl.DataFrame, ...]:
             for _ in range(rng.randint(quota_min, 4)):
                 add(section, st, "quota")
         for reason in SEEDS[section]:
-            title = {"title_gm_im": "IM", "title_wgm_wim": "WIM"}.get(reason, "")
             add(section, rng.choice(states), "seeded", seed_reason=reason,
                 rating=rng.randint(2250, 2480) if section == "open" else rng.randint(2050, 2300),
-                title=title)
+                title=TITLES.get(reason, ""))
         for _ in range(6 if section == "open" else 4):
             add(section, rng.choice(states), "special")
         add(section, "HR", "host")
@@ -131,6 +135,9 @@ def demo_national_junior_files(seed: int = 2024) -> tuple[pl.DataFrame, ...]:
             counts[r["state"]] = counts.get(r["state"], 0) + 1
         st = next(s for s in states if counts.get(s) == 4 and s not in ARREARS)
         add(section, st, "quota")                                                 # fifth quota player
+    # A Girls title used for the Open section: it seeds into Girls only ("in their respective
+    # categories"), so the entry is rejected.
+    add("open", "MH", "seeded", gender="F", seed_reason="nj2023_top4_girls", rating=2190)
     players = pl.DataFrame(rows, schema={k: pl.String for k in rows[0]})
     associations = pl.DataFrame({
         "state": states, "name": [STATES[s] for s in states],

@@ -30,7 +30,11 @@ class EventKind(StrEnum):
     """The kinds of event chessfed runs (DESIGN.md, event.toml ``[event] kind``)."""
 
     SWISS = "swiss"
+    """A Swiss event over the board (the National Junior): tables ``[swiss]`` and, for its
+    entry rules, ``[entries]``."""
     CORRESPONDENCE = "correspondence"
+    """A correspondence event of stages of round-robin sections (the Golden Knights): table
+    ``[golden_knights]``."""
 
 
 class InitialColour(StrEnum):
@@ -38,7 +42,9 @@ class InitialColour(StrEnum):
     venue; FIDE C.04.3 E.5 and TRF ``XXC``)."""
 
     WHITE = "white"
+    """Player 1 (the top seed) has White in round 1."""
     BLACK = "black"
+    """Player 1 has Black in round 1."""
 
     @property
     def colour(self) -> Colour:
@@ -50,7 +56,9 @@ class Recipient:
     """One address the bulletin goes to."""
 
     name: str
+    """Who it is, e.g. "Chief Arbiter"."""
     email: str
+    """The address."""
 
 
 @dataclass(frozen=True)
@@ -64,7 +72,9 @@ class PublishConfig:
     smtp_host: str = ""
     """Empty: messages are written as .eml files to outputs/<event>/outbox/ (the default)."""
     smtp_port: int = 25
+    """The SMTP server's port (STARTTLS or TLS as the server offers)."""
     subject_prefix: str = ""
+    """Put before every message's subject, e.g. "[NJ 2024] "."""
 
 
 @dataclass(frozen=True)
@@ -72,17 +82,28 @@ class EventInfo:
     """``[event]``: identity and circumstances of the event."""
 
     id: str
+    """The event's id (outputs go to ``outputs/<id>/``)."""
     name: str
+    """The event's name as printed."""
     kind: EventKind
+    """What kind of event it is."""
     start: dt.date
+    """The first day of play."""
     end: dt.date
+    """The last day of play (not before ``start``)."""
     venue: str
+    """Where it is played."""
     organiser: str
+    """Who organises it (printed on pages and certificates)."""
     currency: str
+    """ISO 4217 code of every amount (``INR``, ``USD``)."""
     contact: str
+    """Who to contact, as printed."""
     code: str = ""
+    """The federation's event code, if any."""
     as_of: dt.date | None = None
-    """The date the run is "as of" (deadlines, membership checks). None: the day of the run."""
+    """The date the run is "as of" (deadlines, membership checks). Left out: the day of the
+    run. ``chessfed run --as-of`` overrides it."""
 
 
 @dataclass(frozen=True)
@@ -90,7 +111,9 @@ class Category:
     """One Swiss category (section) of the event, e.g. the Open or the Girls."""
 
     id: str
+    """The category's id, as players.csv ``section`` gives it (e.g. ``open``, ``girls``)."""
     name: str
+    """Its name as printed."""
     prizes: tuple[Decimal, ...] = ()
     """Prize for place 1, 2, ... (never shared in the National Junior)."""
     prizes_note: str = ""
@@ -102,26 +125,40 @@ class SwissConfig:
     """``[swiss]``: the system of play of a Swiss event."""
 
     rounds: int
+    """Rounds of the event: "Totally, eleven rounds shall be played." (NJ 2024)."""
     categories: tuple[Category, ...]
+    """The categories (``[[swiss.categories]]``), each paired and ranked on its own."""
     tiebreaks: tuple[str, ...] = ("BH-C1", "BH", "SB", "DE", "WIN", "BWG")
-    """FIDE C.07 codes in order (each a code of the registry, ``transforms.fide.tiebreaks``)."""
+    """FIDE C.07 codes in the order they break ties (each a code of the tie-break registry).
+    National Junior 2024 "Tie Break": "(a) Buchholz Cut1 (b) Buchholz (c) Sonneborn Berger (d)
+    Direct encounter (e) The greater number of wins (forfeit included) (f) The greater number
+    of wins by black"."""
     tiebreak_edition: Edition = Edition.FIDE_2024
+    """Which text of FIDE C.07 computes the tie-breaks."""
     dutch_edition: DutchEdition = DutchEdition.RULES_2025
+    """Which text of FIDE C.04.3 pairs the rounds."""
     acceleration: Acceleration = Acceleration.NONE
     """FIDE C.04.5: ``"baku"`` adds the Baku method's virtual points (C.04.5.1) to the pairing
     scores of the first rounds, for large opens; the standings never see them."""
     initial_colour: InitialColour = InitialColour.WHITE
+    """Player 1's colour in round 1 (drawn by lot at the venue)."""
     pab_points: float = 1.0
     """Points of the pairing-allocated bye (FIDE C.04.1: a win unless the regulations say)."""
     prizes_shared: bool = False
     """Whether players equal after every tie-break share their places' prizes."""
     last_round_same_state: bool = False
-    """National Junior 2024 "System of Play": no same-state games among the top 50% in the
-    last round (transforms/national_junior/same_state.py)."""
+    """National Junior 2024 "System of Play": "Players from the same state shall not be
+    paired against each other in the last round. However, they may be paired if there is no
+    compatible opponent with the same point group or score group with a maximum difference of
+    1 point. It is applicable only for the top 50% score of the penultimate round." (the rule:
+    ``transforms/national_junior/same_state.py``)."""
     draw_consent_before_move: int | None = None
-    """National Junior 2024: a draw agreed before this move without the arbiter's consent is
-    flagged (transforms/national_junior/draw_agreement.py); None: no such rule."""
+    """National Junior 2024 "Draw Agreement": "Players shall not agree for a draw without the
+    consent of the arbiter, before each player makes 30 moves": a draw before this move
+    without ``draw_consent`` in results.csv is flagged for the arbiter (the rule:
+    ``transforms/national_junior/draw_agreement.py``); left out: no such rule."""
     simulation_seed: int = 1
+    """Seed of ``chessfed simulate`` (demo results only)."""
 
     def __post_init__(self) -> None:
         if self.rounds < 1:

@@ -4,20 +4,50 @@ Flows read every CSV with all columns as strings (plus a ``line`` column: the 1-
 physical line, header = line 1) and hand the raw frame here. Casting never stops at the
 first bad value: every bad cell becomes a :class:`Finding` naming file, line, column,
 value and reason, and rows with an error are set aside (they stay in validation.csv).
+An enumerated column (:class:`Vocabulary`) reads a cell that holds one code's wording (the
+regulation's words, another program's spelling; case, spaces and underscores ignored) as that
+code; a value outside a closed set is rejected with a reason that lists the codes. Every
+column's ``description`` and every code's meaning (its enum member's docstring) make the
+input reference, ``inputs/README.md`` (``chessfed input-reference``).
 """
 
 from __future__ import annotations
 
 import dataclasses
+import functools
+import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from enum import StrEnum
+from enum import Enum, StrEnum
 
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
-from transforms.core.model import GAME_RESULTS, MONEY, RESULT_SPELLINGS, ResultCode, Stage, Title
-from transforms.golden_knights.rules import Channel, OverrideKind
-from transforms.national_junior.entries import EntryType
+from transforms.core.model import (
+    GAME_RESULTS,
+    MONEY,
+    RESULT_SPELLINGS,
+    STAGE_WORDINGS,
+    TITLE_WORDINGS,
+    ResultCode,
+    Stage,
+    Title,
+)
+from transforms.golden_knights.rules import (
+    CHANNEL_WORDINGS,
+    OVERRIDE_KIND_WORDINGS,
+    Channel,
+    OverrideKind,
+)
+from transforms.national_junior.entries import (
+    ENTRY_TYPE_WORDINGS,
+    GENDER_WORDINGS,
+    RETIRED_SEED_REASONS,
+    SEED_REASON_WORDINGS,
+    EntryType,
+    Gender,
+    SeedReason,
+)
 
 
 class ColType(StrEnum):
@@ -37,7 +67,73 @@ _POLARS = {
     ColType.MONEY: MONEY, ColType.DATE: pl.Date, ColType.DATETIME: pl.Datetime("us"),
     ColType.BOOL: pl.Boolean,
 }
-_BOOLS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
+"""The accepted spellings of a boolean cell (ignoring case)."""
+
+
+def wording_key(text: str) -> str:
+    """DESIGN.md Inputs — how a cell is compared with a vocabulary's codes and wordings:
+    ignoring case, spaces and underscores ("Half-point  bye" = "half-point bye",
+    "no association" = "no_association")."""
+    return re.sub(r"[\s_]+", "", text).lower()
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """The accepted values of an enumerated column: each code, in order, with the other
+    wordings that mean it (the regulation's words, other programs' spellings).
+
+    A cell is read as the code whose code or wording it is, compared by :func:`wording_key`.
+    Decision: a wording that two codes share is ambiguous and means neither (the cell is
+    then rejected like any unknown value, and the rejection lists the codes)."""
+
+    terms: tuple[tuple[str, tuple[str, ...]], ...]
+    """(code, its other wordings), in the order the codes are listed."""
+    source: type[Enum] | None = None
+    """The enum whose members are the codes: their docstrings say what each code means."""
+
+    @classmethod
+    def of(cls, enum: type[Enum], wordings: Mapping | None = None, *,
+           only: Iterable[Enum] | None = None) -> Vocabulary:
+        """The members of ``enum`` (or those in ``only``), each with its wordings from
+        ``wordings`` (member -> wordings, or wording -> member value as in
+        :data:`~transforms.core.model.RESULT_SPELLINGS`)."""
+        members = [m for m in enum if only is None or m in set(only)]
+        by_code: dict[str, list[str]] = {str(m.value): [] for m in members}
+        for k, v in (wordings or {}).items():
+            pairs = [(str(enum(k).value), w) for w in v] if isinstance(v, tuple) else [(str(v), k)]
+            for c, w in pairs:
+                known = {wording_key(x) for x in (c, *by_code.get(c, ()))}
+                if c in by_code and wording_key(w) not in known:  # "pab" is "PAB" already
+                    by_code[c].append(str(w))
+        return cls(tuple((c, tuple(by_code[c])) for c in by_code), enum)
+
+    @property
+    def codes(self) -> tuple[str, ...]:
+        return tuple(c for c, _ in self.terms)
+
+    @functools.cached_property
+    def _claims(self) -> dict[str, set[str]]:
+        claims: dict[str, set[str]] = {}
+        for code, words in self.terms:
+            for w in (code, *words):
+                claims.setdefault(wording_key(w), set()).add(code)
+        return claims
+
+    @property
+    def ambiguous(self) -> dict[str, tuple[str, ...]]:
+        """Wordings (as compared) that more than one code claims -> those codes."""
+        return {k: tuple(c for c in self.codes if c in v)
+                for k, v in self._claims.items() if len(v) > 1}
+
+    def recognise(self, text: str | None) -> str | None:
+        """The code ``text`` means; None when it means no code, or more than one."""
+        if text is None:
+            return None
+        if text in self.codes:
+            return text
+        claim = self._claims.get(wording_key(text), set())
+        return next(iter(claim)) if len(claim) == 1 else None
 
 
 @dataclass(frozen=True)
@@ -51,9 +147,27 @@ class Column:
     nonempty: bool = False
     """Every row must have a value."""
     allowed: frozenset[str] | None = None
-    """For text columns: the closed set of values (case-sensitive after stripping)."""
+    """For text columns without a vocabulary: the closed set of values (case-sensitive after
+    stripping)."""
     minimum: float | None = None
     maximum: float | None = None
+    description: str = ""
+    """What the column holds, for the input reference (``chessfed input-reference``)."""
+    vocabulary: Vocabulary | None = None
+    """The codes of an enumerated column and their other wordings: a cell holding a wording
+    is read as its code."""
+    closed: bool = True
+    """Whether a value outside ``vocabulary`` is rejected here. False where the event's
+    configuration holds the closed set and a rule checks it (``seed_reason``:
+    ``[entries] seed_routes``, checked by NJ 2024 ``seeded_route``)."""
+
+    @property
+    def accepted(self) -> tuple[str, ...] | None:
+        """The closed set this column is checked against here, in the order listed; None if
+        none."""
+        if self.vocabulary is not None:
+            return self.vocabulary.codes if self.closed else None
+        return tuple(sorted(self.allowed)) if self.allowed is not None else None
 
 
 @dataclass(frozen=True)
@@ -65,9 +179,28 @@ class Schema:
     key: tuple[str, ...] = ()
     """Columns whose combination must be unique (duplicate ids are errors)."""
     allow_extra: bool = False
+    description: str = ""
+    """What the file holds, for the input reference."""
 
     def column(self, name: str) -> Column:
         return next(c for c in self.columns if c.name == name)
+
+
+def recognise_wordings(raw: pl.DataFrame, schema: Schema) -> pl.DataFrame:
+    """DESIGN.md Inputs — read every cell of an enumerated column that holds one code's
+    wording (:class:`Vocabulary`) as that code; other cells are left as they are."""
+    out = []
+    for c in schema.columns:
+        if c.vocabulary is None or c.name not in raw.columns:
+            continue
+        mapping = {}
+        for v in raw[c.name].drop_nulls().unique().to_list():
+            code = c.vocabulary.recognise(v.strip())
+            if code is not None and code != v:
+                mapping[v] = code
+        if mapping:
+            out.append(pl.col(c.name).replace(mapping))
+    return raw.with_columns(out) if out else raw
 
 
 def _cast_expr(col: Column) -> pl.Expr:
@@ -89,7 +222,7 @@ def _cast_expr(col: Column) -> pl.Expr:
         case ColType.DATETIME:
             return s.str.to_datetime("%Y-%m-%dT%H:%M", strict=False, time_unit="us")
         case ColType.BOOL:
-            return s.str.to_lowercase().replace_strict(_BOOLS, default=None, return_dtype=pl.Boolean)
+            return s.str.to_lowercase().replace_strict(BOOLEANS, default=None, return_dtype=pl.Boolean)
     raise AssertionError(col.type)
 
 
@@ -121,7 +254,7 @@ def cast_frame(raw: pl.DataFrame, schema: Schema) -> tuple[pl.DataFrame, list[Fi
     raw = raw.with_columns([pl.lit(None, pl.String).alias(c.name)
                             for c in schema.columns if c.name not in header])
     exprs = [_cast_expr(c).alias(c.name) for c in schema.columns]
-    typed = raw.select(pl.col("line").cast(pl.Int64), *exprs)
+    typed = recognise_wordings(raw, schema).select(pl.col("line").cast(pl.Int64), *exprs)
     bad_rows: set[int] = set()
 
     def report(mask: pl.Series, col: Column, reason: str, severity: Severity = Severity.ERROR) -> None:
@@ -141,9 +274,9 @@ def cast_frame(raw: pl.DataFrame, schema: Schema) -> tuple[pl.DataFrame, list[Fi
             report(present & tcol.is_null(), c, f"not a valid {c.type.value}")
         if c.nonempty:
             report(~present.fill_null(False), c, "a value is required")
-        if c.allowed is not None:
-            report(present & ~tcol.is_in(sorted(c.allowed)), c,
-                   f"not one of: {', '.join(sorted(c.allowed))}")
+        accepted = c.accepted
+        if accepted is not None:
+            report(present & ~tcol.is_in(list(accepted)), c, f"not one of: {', '.join(accepted)}")
         if c.minimum is not None and c.type in (ColType.INT, ColType.FLOAT, ColType.MONEY):
             report(tcol < c.minimum, c, f"below the minimum {c.minimum:g}")
         if c.maximum is not None and c.type in (ColType.INT, ColType.FLOAT, ColType.MONEY):
@@ -195,10 +328,6 @@ def has_errors(findings: list[Finding], *files: str) -> bool:
     return any(f.severity is Severity.ERROR and f.file in files for f in findings)
 
 
-def _b(*vals: str) -> frozenset[str]:
-    return frozenset(vals)
-
-
 def _values(enum) -> frozenset[str]:
     return frozenset(m.value for m in enum)
 
@@ -216,85 +345,193 @@ def normalise_results(raw: pl.DataFrame, column: str = "result") -> pl.DataFrame
 
 ENTRY_TYPES = _values(EntryType)
 
+
+def _code_list(codes: Iterable[str]) -> list[str]:
+    """Codes as the input reference quotes them (Markdown code spans)."""
+    return [f"`{c}`" for c in codes]
+
+
+RESULTS = Vocabulary.of(ResultCode, RESULT_SPELLINGS)
+"""Every result code of results.csv and its other spellings."""
+GAME_RESULT_CODES = Vocabulary.of(ResultCode, RESULT_SPELLINGS, only=GAME_RESULTS)
+"""The results of a game between two players (games.csv: no byes)."""
+BYE_KINDS = Vocabulary.of(ResultCode, RESULT_SPELLINGS, only=(ResultCode.HPB, ResultCode.ZPB))
+"""The byes a player may request (bye_requests.csv ``kind``)."""
+GENDERS = Vocabulary.of(Gender, GENDER_WORDINGS)
+TITLES = Vocabulary.of(Title, TITLE_WORDINGS)
+ENTRY_TYPE_VOCABULARY = Vocabulary.of(EntryType, ENTRY_TYPE_WORDINGS)
+SEED_REASONS = Vocabulary.of(SeedReason, SEED_REASON_WORDINGS)
+STAGE_VOCABULARY = Vocabulary.of(Stage, STAGE_WORDINGS)
+CHANNELS = Vocabulary.of(Channel, CHANNEL_WORDINGS)
+OVERRIDE_KINDS = Vocabulary.of(OverrideKind, OVERRIDE_KIND_WORDINGS)
+
 SWISS_SCHEMAS = {
     "players.csv": Schema("players.csv", (
-        Column("player_id", nonempty=True), Column("name", nonempty=True),
-        Column("section", nonempty=True), Column("gender", allowed=_b("M", "F"), nonempty=True),
-        Column("birth_date", ColType.DATE, nonempty=True),
-        Column("nationality", nonempty=True), Column("state", required=False),
-        Column("fide_id", required=False), Column("rating", ColType.INT, minimum=0, maximum=3500),
-        Column("title", required=False,
-               allowed=_values(Title)),
-        Column("entry_type", allowed=ENTRY_TYPES, nonempty=True),
-        Column("seed_reason", required=False),
-        Column("registered_at", ColType.DATETIME, nonempty=True),
-        Column("fee_paid", ColType.MONEY, minimum=0),
-        Column("aicf_registered", ColType.BOOL, nonempty=True),
-        Column("email", required=False),
-        Column("start_no", ColType.INT, required=False, minimum=1),
-    ), key=("player_id",)),
+        Column("player_id", nonempty=True, description=(
+            "The entry's id, unique in the file; results.csv, withdrawals.csv and "
+            "bye_requests.csv name players by it.")),
+        Column("name", nonempty=True, description="As printed: \"Surname, Given names\"."),
+        Column("section", nonempty=True, description=(
+            "The category: the `id` of one of event.toml's `[[swiss.categories]]` "
+            "(the demo: `open`, `girls`).")),
+        Column("gender", vocabulary=GENDERS, nonempty=True, description=(
+            "The Girls section is for girls; the Open section is open to all.")),
+        Column("birth_date", ColType.DATE, nonempty=True, description=(
+            "NJ 2024 Age Limit: \"Players should be born on or after 1.1.2005\" "
+            "(`[entries] born_on_or_after`).")),
+        Column("nationality", nonempty=True, description=(
+            "ISO 3166 alpha-3, e.g. `IND` (any case): \"Only Indian nationals are eligible\" "
+            "(`[entries] nationality`).")),
+        Column("state", required=False, description=(
+            "The State Association's code (associations.csv `state`) the entry comes through; "
+            "empty for an area where no State Association exists.")),
+        Column("fide_id", required=False, description=(
+            "FIDE ID. The same id on two entries is a warning (a player has one entry).")),
+        Column("rating", ColType.INT, minimum=0, maximum=3500, description=(
+            "FIDE rating; 0 or empty: unrated. Orders the start numbers (FIDE C.04.2 A.2).")),
+        Column("title", required=False, vocabulary=TITLES, description=(
+            "FIDE title, empty if none; the title seed routes need GM/IM or WGM/WIM.")),
+        Column("entry_type", vocabulary=ENTRY_TYPE_VOCABULARY, nonempty=True, description=(
+            "The route of the entry (NJ 2024 Eligibility).")),
+        Column("seed_reason", required=False, vocabulary=SEED_REASONS, closed=False,
+               description=(
+                   "For `seeded` entries: the route (NJ 2024 Eligibility). A national "
+                   "championship's code ends with the category it seeds into (\"in their "
+                   "respective categories\"). The accepted codes are event.toml's "
+                   "`[entries] seed_routes` (by default these); an unknown one rejects the "
+                   "entry, and the rejection lists them. A former code that named no category "
+                   f"({', '.join(_code_list(RETIRED_SEED_REASONS))}) rejects the entry, and the "
+                   "rejection names the two codes that replace it. Ignored, with a warning, on "
+                   "other entries.")),
+        Column("registered_at", ColType.DATETIME, nonempty=True, description=(
+            "When the entry was registered (event local time): \"No entry will be entertained "
+            "after 09 September 2024 (up to 17:00 hrs)\"; after 02 September the late fee "
+            "is due.")),
+        Column("fee_paid", ColType.MONEY, minimum=0, description=(
+            "What the entry paid, in the event's currency (rupees); empty: nothing.")),
+        Column("aicf_registered", ColType.BOOL, nonempty=True, description=(
+            "\"All participants in the National Championship shall be registered with AICF "
+            "for the year 2024-2025\".")),
+        Column("email", required=False, description="Where the player's messages go."),
+        Column("start_no", ColType.INT, required=False, minimum=1, description=(
+            "A start number to keep (an event taken over from a TRF); used only when every "
+            "player of the category has one, else start numbers follow FIDE C.04.2 A.2 "
+            "(rating, title, name).")),
+    ), key=("player_id",), description="One row per entry, accepted or not."),
     "associations.csv": Schema("associations.csv", (
-        Column("state", nonempty=True), Column("name", nonempty=True),
-        Column("arrears_cleared", ColType.BOOL, nonempty=True), Column("email", required=False),
-    ), key=("state",)),
+        Column("state", nonempty=True, description=(
+            "The association's code, as players.csv `state` gives it.")),
+        Column("name", nonempty=True, description="The association's name."),
+        Column("arrears_cleared", ColType.BOOL, nonempty=True, description=(
+            "\"All arrears of affiliation fee/tournament fee including those of current year "
+            "must be cleared by the affiliated Association at the time of submitting the "
+            "entries; otherwise the entries are liable to be rejected.\"")),
+        Column("email", required=False, description="Where the association's ledger and the "
+               "bulletin go."),
+    ), key=("state",), description="The affiliated State Associations, one row each."),
     "results.csv": Schema("results.csv", (
-        Column("round", ColType.INT, nonempty=True, minimum=1),
-        Column("board", ColType.INT, nonempty=True, minimum=1),
-        Column("white_id", nonempty=True), Column("black_id"),
-        Column("result", allowed=RESULT_CODES),
-        Column("moves", ColType.INT, required=False, minimum=0, maximum=1000),
-        Column("draw_consent", ColType.BOOL, required=False),
-    )),
+        Column("round", ColType.INT, nonempty=True, minimum=1, description="The round."),
+        Column("board", ColType.INT, nonempty=True, minimum=1, description=(
+            "The board, or the bye's row number after the boards.")),
+        Column("white_id", nonempty=True, description=(
+            "player_id of White, or of the player who has the bye.")),
+        Column("black_id", description="player_id of Black; empty for a bye."),
+        Column("result", vocabulary=RESULTS, description=(
+            "White's result first; empty: the game is not finished.")),
+        Column("moves", ColType.INT, required=False, minimum=0, maximum=1000, description=(
+            "Moves played: a draw before move `[swiss] draw_consent_before_move` without the "
+            "arbiter's consent is flagged (\"Players shall not agree for a draw without the "
+            "consent of the arbiter, before each player makes 30 moves\").")),
+        Column("draw_consent", ColType.BOOL, required=False, description=(
+            "The arbiter consented to the early draw.")),
+    ), description="One row per board or bye, all rounds so far."),
     "withdrawals.csv": Schema("withdrawals.csv", (
-        Column("player_id", nonempty=True), Column("from_round", ColType.INT, nonempty=True, minimum=1),
-        Column("reason", required=False),
-    ), key=("player_id",)),
+        Column("player_id", nonempty=True, description="The player who withdrew."),
+        Column("from_round", ColType.INT, nonempty=True, minimum=1, description=(
+            "The first round the player is not paired in.")),
+        Column("reason", required=False, description="Why (for the record)."),
+    ), key=("player_id",), description="Players who left the event (optional file)."),
     "bye_requests.csv": Schema("bye_requests.csv", (
-        Column("player_id", nonempty=True), Column("round", ColType.INT, nonempty=True, minimum=1),
-        Column("kind", allowed=_b("HPB", "ZPB"), nonempty=True),
-    ), key=("player_id", "round")),
+        Column("player_id", nonempty=True, description="The player who asked."),
+        Column("round", ColType.INT, nonempty=True, minimum=1, description=(
+            "The round the player will not be paired in.")),
+        Column("kind", vocabulary=BYE_KINDS, nonempty=True, description="The bye asked for."),
+    ), key=("player_id", "round"), description="Byes asked for in advance (optional file)."),
 }
 SWISS_REQUIRED = ("players.csv", "associations.csv")
 
 STAGES = _values(Stage)
 _ENTRIES = Schema("entries.csv", (
-    Column("entry_id", nonempty=True), Column("member_id", nonempty=True),
-    Column("received", ColType.DATE, nonempty=True),
-    Column("channel", allowed=_values(Channel), nonempty=True),
-    Column("fee_paid", ColType.MONEY, minimum=0),
-), key=("entry_id",))
+    Column("entry_id", nonempty=True, description=(
+        "The entry's id, unique; a member may have up to 10 entries (rule 8).")),
+    Column("member_id", nonempty=True, description="members.csv `member_id` of who entered."),
+    Column("received", ColType.DATE, nonempty=True, description=(
+        "Rule 9: the online processing date or the postmark.")),
+    Column("channel", vocabulary=CHANNELS, nonempty=True, description="How it was received."),
+    Column("fee_paid", ColType.MONEY, minimum=0, description=(
+        "Dollars paid: \"The entry fee is $25.00, which covers all three rounds\" (rule 8).")),
+), key=("entry_id",), description="One row per entry (a member may enter up to ten times).")
+_STAGE = "The stage."
 GK_SCHEMAS = {
     "members.csv": Schema("members.csv", (
-        Column("member_id", nonempty=True), Column("name", nonempty=True),
-        Column("email", required=False), Column("membership_expires", ColType.DATE, nonempty=True),
-        Column("country", nonempty=True), Column("region", required=False),
-        Column("apo_fpo", ColType.BOOL, nonempty=True),
-        Column("rating", ColType.INT, minimum=0, maximum=3500),
-    ), key=("member_id",)),
+        Column("member_id", nonempty=True, description="The US Chess member id."),
+        Column("name", nonempty=True, description="As printed on certificates."),
+        Column("email", required=False, description="Where the member's messages go."),
+        Column("membership_expires", ColType.DATE, nonempty=True, description=(
+            "Rule 1: \"US Chess membership must remain current throughout your participation "
+            "in the tournament.\"")),
+        Column("country", nonempty=True, description=(
+            "ISO 3166 alpha-2, e.g. `US`, `CA`: rule 1, members \"who reside on the North "
+            "American continent and islands, Hawaii\".")),
+        Column("region", required=False, description=(
+            "The subdivision within the country (ISO 3166-2 without the country, e.g. `HI`, "
+            "`GU`): US territories outside North America are `[golden_knights] "
+            "excluded_regions`.")),
+        Column("apo_fpo", ColType.BOOL, nonempty=True, description=(
+            "Rule 1: \"and to US Chess member with an APO/FPO address\".")),
+        Column("rating", ColType.INT, minimum=0, maximum=3500, description=(
+            "Current correspondence rating; empty: unrated (\"unrated players are welcome\").")),
+    ), key=("member_id",), description="US Chess members who entered, one row each."),
     "entries.csv": _ENTRIES,
     "sections.csv": Schema("sections.csv", (
-        Column("stage", allowed=STAGES, nonempty=True), Column("section", nonempty=True),
-        Column("entry_id", nonempty=True),
-    ), key=("stage", "entry_id")),
+        Column("stage", vocabulary=STAGE_VOCABULARY, nonempty=True, description=_STAGE),
+        Column("section", nonempty=True, description="The section's name, e.g. `P01`."),
+        Column("entry_id", nonempty=True, description="An entry playing in it."),
+    ), key=("stage", "entry_id"), description=(
+        "The published sections (optional file): copied from the run's proposed_sections.csv "
+        "by the director; never reshuffled by a later run.")),
     "games.csv": Schema("games.csv", (
-        Column("stage", allowed=STAGES, nonempty=True), Column("section", nonempty=True),
-        Column("white", nonempty=True), Column("black", nonempty=True),
-        Column("result", allowed=frozenset(c.value for c in GAME_RESULTS)),
-        Column("ended", ColType.DATE, required=False),
-    ), key=("stage", "section", "white", "black")),
+        Column("stage", vocabulary=STAGE_VOCABULARY, nonempty=True, description=_STAGE),
+        Column("section", nonempty=True, description="The section."),
+        Column("white", nonempty=True, description="entry_id of White."),
+        Column("black", nonempty=True, description="entry_id of Black."),
+        Column("result", vocabulary=GAME_RESULT_CODES, description=(
+            "White's result first; empty: in progress.")),
+        Column("ended", ColType.DATE, required=False, description="When the game ended."),
+    ), key=("stage", "section", "white", "black"), description="One row per game."),
     "time_oversteps.csv": Schema("time_oversteps.csv", (
-        Column("stage", allowed=STAGES, nonempty=True), Column("section", nonempty=True),
-        Column("entry_id", nonempty=True), Column("opponent", nonempty=True),
-        Column("reported", ColType.DATE, nonempty=True),
-    )),
+        Column("stage", vocabulary=STAGE_VOCABULARY, nonempty=True, description=_STAGE),
+        Column("section", nonempty=True, description="The section."),
+        Column("entry_id", nonempty=True, description="Who overstepped the time limit."),
+        Column("opponent", nonempty=True, description="entry_id of the opponent in that game."),
+        Column("reported", ColType.DATE, nonempty=True, description=(
+            "When it was reported: rule 12 counts a player's oversteps in this order.")),
+    ), description="Time oversteps reported (optional file; rule 12)."),
     "overrides.csv": Schema("overrides.csv", (
-        Column("kind", nonempty=True,
-               allowed=_values(OverrideKind)),
-        Column("stage", required=False), Column("section", required=False),
-        Column("entry_id", nonempty=True), Column("opponent", required=False),
-        Column("value", required=False), Column("note", required=False),
-    )),
-    "carried_in.csv": dataclasses.replace(_ENTRIES, file="carried_in.csv"),
+        Column("kind", nonempty=True, vocabulary=OVERRIDE_KINDS, description=(
+            "What the director decided.")),
+        Column("stage", required=False, description="For `result` and `advance`: the stage."),
+        Column("section", required=False, description="For `result`: the section."),
+        Column("entry_id", nonempty=True, description="The entry the decision is about."),
+        Column("opponent", required=False, description="For `result`: the other entry."),
+        Column("value", required=False, description="The decision (see `kind`)."),
+        Column("note", required=False, description="Why (shown where the decision is applied)."),
+    ), description=(
+        "The director's decisions (optional file; rule 7), which win over what is computed; "
+        "a later row for the same thing wins.")),
+    "carried_in.csv": dataclasses.replace(_ENTRIES, file="carried_in.csv", description=(
+        "Last year's carried_forward.csv (optional file; rule 9: \"We will move your entry "
+        "forward to the next year\"), the columns of entries.csv.")),
 }
 """``overrides.csv``: the director's decisions (GK rule 7), which win over computed results.
 ``carried_in.csv``: last year's ``carried_forward.csv`` (GK rule 9), read by this year's run."""

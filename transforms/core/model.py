@@ -139,9 +139,13 @@ RESULT_SPELLINGS: dict[str, str] = {
     "1:0": "1-0", "0:1": "0-1", "+:-": "+/-", "-:+": "-/+", "-:-": "-/-",
     "+-": "+/-", "-+": "-/+", "--": "-/-",
     "pab": "PAB", "fpb": "FPB", "hpb": "HPB", "zpb": "ZPB",
+    "White wins": "1-0", "Black wins": "0-1", "Draw": "1/2-1/2",
+    "White wins by forfeit": "+/-", "Black wins by forfeit": "-/+",
+    "Double forfeit": "-/-", "Pairing-allocated bye": "PAB", "Full-point bye": "FPB",
+    "Half-point bye": "HPB", "Zero-point bye": "ZPB",
 }
 """Other spellings accepted for the result codes (DESIGN.md: ``½-½`` accepted), as offices and
-other programs write them."""
+other programs write them, and the codes in words (FIDE's names of the byes)."""
 
 
 class Title(StrEnum):
@@ -149,18 +153,35 @@ class Title(StrEnum):
     uses for the initial ranking of players with equal ratings."""
 
     GM = "GM"
+    """Grandmaster. NJ 2024: "All GMs / IMs are seeded in Open Section"."""
     IM = "IM"
+    """International Master (seeded in the Open section, as GMs)."""
     WGM = "WGM"
+    """Woman Grandmaster. NJ 2024: "all WGMs / WIMs are seeded in Girls Section"."""
     FM = "FM"
+    """FIDE Master."""
     WIM = "WIM"
+    """Woman International Master (seeded in the Girls section, as WGMs)."""
     CM = "CM"
+    """Candidate Master."""
     WFM = "WFM"
+    """Woman FIDE Master."""
     WCM = "WCM"
+    """Woman Candidate Master."""
 
     @property
     def order(self) -> int:
         """0 for GM, 1 for IM, ...: the title's place in the initial ranking."""
         return list(Title).index(self)
+
+
+TITLE_WORDINGS: dict[Title, tuple[str, ...]] = {
+    Title.GM: ("Grandmaster",), Title.IM: ("International Master",),
+    Title.WGM: ("Woman Grandmaster",), Title.FM: ("FIDE Master",),
+    Title.WIM: ("Woman International Master",), Title.CM: ("Candidate Master",),
+    Title.WFM: ("Woman FIDE Master",), Title.WCM: ("Woman Candidate Master",),
+}
+"""The titles in words, as FIDE names them (players.csv ``title`` accepts either)."""
 
 
 class DutchEdition(StrEnum):
@@ -196,8 +217,14 @@ class Stage(StrEnum):
     """Golden Knights stages (GK rule 2), in the order they are played."""
 
     PRELIMINARY = "preliminary"
+    """The first stage: "The tournament will consist of three rounds (preliminaries,
+    semifinals, and finals)" (rule 2); "each game won in the preliminary round will count as
+    1.0" (rule 6)."""
     SEMIFINAL = "semifinal"
+    """The second stage, for those who advance from the preliminaries (rule 3); "Each game
+    won in the semi-final round will count as 2.2" (rule 6)."""
     FINAL = "final"
+    """The third stage; "Each game won in the final round will count as 4.5" (rule 6)."""
 
     @property
     def next(self) -> Stage | None:
@@ -205,6 +232,15 @@ class Stage(StrEnum):
         stages = list(Stage)
         i = stages.index(self)
         return stages[i + 1] if i + 1 < len(stages) else None
+
+
+STAGE_WORDINGS: dict[Stage, tuple[str, ...]] = {
+    Stage.PRELIMINARY: ("preliminaries", "preliminary round", "prelims"),
+    Stage.SEMIFINAL: ("semifinals", "semi-final", "semi-finals", "semi-final round"),
+    Stage.FINAL: ("finals", "final round"),
+}
+"""The stages as GK rules 2, 3 and 12 write them ("preliminaries, semifinals, and finals",
+"Semi-Final rounds")."""
 
 
 SCORECARD_COLUMNS = ("round", "sno", "opponent", "colour", "points", "kind")

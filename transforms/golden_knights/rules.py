@@ -40,7 +40,17 @@ class Channel(StrEnum):
     postmark")."""
 
     ONLINE = "online"
+    """"Single entries must be processed online or postmarked by December 31" (rule 9):
+    processed online; ``received`` is the online processing date."""
     MAIL = "mail"
+    """Sent by mail ("postmarked", rule 9); ``received`` is the postmark date."""
+
+
+CHANNEL_WORDINGS: dict[Channel, tuple[str, ...]] = {
+    Channel.ONLINE: ("Online processing", "Processed online"),
+    Channel.MAIL: ("Postmark", "Postmarked", "Post", "By mail"),
+}
+"""Other wordings of :class:`Channel` (rule 9: "processed online or postmarked")."""
 
 
 class EntryStatus(StrEnum):
@@ -55,13 +65,38 @@ class EntryStatus(StrEnum):
 
 
 class OverrideKind(StrEnum):
-    """The director's decisions (rule 7, overrides.csv ``kind``)."""
+    """The director's decisions (rule 7, overrides.csv ``kind``): "the decision of the US
+    Chess Correspondence Chess Director (CCD) shall be final in all matters regarding the
+    conduct of the tournament, including acceptance and classification of entries, the
+    adjudication of games, the distribution of prizes, and all interpretations of the rules
+    and regulations"."""
 
     ENTRY_STATUS = "entry_status"
+    """"acceptance and classification of entries": ``entry_id``'s status; ``value`` is
+    accepted, carried_forward or rejected."""
     RESULT = "result"
+    """"the adjudication of games": the game of ``entry_id`` and ``opponent`` in ``stage`` and
+    ``section``; ``value`` is the result from entry_id's side (1-0: entry_id won; +/-: won by
+    forfeit; empty or *: back in progress)."""
     ADVANCE = "advance"
+    """"the conduct of the tournament": whether ``entry_id`` advances from ``stage``
+    (rule 3); ``value`` is yes or no."""
     PRIZE_ELIGIBLE = "prize_eligible"
+    """"the distribution of prizes": whether ``entry_id`` may win a prize (rule 4: all three
+    rounds "with no forfeit losses"); ``value`` is yes or no."""
     PRIZE = "prize"
+    """"the distribution of prizes": ``entry_id``'s prize in dollars, replacing the computed
+    one (0 removes it)."""
+
+
+OVERRIDE_KIND_WORDINGS: dict[OverrideKind, tuple[str, ...]] = {
+    OverrideKind.ENTRY_STATUS: ("Acceptance of entry",),
+    OverrideKind.RESULT: ("Adjudication", "Adjudicated result"),
+    OverrideKind.ADVANCE: ("Advancement",),
+    OverrideKind.PRIZE_ELIGIBLE: ("Prize eligibility",),
+    OverrideKind.PRIZE: ("Prize amount",),
+}
+"""Other wordings of :class:`OverrideKind` (the codes also match with spaces for ``_``)."""
 
 
 # North American continent and islands (rule 1), ISO 3166-1 alpha-2: North and Central

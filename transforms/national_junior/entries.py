@@ -55,79 +55,247 @@ PLAYERS_FILE = "players.csv"
 _DT_FORMAT = "%Y-%m-%dT%H:%M"
 
 
+class Gender(StrEnum):
+    """A player's gender (players.csv ``gender``): the seed's Girls championship ("38th
+    National Junior Girls (Under-19)") is for girls."""
+
+    MALE = "M"
+    """Male: plays in the Open section."""
+    FEMALE = "F"
+    """Female: plays in the Girls section, or in the Open section, which is open to all."""
+
+
+GENDER_WORDINGS: Mapping[Gender, tuple[str, ...]] = MappingProxyType({
+    Gender.MALE: ("Male", "Boy"),
+    Gender.FEMALE: ("Female", "Girl", "W"),
+})
+"""Other wordings of :class:`Gender` an office writes (``W``: the TRF's "w")."""
+
+
 class EntryType(StrEnum):
-    """The route an entry comes through (players.csv ``entry_type``)."""
+    """The route an entry comes through (players.csv ``entry_type``), as the seed's
+    *Eligibility* list gives them."""
 
     QUOTA = "quota"
-    """One of the four players per category of an affiliated State Association."""
+    """"Four players in each category from every affiliated State Association of AICF. If
+    any Association fails to send its quota, the vacancies so caused will not be filled." One
+    of the four."""
     SEEDED = "seeded"
-    """A seeded player; ``seed_reason`` names the route (:class:`SeedReason`)."""
+    """"... are eligible to participate as seeded players": a seeded player; ``seed_reason``
+    names the route."""
     SPECIAL = "special"
-    """Any other player who pays the special entry fee of Rs 7,500, through the association."""
+    """"Any other player who remits the prescribed special entry Fee of Rs.7,500/-. Such
+    entries should come through the respective affiliated State Association." Pays the
+    special fee."""
     HOST = "host"
-    """One of the host association's two additional players per category."""
+    """"Host The Haryana Chess Association is entitled to fill two additional players in each
+    category." One of the two (``state`` is the host's)."""
     SECRETARY = "secretary"
-    """The AICF Secretary's discretionary seat in the category."""
+    """"The AICF Secretary has a discretionary seat in each category in this Championship."
+    The Secretary's seat (``state``: an affiliated association, or empty)."""
     NO_ASSOCIATION = "no_association"
-    """One of two players per category, approved by AICF, from an area with no association."""
+    """"Two players in each category approved by AICF will be permitted from areas where no
+    State Association exists." One of the two (``state`` empty)."""
     MEDAL_BONUS = "medal_bonus"
-    """An additional entry of a 2023 medal state (gold 3, silver 2, bronze 1)."""
+    """"three additional entries from the state which won gold, two entries from the state
+    which won the silver and one additional entry from the state which won the bronze in the
+    National Junior Chess Championships 2023 shall be accepted." One of them."""
     ODD_FILL = "odd_fill"
-    """The host's one entry that makes an odd-sized category even at the start."""
+    """"If the number of participants at the start of the championship is an odd number in a
+    category, the host association can add one entry to make it even." That entry."""
+
+
+ENTRY_TYPE_WORDINGS: Mapping[EntryType, tuple[str, ...]] = MappingProxyType({
+    EntryType.QUOTA: ("State quota", "Quota entry"),
+    EntryType.SEEDED: ("Seeded player", "Seeded entry"),
+    EntryType.SPECIAL: ("Special entry",),
+    EntryType.HOST: ("Host entry", "Host's additional player"),
+    EntryType.SECRETARY: ("AICF Secretary's seat", "Secretary's discretionary seat"),
+    EntryType.NO_ASSOCIATION: ("No State Association", "Area without a State Association"),
+    EntryType.MEDAL_BONUS: ("Medal-state entry", "Medal-state additional entry"),
+    EntryType.ODD_FILL: ("Odd-number fill", "Odd number fill"),
+})
+"""Other wordings of :class:`EntryType` an office writes (matched ignoring case and spaces)."""
 
 
 class SeedReason(StrEnum):
-    """The seeded-player routes of the seed's *Eligibility* list (players.csv ``seed_reason``)."""
+    """The seeded-player routes of the seed's *Eligibility* list (players.csv
+    ``seed_reason``). The national championships seed "in their respective categories": a
+    route earned in a Girls championship seeds into Girls, one earned in an Open championship
+    into Open, so their codes end with that category; a Girls title leads to the Open section
+    only by the two routes the seed names (``ng19_2023_top2_open``,
+    ``ngu17_2023_champion_open``). Decision: the world, Asian and national-champion routes are
+    split the same way (the category of the title earned), so that no other Girls title seeds
+    into Open; the title routes name their section."""
 
-    NJ2023_TOP4 = "nj2023_top4"
-    """Top four of the 2023 National Junior (U-19) Open & Girls, in their category."""
-    NU17_2023_TOP2 = "nu17_2023_top2"
-    """Top two of the 2023 National U-17 Open and Girls, in their category."""
-    NU15_2023_CHAMPION = "nu15_2023_champion"
-    """Champions of the 2023 National U-15 Open & Girls, in their category."""
-    WORLD_CHAMPION_2023 = "world_champion_2023"
-    """World Champion in any over-the-board category in 2023."""
-    WORLD_U18_U20_2_3 = "world_u18_u20_2_3"
-    """2023 World No. 2 and 3 of the Under-18 and Under-20 categories."""
-    ASIAN_U20_TOP3 = "asian_u20_top3"
-    """2023 Asian U-20 top three."""
-    ASIAN_U18_CHAMPION = "asian_u18_champion"
-    """2023 Asian Under-18 Champion."""
+    NJ2023_TOP4_OPEN = "nj2023_top4_open"
+    """"Top four players from 2023 National Junior (Under-19) Open & Girls Chess Championships
+    are eligible to participate as seeded players in their respective categories subject to
+    age stipulation." Top four of the Open championship: seeded into Open."""
+    NJ2023_TOP4_GIRLS = "nj2023_top4_girls"
+    """The same text: top four of the Girls championship, seeded into Girls."""
+    NU17_2023_TOP2_OPEN = "nu17_2023_top2_open"
+    """"The top two players from 2023 National U-17 Open and Girls Championships are eligible
+    to participate as seeded players in their respective categories." Top two of the U-17
+    Open: seeded into Open."""
+    NU17_2023_TOP2_GIRLS = "nu17_2023_top2_girls"
+    """The same text: top two of the U-17 Girls, seeded into Girls."""
+    NU15_2023_CHAMPION_OPEN = "nu15_2023_champion_open"
+    """"The Champions from 2023 National Under-15 Open & Girls Chess Championships are
+    eligible to participate as seeded player in their respective category." The U-15 Open
+    champion: seeded into Open."""
+    NU15_2023_CHAMPION_GIRLS = "nu15_2023_champion_girls"
+    """The same text: the U-15 Girls champion, seeded into Girls."""
+    WORLD_CHAMPION_2023_OPEN = "world_champion_2023_open"
+    """"World Champion in any over the board category from the year 2023 subject to age
+    stipulation." A world title of an open category: seeded into Open."""
+    WORLD_CHAMPION_2023_GIRLS = "world_champion_2023_girls"
+    """The same text: a world title of a girls' category, seeded into Girls."""
+    WORLD_U18_U20_2_3_OPEN = "world_u18_u20_2_3_open"
+    """"2023 World No.2 & 3 Under-18 and Under-20 categories subject to age stipulation."
+    Second or third in an open U-18 or U-20 world championship: seeded into Open."""
+    WORLD_U18_U20_2_3_GIRLS = "world_u18_u20_2_3_girls"
+    """The same text: second or third in a girls' U-18 or U-20 world championship, seeded
+    into Girls."""
+    ASIAN_U20_TOP3_OPEN = "asian_u20_top3_open"
+    """"2023 Asian U-20 top three rankers subject to age stipulation." Top three of the open
+    Asian U-20: seeded into Open."""
+    ASIAN_U20_TOP3_GIRLS = "asian_u20_top3_girls"
+    """The same text: top three of the girls' Asian U-20, seeded into Girls."""
+    ASIAN_U18_CHAMPION_OPEN = "asian_u18_champion_open"
+    """"2023 Asian Under-18 Champion." The open Asian U-18 champion: seeded into Open."""
+    ASIAN_U18_CHAMPION_GIRLS = "asian_u18_champion_girls"
+    """The same text: the girls' Asian U-18 champion, seeded into Girls."""
     NG19_2023_TOP2_OPEN = "ng19_2023_top2_open"
-    """Winner and runner-up of the 2023 National U-19 Girls: eligible for the Open section."""
+    """"The winner and runner up of 2023 National U-19 Girls Championship are eligible to play
+    in open section subject to age stipulation." A Girls title seeding into Open (a girl
+    only)."""
     NGU17_2023_CHAMPION_OPEN = "ngu17_2023_champion_open"
-    """Winner of the 2023 National U-17 Girls: eligible for the Open section."""
-    NATIONAL_CHAMPION_HIGHER = "national_champion_higher"
-    """Current National over-the-board Champion in any higher category."""
+    """"The winner of 2023 National Under-17 Girls Championship is eligible to play in open
+    section." A Girls title seeding into Open (a girl only)."""
+    NATIONAL_CHAMPION_HIGHER_OPEN = "national_champion_higher_open"
+    """"Current National Over the Board Champion in any higher category subject to age
+    stipulation." The champion of an open higher category: seeded into Open."""
+    NATIONAL_CHAMPION_HIGHER_GIRLS = "national_champion_higher_girls"
+    """The same text: the champion of a girls' higher category, seeded into Girls."""
     TITLE_GM_IM = "title_gm_im"
-    """All GMs / IMs are seeded in the Open section."""
+    """"All GMs / IMs are seeded in Open Section ... subject to age stipulation." Into Open;
+    needs the title GM or IM in ``title``."""
     TITLE_WGM_WIM = "title_wgm_wim"
-    """All WGMs / WIMs are seeded in the Girls section."""
+    """"... and all WGMs / WIMs are seeded in Girls Section subject to age stipulation." Into
+    Girls; needs the title WGM or WIM in ``title``."""
+
+
+SEED_REASON_WORDINGS: Mapping[SeedReason, tuple[str, ...]] = MappingProxyType({
+    SeedReason.NJ2023_TOP4_OPEN: (
+        "Top four, 2023 National Junior (U-19) Open Championship",
+        "Top four, 2023 National Junior (Under-19) Open Chess Championship"),
+    SeedReason.NJ2023_TOP4_GIRLS: (
+        "Top four, 2023 National Junior (U-19) Girls Championship",
+        "Top four, 2023 National Junior (Under-19) Girls Chess Championship"),
+    SeedReason.NU17_2023_TOP2_OPEN: (
+        "Top two, 2023 National U-17 Open Championship",
+        "Top two, 2023 National Under-17 Open Championship"),
+    SeedReason.NU17_2023_TOP2_GIRLS: (
+        "Top two, 2023 National U-17 Girls Championship",
+        "Top two, 2023 National Under-17 Girls Championship"),
+    SeedReason.NU15_2023_CHAMPION_OPEN: (
+        "Champion, 2023 National Under-15 Open Championship",
+        "Champion, 2023 National U-15 Open Championship"),
+    SeedReason.NU15_2023_CHAMPION_GIRLS: (
+        "Champion, 2023 National Under-15 Girls Championship",
+        "Champion, 2023 National U-15 Girls Championship"),
+    SeedReason.WORLD_CHAMPION_2023_OPEN: ("World Champion 2023, open category",),
+    SeedReason.WORLD_CHAMPION_2023_GIRLS: ("World Champion 2023, girls category",),
+    SeedReason.WORLD_U18_U20_2_3_OPEN: ("2023 World No. 2 or 3, Under-18 or Under-20 Open",),
+    SeedReason.WORLD_U18_U20_2_3_GIRLS: ("2023 World No. 2 or 3, Under-18 or Under-20 Girls",),
+    SeedReason.ASIAN_U20_TOP3_OPEN: ("2023 Asian U-20 Open top three",),
+    SeedReason.ASIAN_U20_TOP3_GIRLS: ("2023 Asian U-20 Girls top three",),
+    SeedReason.ASIAN_U18_CHAMPION_OPEN: ("2023 Asian Under-18 Open Champion",),
+    SeedReason.ASIAN_U18_CHAMPION_GIRLS: ("2023 Asian Under-18 Girls Champion",),
+    SeedReason.NG19_2023_TOP2_OPEN: (
+        "Winner or runner-up, 2023 National U-19 Girls Championship, in the Open section",
+        "Winner, 2023 National U-19 Girls Championship, in the Open section",
+        "Runner-up, 2023 National U-19 Girls Championship, in the Open section"),
+    SeedReason.NGU17_2023_CHAMPION_OPEN: (
+        "Winner, 2023 National Under-17 Girls Championship, in the Open section",
+        "Winner, 2023 National U-17 Girls Championship, in the Open section"),
+    SeedReason.NATIONAL_CHAMPION_HIGHER_OPEN: ("Current National Champion, higher open category",),
+    SeedReason.NATIONAL_CHAMPION_HIGHER_GIRLS: (
+        "Current National Champion, higher girls category",),
+    SeedReason.TITLE_GM_IM: ("GM / IM",),
+    SeedReason.TITLE_WGM_WIM: ("WGM / WIM",),
+})
+"""The regulation's wording of each route, as an office may write it instead of the code
+(matched ignoring case and spaces)."""
+
+RETIRED_SEED_REASONS: Mapping[str, tuple[SeedReason, ...]] = MappingProxyType({
+    "nj2023_top4": (SeedReason.NJ2023_TOP4_OPEN, SeedReason.NJ2023_TOP4_GIRLS),
+    "nu17_2023_top2": (SeedReason.NU17_2023_TOP2_OPEN, SeedReason.NU17_2023_TOP2_GIRLS),
+    "nu15_2023_champion": (SeedReason.NU15_2023_CHAMPION_OPEN,
+                           SeedReason.NU15_2023_CHAMPION_GIRLS),
+    "world_champion_2023": (SeedReason.WORLD_CHAMPION_2023_OPEN,
+                            SeedReason.WORLD_CHAMPION_2023_GIRLS),
+    "world_u18_u20_2_3": (SeedReason.WORLD_U18_U20_2_3_OPEN, SeedReason.WORLD_U18_U20_2_3_GIRLS),
+    "asian_u20_top3": (SeedReason.ASIAN_U20_TOP3_OPEN, SeedReason.ASIAN_U20_TOP3_GIRLS),
+    "asian_u18_champion": (SeedReason.ASIAN_U18_CHAMPION_OPEN, SeedReason.ASIAN_U18_CHAMPION_GIRLS),
+    "national_champion_higher": (SeedReason.NATIONAL_CHAMPION_HIGHER_OPEN,
+                                 SeedReason.NATIONAL_CHAMPION_HIGHER_GIRLS),
+})
+"""Former codes of one route for the Open and the Girls title of one championship.
+Decision: they are rejected, and the rejection names the two codes that replace them: which
+one applies depends on the championship the route was earned in, which the old code does
+not say."""
 
 
 def _frozen(mapping: Mapping) -> MappingProxyType:
     return MappingProxyType(dict(mapping))
 
 
-_BOTH = frozenset({"open", "girls"})
+_OPEN = frozenset({"open"})
+_GIRLS = frozenset({"girls"})
 
 DEFAULT_SEED_ROUTES: Mapping[str, frozenset[str]] = _frozen(
     {
-        SeedReason.NJ2023_TOP4: _BOTH,
-        SeedReason.NU17_2023_TOP2: _BOTH,
-        SeedReason.NU15_2023_CHAMPION: _BOTH,
-        SeedReason.WORLD_CHAMPION_2023: _BOTH,
-        SeedReason.WORLD_U18_U20_2_3: _BOTH,
-        SeedReason.ASIAN_U20_TOP3: _BOTH,
-        SeedReason.ASIAN_U18_CHAMPION: _BOTH,
-        SeedReason.NG19_2023_TOP2_OPEN: frozenset({"open"}),
-        SeedReason.NGU17_2023_CHAMPION_OPEN: frozenset({"open"}),
-        SeedReason.NATIONAL_CHAMPION_HIGHER: _BOTH,
-        SeedReason.TITLE_GM_IM: frozenset({"open"}),
-        SeedReason.TITLE_WGM_WIM: frozenset({"girls"}),
+        SeedReason.NJ2023_TOP4_OPEN: _OPEN,
+        SeedReason.NJ2023_TOP4_GIRLS: _GIRLS,
+        SeedReason.NU17_2023_TOP2_OPEN: _OPEN,
+        SeedReason.NU17_2023_TOP2_GIRLS: _GIRLS,
+        SeedReason.NU15_2023_CHAMPION_OPEN: _OPEN,
+        SeedReason.NU15_2023_CHAMPION_GIRLS: _GIRLS,
+        SeedReason.WORLD_CHAMPION_2023_OPEN: _OPEN,
+        SeedReason.WORLD_CHAMPION_2023_GIRLS: _GIRLS,
+        SeedReason.WORLD_U18_U20_2_3_OPEN: _OPEN,
+        SeedReason.WORLD_U18_U20_2_3_GIRLS: _GIRLS,
+        SeedReason.ASIAN_U20_TOP3_OPEN: _OPEN,
+        SeedReason.ASIAN_U20_TOP3_GIRLS: _GIRLS,
+        SeedReason.ASIAN_U18_CHAMPION_OPEN: _OPEN,
+        SeedReason.ASIAN_U18_CHAMPION_GIRLS: _GIRLS,
+        SeedReason.NG19_2023_TOP2_OPEN: _OPEN,
+        SeedReason.NGU17_2023_CHAMPION_OPEN: _OPEN,
+        SeedReason.NATIONAL_CHAMPION_HIGHER_OPEN: _OPEN,
+        SeedReason.NATIONAL_CHAMPION_HIGHER_GIRLS: _GIRLS,
+        SeedReason.TITLE_GM_IM: _OPEN,
+        SeedReason.TITLE_WGM_WIM: _GIRLS,
     }
 )
-"""Seed route -> the categories it seeds into."""
+"""Seed route -> the categories it seeds into (see :class:`SeedReason`)."""
+
+DEFAULT_GIRLS_SEED_ROUTES: frozenset[str] = frozenset(
+    {
+        SeedReason.NJ2023_TOP4_GIRLS,
+        SeedReason.NU17_2023_TOP2_GIRLS,
+        SeedReason.NU15_2023_CHAMPION_GIRLS,
+        SeedReason.WORLD_CHAMPION_2023_GIRLS,
+        SeedReason.WORLD_U18_U20_2_3_GIRLS,
+        SeedReason.ASIAN_U20_TOP3_GIRLS,
+        SeedReason.ASIAN_U18_CHAMPION_GIRLS,
+        SeedReason.NATIONAL_CHAMPION_HIGHER_GIRLS,
+        SeedReason.NG19_2023_TOP2_OPEN,
+        SeedReason.NGU17_2023_CHAMPION_OPEN,
+    }
+)
+"""Seed routes earned in a Girls championship: only a girl holds them."""
 
 DEFAULT_SEED_TITLES: Mapping[str, frozenset[str]] = _frozen(
     {
@@ -182,6 +350,9 @@ class JuniorEntryRules:
     """Seed route (``seed_reason``) -> categories it seeds into."""
     seed_titles: Mapping[str, frozenset[str]] = field(default_factory=lambda: DEFAULT_SEED_TITLES)
     """Seed routes that require a title -> the titles that qualify."""
+    girls_seed_routes: frozenset[str] = DEFAULT_GIRLS_SEED_ROUTES
+    """Seed routes earned in a Girls championship: only a girl (``gender`` F) holds them,
+    whichever section they seed into."""
     ordinary_fee: Decimal = Decimal(2000)
     """Entry Fee Structure: ordinary entry, rupees."""
     special_fee: Decimal = Decimal(7500)
@@ -262,6 +433,14 @@ class JuniorEntryRules:
                 raise ConfigError(
                     file, f"seed_routes.{route}", f"unknown categories {sorted(unknown)!r}"
                 )
+        for route in self.seed_titles:
+            if route not in self.seed_routes:
+                raise ConfigError(file, f"seed_titles.{route}", "not a route of seed_routes")
+        unknown = sorted(set(self.girls_seed_routes) - set(self.seed_routes))
+        if unknown:
+            raise ConfigError(
+                file, "girls_seed_routes", f"not routes of seed_routes: {unknown!r}"
+            )
         valid_types = {t.value for t in EntryType}
         for key in (
             "special_fee_types",
@@ -360,7 +539,7 @@ def known_entry_type(rules: JuniorEntryRules) -> pl.Expr:
     """NJ 2024 Eligibility — the entry routes the seed lists (:class:`EntryType`)."""
     types = [t.value for t in EntryType]
     return pl.when(~pl.col("entry_type").is_in(types)).then(
-        pl.format("unknown entry type '{}'", pl.col("entry_type"))
+        pl.format(f"unknown entry type '{{}}' (accepted: {', '.join(types)})", pl.col("entry_type"))
     )
 
 
@@ -403,21 +582,59 @@ def arrears_cleared(rules: JuniorEntryRules) -> pl.Expr:
 
 def seeded_route(rules: JuniorEntryRules) -> pl.Expr:
     """NJ 2024 Eligibility — seeded players: ``seed_reason`` must name a listed route
-    (:class:`SeedReason`) that seeds into the entry's category.
+    (:class:`SeedReason`, or the routes ``[entries] seed_routes`` configures) that seeds into
+    the entry's category: "in their respective categories", so a route earned in a Girls
+    championship seeds into Girls and one earned in an Open championship into Open; a Girls
+    title leads to the Open section only by the two routes the seed names.
 
-    Decision: the title routes need the title in ``title`` (GM/IM for Open, WGM/WIM for
-    Girls, literally as the seed says); an empty or unknown seed_reason is a rejection.
+    Decision: the world, Asian and national-champion routes name no category in the text
+    ("World Champion in any over the board category", "2023 Asian Under-18 Champion", ...):
+    they seed into either section, the Girls section for girls only as every Girls entry.
+    Decision: a route earned in a Girls championship (``rules.girls_seed_routes``) needs
+    gender F, whichever section it seeds into. Decision:
+    the title routes need the title in ``title`` (GM/IM for Open, WGM/WIM for Girls,
+    literally as the seed says). Decision: an empty seed_reason is a rejection; an unknown one
+    is a rejection listing the accepted codes; a former code that named no category
+    (:data:`RETIRED_SEED_REASONS`) is a rejection naming the codes that replace it.
     """
     seeded = pl.col("entry_type") == EntryType.SEEDED
     reason = pl.col("seed_reason")
+    routes = list(rules.seed_routes)
     expr = pl.when(seeded & (reason == "")).then(pl.lit("seeded entry without a seed_reason"))
-    expr = expr.when(seeded & ~reason.is_in(list(rules.seed_routes))).then(
-        pl.format("unknown seed_reason '{}'", reason)
+    for old, new in RETIRED_SEED_REASONS.items():
+        if old in rules.seed_routes:
+            continue
+        choices = " or ".join(r for r in new if r in rules.seed_routes)
+        expr = expr.when(seeded & (reason == old)).then(
+            pl.lit(
+                f"seed_reason '{old}' names no category: write {choices}, the category of "
+                "the championship the route was earned in"
+            )
+        )
+    expr = expr.when(seeded & ~reason.is_in(routes)).then(
+        pl.format(f"unknown seed_reason '{{}}' (accepted: {', '.join(routes)})", reason)
     )
     for route, cats in rules.seed_routes.items():
+        into = ", ".join(c for c in rules.categories if c in cats)
         expr = expr.when(seeded & (reason == route) & ~pl.col("section").is_in(list(cats))).then(
-            pl.format(f"seed route {route} does not seed into the {{}} section", pl.col("section"))
+            pl.format(
+                f"seed route {route} does not seed into the {{}} section (it seeds into {into})",
+                pl.col("section"),
+            )
         )
+    girls_only = list(rules.girls_seed_routes)
+    expr = expr.when(
+        seeded
+        & reason.is_in(girls_only)
+        & (pl.col("_gender") != Gender.FEMALE)
+        & ~pl.col("section").is_in(list(rules.female_only_categories))
+    ).then(
+        pl.format(
+            "seed route {} is earned in a Girls championship; gender is '{}'",
+            reason,
+            pl.col("gender"),
+        )
+    )
     for route, titles in rules.seed_titles.items():
         expr = expr.when(
             seeded & (reason == route) & ~pl.col("_title").is_in([t.upper() for t in titles])

@@ -1,0 +1,373 @@
+"""``chessfed input-reference`` — the input reference an office works from (``inputs/README.md``):
+every column of every input file of both kinds of event and every key of ``event.toml``, its
+type, whether it is required, and every accepted value of the enumerated ones with what it
+means, in the regulations' words.
+
+It is generated from the code, so it never drifts: the columns from the ingest schemas
+(``transforms/core/ingest.py`` ``SWISS_SCHEMAS``, ``GK_SCHEMAS``: each column's
+``description`` and ``vocabulary``), the keys from the configuration dataclasses
+(``transforms/core/config.py``, ``JuniorEntryRules``, ``GKRules``: each field's docstring),
+and the meaning of every code from its enum member's docstring. ``tests/test_input_reference.py``
+checks that the committed ``inputs/README.md`` is what this writes.
+
+    chessfed input-reference [--out inputs/README.md]     (default: standard output)
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import collections.abc
+import dataclasses
+import datetime as dt
+import inspect
+import re
+import sys
+import types
+import typing
+from decimal import Decimal
+from enum import Enum
+from pathlib import Path
+
+from flows.io import atomic_write
+from transforms.core import config
+from transforms.core.ingest import (
+    BOOLEANS,
+    GK_REQUIRED,
+    GK_SCHEMAS,
+    SWISS_REQUIRED,
+    SWISS_SCHEMAS,
+    ColType,
+    Column,
+    Schema,
+    Vocabulary,
+)
+from transforms.core.model import DutchEdition
+from transforms.fide.tiebreaks import REGISTRY, Edition, known_codes
+from transforms.golden_knights.rules import GKRules
+from transforms.national_junior.entries import JuniorEntryRules
+
+COMMAND = "chessfed input-reference > inputs/README.md"
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``input-reference`` on the ``chessfed`` command line."""
+    p = subparsers.add_parser("input-reference",
+                              help="write the input reference (inputs/README.md) from the code")
+    p.add_argument("--out", type=Path, default=None, help="file to write (default: stdout)")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    text = input_reference()
+    if args.out is None:
+        sys.stdout.write(text)
+    else:
+        atomic_write(args.out, text)
+    return 0
+
+
+# ---------------------------------------------------------------------------------------------
+# Docstrings of enum members and dataclass fields (attribute docstrings: read from the source)
+
+
+def attribute_docs(cls: type) -> dict[str, str]:
+    """The docstring under each attribute of ``cls`` (enum member or dataclass field)."""
+    body = ast.parse(inspect.getsource(cls)).body[0]
+    assert isinstance(body, ast.ClassDef)
+    docs: dict[str, str] = {}
+    for node, after in zip(body.body, body.body[1:]):
+        target = None
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name):
+            target = node.targets[0].id
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            target = node.target.id
+        if (target and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant)
+                and isinstance(after.value.value, str)):
+            docs[target] = inspect.cleandoc(after.value.value)
+    return docs
+
+
+def member_meanings(enum: type[Enum]) -> dict[str, str]:
+    """Code -> what it means (its member's docstring)."""
+    docs = attribute_docs(enum)
+    return {str(m.value): docs.get(m.name, "") for m in enum}
+
+
+_ROLE = re.compile(r":(?:class|func|data|mod|attr|meth):`~?([^`]+)`")
+
+
+def cell(text: str) -> str:
+    """One table cell: a single line of Markdown (RST roles and double backquotes made plain)."""
+    text = _ROLE.sub(lambda m: f"`{m.group(1).rsplit('.', 1)[-1]}`", text)
+    text = " ".join(text.replace("``", "`").split())
+    return text.replace("|", "\\|")
+
+
+def code(value: object) -> str:
+    return f"`{value}`"
+
+
+def table(header: tuple[str, ...], rows: list[tuple[str, ...]]) -> list[str]:
+    out = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
+    out += ["| " + " | ".join(r) + " |" for r in rows]
+    return out + [""]
+
+
+# ---------------------------------------------------------------------------------------------
+# Input files
+
+
+def vocabulary_rows(vocab: Vocabulary) -> list[tuple[str, ...]]:
+    meanings = member_meanings(vocab.source) if vocab.source is not None else {}
+    return [(code(c), ", ".join(code(w) for w in words) or "—", cell(meanings.get(c, "")))
+            for c, words in vocab.terms]
+
+
+def seed_route_rows(vocab: Vocabulary) -> list[tuple[str, ...]]:
+    """The seed routes with the sections each seeds into by default (``[entries]``)."""
+    rules = JuniorEntryRules()
+    into = {r: ", ".join(code(c) for c in rules.categories if c in cats)
+            for r, cats in rules.seed_routes.items()}
+    return [(r[0], into.get(r[0].strip("`"), "—"), *r[1:]) for r in vocabulary_rows(vocab)]
+
+
+def column_type(c: Column) -> str:
+    if c.vocabulary is not None:
+        return "code (below)"
+    if c.type is ColType.BOOL:
+        return "boolean"
+    return c.type.value
+
+
+def file_section(schema: Schema, required_file: bool) -> list[str]:
+    out = [f"### `{schema.file}` ({'required' if required_file else 'optional'})", ""]
+    out += [cell(schema.description), ""]
+    if schema.key:
+        out += [f"Each row's {' + '.join(code(k) for k in schema.key)} is unique.", ""]
+    rows = []
+    for c in schema.columns:
+        limits = []
+        if c.minimum is not None:
+            limits.append(f"≥ {c.minimum:g}")
+        if c.maximum is not None:
+            limits.append(f"≤ {c.maximum:g}")
+        kind = column_type(c) + (f" ({', '.join(limits)})" if limits else "")
+        rows.append((code(c.name), kind, "yes" if c.required else "no",
+                     "yes" if c.nonempty else "no", cell(c.description)))
+    out += table(("column", "type", "in the header", "a value in every row", "what it holds"),
+                 rows)
+    for c in schema.columns:
+        if c.vocabulary is None:
+            continue
+        if c.name == "seed_reason":
+            out += [f"`{schema.file}` `{c.name}` — the routes of `[entries] seed_routes`; by "
+                    "default these, into these sections (the Girls section is for girls only "
+                    "whatever the route):", ""]
+            out += table(("code", "seeds into", "other accepted wordings", "meaning"),
+                         seed_route_rows(c.vocabulary))
+            continue
+        closed = ("A value outside these is rejected; the rejection lists them."
+                  if c.closed else "The event's configuration holds the closed set.")
+        out += [f"`{schema.file}` `{c.name}` — {closed}", ""]
+        out += table(("code", "other accepted wordings", "meaning"), vocabulary_rows(c.vocabulary))
+    return out
+
+
+def conventions() -> list[str]:
+    bools_true = ", ".join(code(k) for k, v in BOOLEANS.items() if v)
+    bools_false = ", ".join(code(k) for k, v in BOOLEANS.items() if not v)
+    return [
+        "## Conventions (every file)", "",
+        "- One folder per event under this folder, holding `event.toml` and the CSV files of its "
+        "kind. `chessfed run inputs` runs every folder that has an `event.toml`.",
+        "- UTF-8 CSV with a header row (a byte-order mark is accepted). Columns may come in any "
+        "order. A column not listed is an error; a column whose \"in the header\" is *no* may be "
+        "left out.",
+        f"- Types: text (surrounding spaces are ignored in every cell); integer; number; "
+        f"{ColType.MONEY.value} (`2000`, `2,000.50`; never rounded); {ColType.DATE.value}; "
+        f"{ColType.DATETIME.value} (event local time); boolean: {bools_true} for yes and "
+        f"{bools_false} for no, in any case. An empty cell is no value.",
+        "- Codes: an enumerated column holds one of the codes listed under it, or one of that "
+        "code's other accepted wordings (the regulation's words, other programs' spellings), "
+        "compared ignoring case, spaces and underscores (`Half-point bye`, `half-point bye` "
+        "and `HALF-POINT  BYE` are all `HPB`; `no association` is `no_association`); the "
+        "recognised wording is read as its code. A wording that two codes share would mean "
+        "neither.",
+        "- Every bad cell is reported in `outputs/<event>/validation.csv` (and "
+        "`validation.html`) with file, line, column, value and reason; a row with an error is "
+        "set aside, never dropped silently.",
+        "",
+    ]
+
+
+# ---------------------------------------------------------------------------------------------
+# event.toml
+
+
+_SCALARS = {str: "text", int: "integer", float: "number", bool: "`true` / `false`",
+            Decimal: "amount", dt.date: "date (TOML `2024-09-02`)",
+            dt.datetime: "datetime (TOML `2024-09-09T17:00:00`)"}
+
+
+def type_name(tp: object) -> str:
+    origin, args = typing.get_origin(tp), typing.get_args(tp)
+    if origin in (typing.Union, types.UnionType):
+        rest = [a for a in args if a is not type(None)]
+        return " or ".join(type_name(a) for a in rest) + " (may be left out)"
+    if origin is tuple:
+        if len(args) == 2 and args[1] is Ellipsis:
+            if dataclasses.is_dataclass(args[0]):
+                return "list of tables"
+            return f"list of {type_name(args[0])}"
+        return "[" + ", ".join(type_name(a) for a in args) + "]"
+    if origin in (frozenset, set):
+        return f"list of {type_name(args[0])}"
+    if origin in (dict, typing.Mapping, collections.abc.Mapping):
+        return f"table of {type_name(args[0])} → {type_name(args[1])}"
+    if isinstance(tp, type) and issubclass(tp, Enum):
+        return "one of " + ", ".join(code(f'"{m.value}"') for m in tp)
+    if dataclasses.is_dataclass(tp):
+        return "table"
+    return _SCALARS.get(tp, str(tp))  # type: ignore[arg-type]
+
+
+def toml_value(v: object) -> str:
+    if isinstance(v, Enum):
+        return f'"{v.value}"'
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    if isinstance(v, str):
+        return f'"{v}"'
+    if isinstance(v, dt.datetime):
+        return v.isoformat()
+    if isinstance(v, (dt.date, int, float, Decimal)):
+        return str(v)
+    if isinstance(v, (frozenset, set)):
+        return "[" + ", ".join(toml_value(x) for x in sorted(v, key=str)) + "]"
+    if isinstance(v, (tuple, list)):
+        return "[" + ", ".join(toml_value(x) for x in v) + "]"
+    if isinstance(v, collections.abc.Mapping):
+        return "{ " + ", ".join(f"{k} = {toml_value(x)}" for k, x in v.items()) + " }"
+    return str(v)
+
+
+def default_of(f: dataclasses.Field) -> object:
+    if f.default is not dataclasses.MISSING:
+        return f.default
+    if f.default_factory is not dataclasses.MISSING:
+        return f.default_factory()
+    return dataclasses.MISSING
+
+
+def config_table(title: str, cls: type, intro: str, notes: dict[str, str] | None = None) -> list[str]:
+    docs = attribute_docs(cls)
+    hints = typing.get_type_hints(cls)
+    rows, long_defaults = [], []
+    for f in dataclasses.fields(cls):
+        d = default_of(f)
+        if d is dataclasses.MISSING:
+            default = "required"
+        elif d is None:
+            default = "—"
+        else:
+            text = toml_value(d)
+            if len(text) > 60:
+                long_defaults.append((f.name, text))
+                default = "see below"
+            else:
+                default = code(text)
+        meaning = docs.get(f.name, "")
+        if notes and f.name in notes:
+            meaning = f"{meaning} {notes[f.name]}".strip()
+        rows.append((code(f.name), cell(type_name(hints[f.name])), default, cell(meaning)))
+    out = [f"### `{title}`", "", cell(intro), ""]
+    out += table(("key", "type", "default", "meaning"), rows)
+    for name, text in long_defaults:
+        out += [f"Default of `{name}`:", "", "```toml", f"{name} = {text}", "```", ""]
+    return out
+
+
+def enum_values(enum: type[Enum], what: str) -> list[str]:
+    meanings = member_meanings(enum)
+    return [what, ""] + table(("value", "meaning"),
+                              [(code(f'"{m.value}"'), cell(meanings[str(m.value)])) for m in enum])
+
+
+def tiebreak_codes() -> list[str]:
+    codes = known_codes()
+    modified = sorted({c.split("-")[0] for c in codes if "-" in c}, key=codes.index)
+    rows = []
+    for base, fn in REGISTRY.items():
+        doc = " ".join((fn.__doc__ or "").split())
+        first = re.split(r"\.\s+(?=[A-Z])", doc, maxsplit=1)[0].rstrip(".")
+        rows.append((code(base), cell(first)))
+    return [
+        "`[swiss] tiebreaks` — the FIDE C.07 codes, in the order they break ties (any case; "
+        "Vega's `/` for `-` accepted). " + ", ".join(code(b) for b in modified) + " also take "
+        "a modifier: `-C1`, `-C2` (Cut-1, Cut-2: without the lowest one or two values) or "
+        "`-M1`, `-M2` (Median-1, Median-2: without the highest and the lowest one or two), "
+        "e.g. `BH-C1`.", "",
+    ] + table(("code", "meaning"), rows)
+
+
+def event_toml() -> list[str]:
+    entry_types = "(Codes of players.csv `entry_type`.)"
+    out = [
+        "## `event.toml`", "",
+        "Every value a regulation sets comes from here; the file is checked once, at load, and "
+        "an error names the file and the full key (`entries.quota_per_category`). A key not "
+        "listed is an error. Codes here are written exactly as listed.", "",
+    ]
+    out += config_table("[event]", config.EventInfo, "Both kinds: the event itself.")
+    out += enum_values(config.EventKind, "`[event] kind`:")
+    out += config_table("[publish]", config.PublishConfig, "Both kinds: who the messages go "
+                        "from and to. `recipients` is a list of inline tables:")
+    out += config_table("[publish] recipients", config.Recipient, "One address.")
+    out += config_table("[swiss]", config.SwissConfig, "Swiss events: the system of play.")
+    out += config_table("[[swiss.categories]]", config.Category,
+                        "Swiss events: one table per category, in the order they are shown.")
+    out += enum_values(Edition, "`[swiss] tiebreak_edition`:")
+    out += enum_values(DutchEdition, "`[swiss] dutch_edition`:")
+    out += enum_values(config.InitialColour, "`[swiss] initial_colour`:")
+    out += tiebreak_codes()
+    notes = {k: entry_types for k in ("special_fee_types", "deadline_exempt_types",
+                                      "association_types", "boarding_types")}
+    notes["seed_routes"] = "(Keys: the codes of players.csv `seed_reason`; by default each "\
+                           "seeds into the category its code ends with.)"
+    out += config_table("[entries]", JuniorEntryRules,
+                        "Swiss events with the National Junior's entry rules (optional: "
+                        "without it every entry is accepted). The defaults are the 2024 "
+                        "regulations.", notes)
+    out += config_table("[golden_knights]", GKRules,
+                        "Correspondence events: the Golden Knights rules as numbers. The "
+                        "defaults are the 2017-2020 regulations.")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def input_reference() -> str:
+    """The whole reference, as Markdown."""
+    out = [
+        "# Input reference", "",
+        f"<!-- Generated by `{COMMAND}` from the code; do not edit by hand "
+        "(tests/test_input_reference.py checks that it is up to date). -->", "",
+        "What an event folder holds: every file, every column, every `event.toml` key; for "
+        "every column or key that takes codes, every accepted value and what it means in the "
+        "regulation's words. The National Junior 2024 (`national-junior-2024/`) is a Swiss "
+        "event, the Golden Knights (`golden-knights-2019/`) a correspondence event.", "",
+    ]
+    out += conventions()
+    out += ["## Swiss events (`kind = \"swiss\"`)", ""]
+    for name, schema in SWISS_SCHEMAS.items():
+        out += file_section(schema, name in SWISS_REQUIRED)
+    out += ["## Correspondence events (`kind = \"correspondence\"`)", ""]
+    for name, schema in GK_SCHEMAS.items():
+        out += file_section(schema, name in GK_REQUIRED)
+    out += event_toml()
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out) + "\n"
+

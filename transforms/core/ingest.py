@@ -395,9 +395,9 @@ SWISS_SCHEMAS = {
             "The route of the entry (NJ 2024 Eligibility).")),
         Column("seed_reason", required=False, vocabulary=SEED_REASONS, closed=False,
                description=(
-                   "For `seeded` entries: the route (NJ 2024 Eligibility). A national "
-                   "championship's code ends with the category it seeds into (\"in their "
-                   "respective categories\"). The accepted codes are event.toml's "
+                   "For `seeded` entries: the route (NJ 2024 Eligibility). A route's code "
+                   "ends with the category of the title earned, the one section it seeds into "
+                   "(\"in their respective categories\"). The accepted codes are event.toml's "
                    "`[entries] seed_routes` (by default these); an unknown one rejects the "
                    "entry, and the rejection lists them. A former code that named no category "
                    f"({', '.join(_code_list(RETIRED_SEED_REASONS))}) rejects the entry, and the "

@@ -13,7 +13,9 @@ the recorded one.
 
 Exit status: 0 success (``-c``: every round the same); 1 no valid pairing exists (``-c``: at
 least one round differs or cannot be paired); 3 invalid input (the offending line is
-printed, quoted, on standard error).
+printed, quoted, on standard error): a malformed line, or a player whose points (columns
+81-84) disagree with the player's results under the file's point system, as bbpPairings and
+JaVaFo refuse such a file.
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ from flows.io import atomic_write
 from transforms.core.errors import InputError, NoValidPairing
 from transforms.core.model import DutchEdition
 from transforms.fide.dutch.engine import pair_round
-from transforms.fide.trf import Tournament, parse_trf
+from transforms.fide.trf import Tournament, check_points, parse_trf
 
 EXIT_OK, EXIT_NO_PAIRING, EXIT_INPUT = 0, 1, 3
 
@@ -107,6 +109,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     except OSError as e:
         print(f"{args.dutch}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_INPUT
+    bad = check_points(t, source=str(args.dutch))
+    for f in bad:
+        print(f"{f.file}:{f.line}: {f.reason}\n  {f.value!r}", file=sys.stderr)
+    if bad:
         return EXIT_INPUT
     if args.check:
         return check_rounds(t, args.edition)

@@ -313,3 +313,53 @@ def test_the_swiss_flow_writes_a_checked_report_per_rated_category(tmp_path):
     pub = Publication(tmp_path)
     fide_rating_reports(pub, run)
     assert "fide/rating-report-open.trf" not in pub.files
+
+
+def test_trf_players_maps_gender_nationality_and_an_unrated_player():
+    # Decision: the federation is players.csv nationality as written (upper case); a gender
+    # other than M/F is written blank; a missing rating is 0 (written blank)
+    frame = pl.DataFrame({"sno": [1, 2, 3], "name": ["A, a", "B, b", "C, c"],
+                          "gender": ["M", "F", "X"], "nationality": ["IND", "npl", None],
+                          "rating": [1500, None, 0], "title": ["IM", None, ""],
+                          "fide_id": ["1", None, "3"],
+                          "birth_date": [dt.date(2006, 1, 2), None, dt.date(2007, 3, 4)]})
+    got = trf_players(frame).to_dicts()
+    assert [(r["sex"], r["fed"], r["rating"], r["title"], r["fide_id"], r["birth"])
+            for r in got] == [("m", "IND", 1500, "IM", "1", "2006/01/02"),
+                              ("w", "NPL", 0, "", "", ""), ("", "", 0, "", "3", "2007/03/04")]
+
+
+def test_engine_view_writes_every_players_federation_and_sex():
+    cfg, c, _ = demo()
+    from transforms.swiss.rounds import RoundSetup, engine_input
+
+    t = engine_input(c.players, c.card, c.done + 1, RoundSetup({}, frozenset()), name="x",
+                     total_rounds=11, edition=cfg.swiss.dutch_edition, initial_colour="white")
+    women = set(c.players.filter(pl.col("gender") == "F")["sno"])
+    assert women and {p.sno for p in t.players if p.sex == "w"} == women
+    assert {p.sex for p in t.players} == {"m", "w"}
+    assert {p.fed for p in t.players} == set(c.players["nationality"])
+
+
+def test_a_pab_worth_half_a_point_is_declared_so_the_points_agree():
+    from transforms.fide.rating_report import point_system_of
+    from transforms.fide.trf import check_points, tournament_from_scorecard
+
+    card = pl.DataFrame({"round": [1, 1, 1], "sno": [1, 2, 3], "opponent": [2, 1, None],
+                         "colour": ["w", "b", None], "points": [1.0, 0.0, 0.5],
+                         "kind": ["played", "played", "PAB"]})
+    scoring = point_system_of(card)
+    assert scoring.pab == 0.5
+    players = pl.DataFrame({"sno": [1, 2, 3], "name": ["A, a", "B, b", "C, c"]})
+    for fmt, record in ((TrfFormat.TRF_2026, "162  P 0.5"), (TrfFormat.TRF16, "XXS PAB=0.5")):
+        text = write_trf(tournament_from_scorecard(players, card, name="P", scoring=scoring,
+                                                   format=fmt))
+        assert record in text.splitlines()
+        assert check_points(parse_trf(text)) == []
+
+
+def test_rating_report_in_trf16_names_the_edition_in_192_when_092_is_a_text():
+    # Decision: TRF16 keeps the edition in 092 unless 092 holds the tournament type's text
+    text = write_trf(report(TrfFormat.TRF16))
+    assert "192 FIDE_DUTCH_2017" in text.splitlines()
+    assert parse_trf(text).edition == "2017"

@@ -105,3 +105,22 @@ def test_pair_exits_3_on_points_that_disagree_quoting_the_line(tmp_path, capsys)
 @pytest.mark.parametrize("mode", [["-p"], ["-c"]])
 def test_pair_accepts_a_file_whose_points_agree(tmp_path, mode):
     assert pair_cli.main(["--dutch", str(CASE), *mode]) in (0, 1)
+
+
+def test_points_check_baku_type_without_records_accepts_a_fictitious_point():
+    # Decision: a *_BAKU tournament type without 250/XXA records: the file does not say who
+    # had the fictitious points, so 0, ½ or 1 more than the results is accepted
+    text = with_points(CASE.read_text(), 1, "3.0")  # 2.0 from the results
+    assert check_points(parse_trf(text))
+    baku = text.replace("092 FIDE_DUTCH_2025", "192 FIDE_DUTCH_2025_BAKU")
+    assert check_points(parse_trf(baku)) == []
+    assert check_points(parse_trf(with_points(baku, 1, "3.5")))
+
+
+def test_299_records_do_not_change_the_points_of_the_rows():
+    # Decision: a 299 penalty is a record; player 6's rows still add up to ½
+    import polars as pl
+
+    t = parse_trf(SWISS.read_text())
+    rows = t.scorecard.filter(pl.col("sno") == 6)["points"].sum()
+    assert rows == 0.5 and next(p.points for p in t.players if p.sno == 6) == 0.0

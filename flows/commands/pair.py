@@ -44,7 +44,7 @@ def add_parser(subparsers) -> None:
 
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dutch", metavar="TRF", required=True, type=Path,
-                   help="the tournament file (TRF16 / TRF-2025)")
+                   help="the tournament file (TRF16 / TRF-2026)")
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("-p", dest="pairing_out", nargs="?", const="-", metavar="OUT",
                       help="write the next round's pairing to OUT (default: stdout)")

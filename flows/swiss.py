@@ -13,13 +13,20 @@ from flows import tasks
 from flows.publish import render
 from flows.publish import swiss as pages
 from flows.publish.mail import outbox
-from flows.publish.pages import Publication, event_context, link_list, publish_validation
+from flows.publish.pages import (
+    Publication,
+    event_context,
+    findings_frame,
+    link_list,
+    publish_validation,
+)
 from flows.publish.present import Section
 from transforms.core.errors import Severity
 from transforms.core.ingest import SWISS_SCHEMAS
-from transforms.fide.trf import write_trf
-from transforms.swiss.event import engine_input, run_swiss
-from transforms.swiss.rounds import RoundSetup
+from transforms.fide.rating_report import check_rating_report, rating_report, report_header
+from transforms.fide.trf import parse_trf, write_trf
+from transforms.swiss.event import SwissRun, engine_input, run_swiss
+from transforms.swiss.rounds import RoundSetup, trf_players
 
 
 @flow(name="swiss-event")
@@ -49,6 +56,7 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) ->
             if c.done:
                 pub.files[f"event-{c.cat.id}.trf"] = write_trf(engine_input(
                     run, c, c.done + 1, RoundSetup({}, frozenset())))
+        fide_rating_reports(pub, run)
         bulletin += pages.bulletin_sections(pub, run, ctx, highlights)
         for c in run.categories:
             for d in c.audit:
@@ -71,3 +79,31 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) ->
                       lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
                       highlights=highlights, as_of=as_of)
     return tasks.finish(pub, cfg, event_dir, names, as_of, started, messages)
+
+
+def fide_rating_reports(pub: Publication, run: SwissRun) -> None:
+    """The FIDE rating report of every rated category whose last round is complete
+    (``fide/rating-report-<category>.trf``), read back and checked as FIDE would
+    (``fide/rating-report-<category>-check.csv``; the counts go to the manifest's notes)."""
+    rules, s, e = run.cfg.fide_report, run.cfg.swiss, run.cfg.event
+    if rules is None or s is None:
+        return
+    for c in run.categories:
+        if (rules.categories and c.cat.id not in rules.categories) or c.done < s.rounds:
+            continue
+        players = trf_players(c.players)
+        t = rating_report(
+            players, c.card, c.rankings[c.done], name=f"{e.name} — {c.cat.name}",
+            header=report_header(rules, start=e.start, end=e.end, players=players,
+                                 tiebreaks=s.tiebreaks),
+            total_rounds=s.rounds, edition=s.dutch_edition, initial_colour=s.initial_colour.colour,
+            format=rules.format, tournament_code=rules.tournament_codes.get(c.cat.id, ""))
+        rel = f"fide/rating-report-{c.cat.id}.trf"
+        text = write_trf(t)
+        found = check_rating_report(parse_trf(text, source=rel), source=rel)
+        pub.files[rel] = text
+        pub.files[f"fide/rating-report-{c.cat.id}-check.csv"] = findings_frame(found).write_csv()
+        errors = sum(f.severity is Severity.ERROR for f in found)
+        pub.notes.append(f"FIDE rating report {c.cat.id} ({rules.format}): {errors} error(s), "
+                         f"{len(found) - errors} warning(s) for FIDE (fide/rating-report-"
+                         f"{c.cat.id}-check.csv)")

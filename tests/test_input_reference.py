@@ -13,6 +13,7 @@ from flows.commands.input_reference import attribute_docs, cell, input_reference
 from transforms.core import config
 from transforms.core.ingest import GK_SCHEMAS, SWISS_SCHEMAS
 from transforms.core.model import DutchEdition
+from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.tiebreaks import Edition, known_codes
 from transforms.golden_knights.rules import GKRules
 from transforms.national_junior.entries import JuniorEntryRules, SeedReason
@@ -22,7 +23,7 @@ REFERENCE = ROOT / "inputs" / "README.md"
 SCHEMAS = [*SWISS_SCHEMAS.values(), *GK_SCHEMAS.values()]
 ENUMERATED = [(s.file, c) for s in SCHEMAS for c in s.columns if c.vocabulary is not None]
 TABLES = [config.EventInfo, config.PublishConfig, config.Recipient, config.SwissConfig,
-          config.Category, JuniorEntryRules, GKRules]
+          config.Category, JuniorEntryRules, GKRules, RatingReportRules]
 
 
 def test_the_committed_reference_is_what_the_generator_writes():

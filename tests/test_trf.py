@@ -1,4 +1,4 @@
-"""TRF16 / TRF-2025 reader and writer (transforms/trf.py).
+"""TRF16 / TRF-2026 reader and writer (transforms/fide/trf.py).
 
 Reference files: tests/data/dutch (see SOURCE.md there)."""
 

@@ -42,7 +42,8 @@ from transforms.core.ingest import (
     Schema,
     Vocabulary,
 )
-from transforms.core.model import DutchEdition
+from transforms.core.model import Acceleration, DutchEdition
+from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.tiebreaks import REGISTRY, Edition, known_codes
 from transforms.golden_knights.rules import GKRules
 from transforms.national_junior.entries import JuniorEntryRules
@@ -330,6 +331,7 @@ def event_toml() -> list[str]:
     out += enum_values(Edition, "`[swiss] tiebreak_edition`:")
     out += enum_values(DutchEdition, "`[swiss] dutch_edition`:")
     out += enum_values(config.InitialColour, "`[swiss] initial_colour`:")
+    out += enum_values(Acceleration, "`[swiss] acceleration`:")
     out += tiebreak_codes()
     notes = {k: entry_types for k in ("special_fee_types", "deadline_exempt_types",
                                       "association_types", "boarding_types")}
@@ -339,6 +341,9 @@ def event_toml() -> list[str]:
                         "Swiss events with the National Junior's entry rules (optional: "
                         "without it every entry is accepted). The defaults are the 2024 "
                         "regulations.", notes)
+    out += config_table("[fide_report]", RatingReportRules,
+                        "Swiss events: what the FIDE rating report of each rated category "
+                        "says (optional: without it no rating report is written).")
     out += config_table("[golden_knights]", GKRules,
                         "Correspondence events: the Golden Knights rules as numbers. The "
                         "defaults are the 2017-2020 regulations.")

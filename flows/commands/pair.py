@@ -17,7 +17,9 @@ the recorded one.
 
 Exit status: 0 success (``-c``: every round the same); 1 no valid pairing exists (``-c``: at
 least one round differs or cannot be paired); 3 invalid input (the offending line is
-printed, quoted, on standard error).
+printed, quoted, on standard error): a malformed line, or a player whose points (columns
+81-84) disagree with the player's results under the file's point system, as bbpPairings and
+JaVaFo refuse such a file.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from transforms.core.errors import InputError, NoValidPairing
 from transforms.core.model import DutchEdition
 from transforms.fide.acceleration import virtual_points
 from transforms.fide.dutch.engine import pair_round
-from transforms.fide.trf import Tournament, parse_trf
+from transforms.fide.trf import Tournament, check_points, parse_trf
 
 EXIT_OK, EXIT_NO_PAIRING, EXIT_INPUT = 0, 1, 3
 
@@ -47,7 +49,7 @@ def add_parser(subparsers) -> None:
 
 def _arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--dutch", metavar="TRF", required=True, type=Path,
-                   help="the tournament file (TRF16 / TRF-2025)")
+                   help="the tournament file (TRF16 / TRF-2026)")
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("-p", dest="pairing_out", nargs="?", const="-", metavar="OUT",
                       help="write the next round's pairing to OUT (default: stdout)")
@@ -115,6 +117,11 @@ def run(args: argparse.Namespace) -> int:
         return EXIT_INPUT
     except OSError as e:
         print(f"{args.dutch}: {e.strerror or e}", file=sys.stderr)
+        return EXIT_INPUT
+    bad = check_points(t, source=str(args.dutch))
+    for f in bad:
+        print(f"{f.file}:{f.line}: {f.reason}\n  {f.value!r}", file=sys.stderr)
+    if bad:
         return EXIT_INPUT
     if args.check:
         return check_rounds(t, args.edition)

@@ -21,6 +21,7 @@ from typing import Any
 
 from transforms.core.errors import ConfigError
 from transforms.core.model import Acceleration, Colour, DutchEdition
+from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.tiebreaks import Edition, parse_code
 from transforms.golden_knights.rules import GKRules
 from transforms.national_junior.entries import JuniorEntryRules
@@ -194,6 +195,9 @@ class EventConfig:
     """``[entries]``: the National Junior's entry rules (eligibility, quotas, fees), if any."""
     golden_knights: GKRules | None = None
     """``[golden_knights]``: the Golden Knights rules as numbers (correspondence events)."""
+    fide_report: RatingReportRules | None = None
+    """``[fide_report]``: what the FIDE rating report of each rated category says (Swiss
+    events); None: no rating report is written."""
     source: str = "event.toml"
     """The file the configuration was read from, as named in error messages."""
 
@@ -327,7 +331,7 @@ def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(file, "", f"not valid TOML: {e}") from None
-    known = {"event", "publish", "swiss", "entries", "golden_knights"}
+    known = {"event", "publish", "swiss", "entries", "golden_knights", "fide_report"}
     for k in data:
         if k not in known:
             raise ConfigError(file, k, f"unknown table (known: {', '.join(sorted(known))})")
@@ -338,7 +342,7 @@ def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
     if event.end < event.start:
         raise ConfigError(file, "event.end", f"{event.end} is before event.start {event.start}")
     publish = from_table(PublishConfig, data["publish"], file=file, key="publish")
-    swiss = entries = golden_knights = None
+    swiss = entries = golden_knights = fide_report = None
     if event.kind is EventKind.SWISS:
         if "swiss" not in data:
             raise ConfigError(file, "swiss", "missing required table for kind = 'swiss'")
@@ -351,13 +355,39 @@ def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
                                   f"{unknown[0]!r} is not a category of [swiss]")
         if "golden_knights" in data:
             raise ConfigError(file, "golden_knights", "a table of correspondence events")
+        if "fide_report" in data:
+            fide_report = from_table(RatingReportRules, data["fide_report"], file=file,
+                                     key="fide_report")
+            check_fide_report(fide_report, event, swiss, file=file)
     else:
         if "golden_knights" not in data:
             raise ConfigError(file, "golden_knights",
                               "missing required table for kind = 'correspondence'")
         golden_knights = from_table(GKRules, data["golden_knights"], file=file, key="golden_knights")
-        for k in ("swiss", "entries"):
+        for k in ("swiss", "entries", "fide_report"):
             if k in data:
                 raise ConfigError(file, k, "a table of Swiss events")
     return EventConfig(event=event, publish=publish, swiss=swiss, entries=entries,
-                       golden_knights=golden_knights, source=file)
+                       golden_knights=golden_knights, fide_report=fide_report, source=file)
+
+
+def check_fide_report(rules: RatingReportRules, event: EventInfo, swiss: SwissConfig, *,
+                      file: str) -> None:
+    """DESIGN.md Inputs (event.toml) — ``[fide_report]`` agrees with ``[event]`` and
+    ``[swiss]``: one round date per round, within the event's dates; rated categories and
+    tournament codes name categories of ``[swiss]``."""
+    if len(rules.round_dates) != swiss.rounds:
+        raise ConfigError(file, "fide_report.round_dates",
+                          f"{len(rules.round_dates)} dates for {swiss.rounds} rounds "
+                          "(swiss.rounds): one date per round")
+    for i, d in enumerate(rules.round_dates):
+        if not event.start <= d <= event.end:
+            raise ConfigError(file, f"fide_report.round_dates[{i}]",
+                              f"{d} is outside the event ({event.start} - {event.end})")
+    cats = {c.id for c in swiss.categories}
+    for key, ids in (("categories", rules.categories), ("tournament_codes",
+                                                         tuple(rules.tournament_codes))):
+        for cid in ids:
+            if cid not in cats:
+                raise ConfigError(file, f"fide_report.{key}",
+                                  f"{cid!r} is not a category of [swiss] ({', '.join(sorted(cats))})")

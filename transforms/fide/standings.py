@@ -211,9 +211,10 @@ def pairing_regime(t: Tournament, *, round_robin: bool | None = None) -> Pairing
 
     1. ``round_robin`` (``--round-robin`` True, ``--swiss`` False): the arbiter's explicit word
        overrides the file.
-    2. The tournament-type record (:func:`tournament_type_round_robin`: ``192``, else ``092``;
-       a ``092``/``192`` naming a Dutch edition, which the TRF reader keeps as
-       ``Tournament.edition``, is a Swiss type). A round robin named there is one even before
+    2. The tournament-type record (:func:`tournament_type_round_robin` on the reader's
+       ``Tournament.header.encoded_type`` (``192``), else ``header.type`` (``092``); a
+       ``092``/``192`` naming a Dutch edition, which the reader keeps as ``Tournament.edition``,
+       is a Swiss type). A round robin named there is one even before
        its last round.
     3. A complete round robin in the file (:func:`complete_round_robin_cycles`, every round of
        the file, whatever rounds are counted).
@@ -221,7 +222,9 @@ def pairing_regime(t: Tournament, *, round_robin: bool | None = None) -> Pairing
     if round_robin is not None:
         return PairingRegime(round_robin, RegimeSource.OPTION,
                              "--round-robin" if round_robin else "--swiss")
-    named = tournament_type_round_robin(t.other_records)
+    header = [f"{tag} {text}" for tag, text in (("092", t.header.type), ("192", t.header.encoded_type))
+              if text]
+    named = tournament_type_round_robin([*header, *t.other_records])
     if named is None and t.edition is not None:
         named = (False, f"Dutch system ({t.edition} rules) named by the tournament type")
     if named is not None:

@@ -17,6 +17,7 @@ from transforms.core.model import (
     ResultCode,
 )
 from transforms.fide.acceleration import acceleration_records
+from transforms.fide.rating_report import point_system_of
 from transforms.fide.trf import Tournament, recorded_pairing, tournament_from_scorecard
 
 
@@ -53,11 +54,39 @@ def setup_from_scorecard(scorecard: pl.DataFrame, round_no: int) -> RoundSetup:
     return RoundSetup(byes, absent)
 
 
+def trf_players(players: pl.DataFrame) -> pl.DataFrame:
+    """FIDE C.04 Annex 2 (the 001 record) — the TRF's view of the event's players frame (with
+    ``sno``): sno, name, rating, title, sex (``m``/``w`` from players.csv ``gender`` M/F),
+    fide_id, birth (``YYYY/MM/DD``), fed (players.csv ``nationality``).
+
+    Decision: the federation is players.csv ``nationality`` as written (ISO 3166 alpha-3,
+    the same as FIDE's code for India and most federations); where FIDE's code differs
+    (GER, NED, SUI, ...) players.csv should hold FIDE's. A gender other than M/F is written
+    blank."""
+    def text(col: str) -> pl.Expr:
+        return (pl.col(col).cast(pl.String).fill_null("") if col in players.columns
+                else pl.lit(""))
+
+    sex = (pl.when(text("gender").str.to_uppercase() == "M").then(pl.lit("m"))
+           .when(text("gender").str.to_uppercase() == "F").then(pl.lit("w"))
+           .otherwise(pl.lit("")))
+    return players.select(
+        "sno", "name",
+        (pl.col("rating").fill_null(0) if "rating" in players.columns else pl.lit(0))
+        .alias("rating"),
+        text("title").alias("title"), sex.alias("sex"), text("fide_id").alias("fide_id"),
+        text("birth_date").str.replace_all("-", "/").alias("birth"),
+        text("nationality").str.to_uppercase().alias("fed"),
+    )
+
+
 def engine_input(players: pl.DataFrame, scorecard: pl.DataFrame, round_no: int, setup: RoundSetup,
                  *, name: str, total_rounds: int, edition: DutchEdition,
                  initial_colour: str, acceleration: Acceleration = Acceleration.NONE) -> Tournament:
     """FIDE C.04 Annex 2 — the TRF view of rounds 1..round_no-1 plus the pre-set entries of round
-    ``round_no`` (requested byes and absences), which the engine leaves unpaired; with an
+    ``round_no`` (requested byes and absences), which the engine leaves unpaired; the players
+    as :func:`trf_players` writes them; the point system the scorecard was scored with (a PAB
+    worth other than a point is declared, so that the points column agrees); with an
     ``acceleration`` (FIDE C.04.5), the virtual points of every round as ``XXA`` and ``250``
     records (the points column stays the points)."""
     card = scorecard.filter(pl.col("round") < round_no)
@@ -68,17 +97,10 @@ def engine_input(players: pl.DataFrame, scorecard: pl.DataFrame, round_no: int, 
              "kind": str(Kind.ABSENT)} for s in sorted(setup.absent)]
     if pre:
         card = pl.concat([card, pl.DataFrame(pre, schema=SCORECARD_SCHEMA)])
-    frame = players.select(
-        "sno", "name", "rating", "title",
-        pl.col("gender").alias("sex") if "gender" in players.columns else pl.lit("").alias("sex"),
-        pl.col("fide_id") if "fide_id" in players.columns else pl.lit("").alias("fide_id"),
-        pl.col("birth_date").cast(pl.String).str.replace_all("-", "/").alias("birth")
-        if "birth_date" in players.columns else pl.lit("").alias("birth"),
-        pl.lit("IND").alias("fed"),
-    )
     t = tournament_from_scorecard(
-        frame, card, name=name, total_rounds=total_rounds, edition=edition,
-        initial_colour=Colour.WHITE if initial_colour == "white" else Colour.BLACK)
+        trf_players(players), card, name=name, total_rounds=total_rounds, edition=edition,
+        initial_colour=Colour.WHITE if initial_colour == "white" else Colour.BLACK,
+        scoring=point_system_of(scorecard))
     records = acceleration_records(acceleration, players["sno"].to_list(), total_rounds)
     return replace(t, other_records=t.other_records + records) if records else t
 

@@ -343,7 +343,8 @@ def test_engine_view_writes_every_players_federation_and_sex():
 
 def test_a_pab_worth_half_a_point_is_declared_so_the_points_agree():
     from transforms.fide.rating_report import point_system_of
-    from transforms.fide.trf import check_points, tournament_from_scorecard
+    from transforms.fide.trf import tournament_from_scorecard
+    from transforms.fide.trf_points import check_points
 
     card = pl.DataFrame({"round": [1, 1, 1], "sno": [1, 2, 3], "opponent": [2, 1, None],
                          "colour": ["w", "b", None], "points": [1.0, 0.0, 0.5],

@@ -1,5 +1,5 @@
 """The points check: a TRF whose points column disagrees with the results is invalid input
-(transforms/fide/trf.py ``check_points``; ``chessfed pair`` exits 3).
+(transforms/fide/trf_points.py ``check_points``; ``chessfed pair`` exits 3).
 
 SOURCE for the behaviour copied: bbpPairings 6.0.0 (built from
 github.com/BieremaBoyzProgramming/bbpPairings, master 16a000f), run on
@@ -16,7 +16,8 @@ import pytest
 
 from flows.commands import pair as pair_cli
 from transforms.core.errors import Severity
-from transforms.fide.trf import check_points, expected_points, parse_trf
+from transforms.fide.trf import parse_trf
+from transforms.fide.trf_points import check_points, expected_points
 
 DATA = Path(__file__).parent / "data"
 REFERENCE = sorted((DATA / "dutch").glob("20*/T*/r*.trf"))

@@ -33,7 +33,8 @@ from transforms.core.errors import InputError, NoValidPairing
 from transforms.core.model import DutchEdition
 from transforms.fide.acceleration import virtual_points
 from transforms.fide.dutch.engine import pair_round
-from transforms.fide.trf import Tournament, check_points, parse_trf
+from transforms.fide.trf import Tournament, parse_trf
+from transforms.fide.trf_points import check_points
 
 EXIT_OK, EXIT_NO_PAIRING, EXIT_INPUT = 0, 1, 3
 

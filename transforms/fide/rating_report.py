@@ -42,9 +42,9 @@ from transforms.fide.trf import (
     Tournament,
     TrfFormat,
     TrfHeader,
-    check_points,
     tournament_from_scorecard,
 )
+from transforms.fide.trf_points import check_points
 
 TIME_CONTROL_CODE = re.compile(
     r"(?:\d+/)?\d+(?:\+\d+)?(?::(?:\d+/)?\d+(?:\+\d+)?)*"
@@ -182,7 +182,7 @@ def check_rating_report(t: Tournament, *, source: str = "") -> list[Finding]:
     ``YYYY/MM/DD``, round dates ``YY/MM/DD``, one per round played), a player without a FIDE
     id, with a malformed or repeated one, without a federation, without a rank, a new
     (unrated) player without a full birth date or a sex, a sex other than ``m``/``w``, points
-    that do not add up (:func:`transforms.fide.trf.check_points`), a game that the
+    that do not add up (:func:`transforms.fide.trf_points.check_points`), a game that the
     opponent's line records differently, more rounds than 142 says or fewer than it (the
     tournament is not finished). Warnings: 062/072 disagreeing with the players, a round
     date outside the tournament's dates, an unknown title, a rated player's missing birth

@@ -13,11 +13,10 @@ cannot be read as a TRF (the line is quoted).
 from __future__ import annotations
 
 import argparse
-import sys
 from pathlib import Path
 
 from flows.io import atomic_write
-from transforms.core.errors import InputError, Severity
+from transforms.core.errors import Severity
 
 EXIT_OK, EXIT_REJECTED, EXIT_INPUT = 0, 1, 3
 
@@ -33,17 +32,12 @@ def add_parser(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from flows.commands.pair import read_tournament
+    from flows.commands.pair import read_or_explain
     from flows.publish.pages import findings_frame
     from transforms.fide.rating_report import check_rating_report
 
-    try:
-        t = read_tournament(args.trf)
-    except InputError as e:
-        print(f"{e.file}:{e.line}: {e.reason}\n  {e.value!r}", file=sys.stderr)
-        return EXIT_INPUT
-    except OSError as e:
-        print(f"{args.trf}: {e.strerror or e}", file=sys.stderr)
+    t = read_or_explain(args.trf)
+    if t is None:
         return EXIT_INPUT
     found = check_rating_report(t, source=str(args.trf))
     for f in found:

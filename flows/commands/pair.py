@@ -110,14 +110,21 @@ def _fmt(boards) -> str:
     return ", ".join(f"{w}-{'bye' if b is None else b}" for w, b in boards) or "-"
 
 
-def run(args: argparse.Namespace) -> int:
+def read_or_explain(path: Path) -> Tournament | None:
+    """The tournament in ``path``, or None after saying on standard error why it cannot be
+    read (the offending line quoted): the caller exits 3."""
     try:
-        t = read_tournament(args.dutch)
+        return read_tournament(path)
     except InputError as e:
         print(f"{e.file}:{e.line}: {e.reason}\n  {e.value!r}", file=sys.stderr)
-        return EXIT_INPUT
     except OSError as e:
-        print(f"{args.dutch}: {e.strerror or e}", file=sys.stderr)
+        print(f"{path}: {e.strerror or e}", file=sys.stderr)
+    return None
+
+
+def run(args: argparse.Namespace) -> int:
+    t = read_or_explain(args.dutch)
+    if t is None:
         return EXIT_INPUT
     bad = check_points(t, source=str(args.dutch))
     for f in bad:

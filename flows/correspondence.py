@@ -12,13 +12,17 @@ import polars as pl
 from prefect import flow
 
 from flows import tasks
-from flows.publish import render
 from flows.publish.golden_knights import publish_event
 from flows.publish.mail import outbox
-from flows.publish.pages import Publication, event_context, link_list, publish_validation
+from flows.publish.pages import (
+    Publication,
+    event_context,
+    publish_bulletin,
+    publish_homes,
+    publish_validation,
+)
 from flows.publish.present import Section
 from transforms.core.config import EventConfig
-from transforms.core.errors import Severity
 from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, has_errors, validate_files
 from transforms.golden_knights.event import GKResult, run_golden_knights
 
@@ -39,11 +43,10 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
     started = time.perf_counter()
     cfg = tasks.read_config(event_dir)
     as_of = as_of or cfg.event.as_of or dt.date.today()
-    pub = Publication(out_dir)
+    pub = Publication(out_dir, ctx=event_context(cfg, as_of))
     names = list(GK_SCHEMAS)
     raw = tasks.read_inputs(event_dir, names)
     typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
-    ctx = event_context(cfg, as_of)
     bulletin: list[Section] = []
     highlights: list[str] = []
     if has_errors(findings, "members.csv", "entries.csv"):
@@ -55,15 +58,11 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
         res = compute(cfg, typed, as_of)
         pub.timings["rules_s"] = round(time.perf_counter() - t, 3)
         findings += res.findings
-        bulletin, highlights = publish_event(pub, cfg, cfg.golden_knights, res, as_of, ctx)
+        bulletin, highlights = publish_event(pub, cfg, cfg.golden_knights, res, as_of)
     publish_validation(pub, cfg, findings, as_of)
-    pub.pdfs["bulletin.pdf"] = render.render_page("report.html", title="Bulletin",
-                                                  subtitle=f"As of {as_of:%d %B %Y}.", sections=bulletin, **ctx)
-    n_err = sum(f.severity is Severity.ERROR for f in findings)
-    pub.files["index.html"] = render.render_page(
-        "index.html", title=cfg.event.name, subtitle=f"Published {as_of:%d %B %Y}.",
-        facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],
-        errors=n_err, warnings=len(findings) - n_err, highlights=highlights, links=link_list(pub), **ctx)
+    publish_bulletin(pub, bulletin, as_of)
+    publish_homes(pub, facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],
+                  highlights=highlights, findings=findings, as_of=as_of)
     messages = outbox(cfg, [(r.name, r.email) for r in cfg.publish.recipients],
                              subject=f"{cfg.event.name} — bulletin",
                              lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",

@@ -4,14 +4,16 @@ sub-flow; one event's failure is reported and does not stop the others."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import traceback
 from pathlib import Path
 
 from prefect import flow
 
 from flows.correspondence import correspondence_event
+from flows.publish import render
 from flows.swiss import swiss_event
-from flows.tasks import publish_config_error
+from flows.tasks import publish_config_error, write_outputs
 from transforms.core.config import EventConfig, EventKind, parse_event_config
 from transforms.core.errors import ConfigError
 
@@ -30,12 +32,14 @@ def check_config(folder: Path) -> EventConfig:
 @flow(name="chessfed-run")
 def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
                only: list[str] | None = None) -> dict[str, str]:
-    """Run every event folder (one with an event.toml) under ``inputs`` into ``out/<folder>``.
-    ``inputs`` may also be a single event folder."""
+    """Run every event folder (one with an event.toml) under ``inputs`` into ``out/<folder>``,
+    then write the run's index of events (``out/index.html``). ``inputs`` may also be a single
+    event folder."""
     inputs, out = Path(inputs), Path(out)
     folders = [inputs] if (inputs / "event.toml").exists() else sorted(
         p for p in inputs.iterdir() if (p / "event.toml").exists())
     status: dict[str, str] = {}
+    names: dict[str, str] = {}
     for folder in folders:
         if only and folder.name not in only:
             continue
@@ -46,10 +50,42 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
                 publish_config_error(folder, out / folder.name, err)
                 status[folder.name] = f"error: {err}"
                 continue
+            names[folder.name] = cfg.event.name
             runner = swiss_event if cfg.event.kind is EventKind.SWISS else correspondence_event
             runner(folder, out / folder.name, as_of)
             status[folder.name] = "ok"
         except Exception as e:  # noqa: BLE001 - one event's failure must not stop the others
             status[folder.name] = f"error: {e}"
             traceback.print_exc()
+    write_outputs.fn(out, {"index.html": site_index(out, [f.name for f in folders], status, names)})
     return status
+
+
+def site_index(out: Path, folders: list[str], status: dict[str, str],
+               names: dict[str, str]) -> str:
+    """The run's index page: every event folder with its status, this run's where it ran,
+    else what its last published manifest says."""
+    events = []
+    for name in folders:
+        manifest = _manifest(out / name)
+        title = names.get(name) or manifest.get("name") or name
+        if name in status:
+            ok = status[name] == "ok"
+            state = "published" if ok else "not published"
+            detail = (f"as of {manifest.get('as_of', '')}" if ok
+                      else status[name].removeprefix("error: ")[:300])
+        else:
+            state = "not run this time"
+            detail = (f"last published as of {manifest['as_of']}" if manifest.get("as_of")
+                      else "never published")
+        events.append({"href": f"{name}/index.html", "name": title, "status": state,
+                       "css": "ok" if state == "published" else "warning", "detail": detail})
+    return render.render_page("site.html", title="Events", subtitle=(
+        "Every event of this folder: its pages, standings, pairings and prizes."), events=events)
+
+
+def _manifest(folder: Path) -> dict:
+    try:
+        return json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}

@@ -10,14 +10,15 @@ from pathlib import Path
 from prefect import flow
 
 from flows import tasks
-from flows.publish import render
 from flows.publish import swiss as pages
 from flows.publish.mail import outbox
 from flows.publish.pages import (
+    OFFICE,
     Publication,
     event_context,
     findings_frame,
-    link_list,
+    publish_bulletin,
+    publish_homes,
     publish_validation,
 )
 from flows.publish.present import Section
@@ -36,41 +37,36 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) ->
     cfg = tasks.read_config(event_dir)
     assert cfg.swiss is not None
     as_of = as_of or cfg.event.as_of or dt.date.today()
-    pub = Publication(out_dir)
+    pub = Publication(out_dir, ctx=event_context(cfg, as_of))
     names = list(SWISS_SCHEMAS)
     raw = tasks.read_inputs(event_dir, names)
     t = time.perf_counter()
     run = run_swiss(cfg, raw, as_of)
     pub.timings["rules_s"] = round(time.perf_counter() - t, 3)
-    ctx = event_context(cfg, as_of)
     bulletin, highlights = [], []
     if run.entries is not None:
-        bulletin += pages.entries(pub, run, ctx)
+        pages.entries(pub, run)  # office pages: not in the bulletin the public reads
     if run.blocked:
         pub.notes.append(run.blocked)
         bulletin.append(Section("Not published", intro=[run.blocked]))
     else:
-        pages.standings_by_round(pub, run, ctx)
-        pages.pairings_by_round(pub, run, ctx)
+        pages.standings_by_round(pub, run)
+        pages.pairings_by_round(pub, run)
         for c in run.categories:
             if c.done:
                 pub.files[f"event-{c.cat.id}.trf"] = write_trf(engine_input(
                     run, c, c.done + 1, RoundSetup({}, frozenset())))
         fide_rating_reports(pub, run)
-        bulletin += pages.bulletin_sections(pub, run, ctx, highlights)
+        bulletin += pages.bulletin_sections(pub, run, highlights)
         for c in run.categories:
             for d in c.audit:
                 pub.notes.append(f"pairing audit {d['category']} round {d['round']}: {d['difference']}")
         if any(c.prizes is not None for c in run.categories):
-            bulletin += pages.prizes(pub, run, ctx)
+            bulletin += pages.prizes(pub, run)
     publish_validation(pub, cfg, run.findings, as_of)
-    pub.pdfs["bulletin.pdf"] = render.render_page(
-        "report.html", title="Bulletin", subtitle=f"As of {as_of:%d %B %Y}.", sections=bulletin, **ctx)
-    n_err = sum(f.severity is Severity.ERROR for f in run.findings)
-    pub.files["index.html"] = render.render_page(
-        "index.html", title=cfg.event.name, subtitle=f"Published {as_of:%d %B %Y}.",
-        facts=pages.event_facts(run), errors=n_err, warnings=len(run.findings) - n_err,
-        highlights=highlights, links=link_list(pub), **ctx)
+    publish_bulletin(pub, bulletin, as_of)
+    publish_homes(pub, facts=pages.event_facts(run), highlights=highlights,
+                  findings=run.findings, as_of=as_of)
     recipients = [(r.name, r.email) for r in cfg.publish.recipients]
     assoc = run.typed.get("associations.csv")
     if assoc is not None and "email" in assoc.columns:
@@ -98,11 +94,11 @@ def fide_rating_reports(pub: Publication, run: SwissRun) -> None:
                                  tiebreaks=s.tiebreaks),
             total_rounds=s.rounds, edition=s.dutch_edition, initial_colour=s.initial_colour.colour,
             format=rules.format, tournament_code=rules.tournament_codes.get(c.cat.id, ""))
-        rel = f"fide/rating-report-{c.cat.id}.trf"
+        rel = f"{OFFICE}fide/rating-report-{c.cat.id}.trf"
         text = write_trf(t)
         found = check_rating_report(parse_trf(text, source=rel), source=rel)
         pub.files[rel] = text
-        pub.files[f"fide/rating-report-{c.cat.id}-check.csv"] = findings_frame(found).write_csv()
+        pub.files[f"{OFFICE}fide/rating-report-{c.cat.id}-check.csv"] = findings_frame(found).write_csv()
         errors = sum(f.severity is Severity.ERROR for f in found)
         pub.notes.append(f"FIDE rating report {c.cat.id} ({rules.format}): {errors} error(s), "
                          f"{len(found) - errors} warning(s) for FIDE (fide/rating-report-"

@@ -17,7 +17,7 @@ from prefect import task
 
 from flows import io
 from flows.publish import mail, render
-from flows.publish.pages import Publication, findings_frame
+from flows.publish.pages import OFFICE, Publication, findings_frame
 from transforms.core.config import EventConfig, parse_event_config
 from transforms.core.errors import ConfigError, Finding, Severity
 from transforms.core.ingest import RawFile
@@ -43,12 +43,19 @@ def read_inputs(event_dir: Path, names: list[str]) -> dict[str, RawFile]:
 
 
 def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError) -> None:
-    """An event whose event.toml cannot be used still gets its validation report."""
+    """An event whose event.toml cannot be used still gets its validation report (office) and
+    a home page saying it is not published."""
     m = re.search(r"at line (\d+)", error.reason)
     finding = Finding("event.toml", int(m.group(1)) if m else None, error.key, "", Severity.ERROR,
                       error.reason)
     frame = findings_frame([finding])
-    files = {"validation.csv": frame.write_csv(),
+    pub = Publication(out_dir, ctx={"event": {"name": event_dir.name, "venue": "", "dates": "",
+                                              "code": ""}, "as_of": ""})
+    pub.page("index.html", "index.html", pdf=False, title=event_dir.name, facts=[],
+             subtitle="Not published: the event's configuration (event.toml) has an error; the "
+                      "office's validation report says which.",
+             highlights=[], errors=None, warnings=None, links=[])
+    files = {**pub.files, f"{OFFICE}validation.csv": frame.write_csv(),
              "manifest.json": json.dumps({"event": event_dir.name, "error": str(error)}, indent=2) + "\n"}
     write_outputs.fn(out_dir, files)
 
@@ -132,6 +139,7 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
               for n in ["event.toml", *input_names] if (event_dir / n).exists()]
     manifest = {
         "event": cfg.event.id if cfg else event_dir.name,
+        "name": cfg.event.name if cfg else event_dir.name,
         "as_of": as_of.isoformat(),
         "inputs": inputs,
         "outputs": outputs,

@@ -66,7 +66,7 @@ def test_every_demo_event_runs(demo_run):
 
 def test_malformed_event_gets_validation_rows_not_a_traceback(demo_run):
     _, out, *_ = demo_run
-    with open(out / "broken-open" / "validation.csv", newline="") as fh:
+    with open(out / "broken-open" / "office" / "validation.csv", newline="") as fh:
         rows = list(csv.DictReader(fh))
     got = {(r["file"], r["line"], r["column"]) for r in rows}
     assert ("players.csv", "2", "birth_date") in got      # 30 February
@@ -79,9 +79,10 @@ def test_malformed_event_gets_validation_rows_not_a_traceback(demo_run):
 def test_each_event_publishes_the_contract_files(demo_run, event):
     _, out, *_ = demo_run
     d = out / event
-    for name in ("validation.csv", "validation.html", "index.html", "bulletin.pdf", "manifest.json"):
+    for name in ("office/validation.csv", "office/validation.html", "office/index.html",
+                 "index.html", "bulletin.pdf", "manifest.json"):
         assert (d / name).is_file(), name
-    with open(d / "validation.csv", newline="") as fh:
+    with open(d / "office" / "validation.csv", newline="") as fh:
         assert next(csv.reader(fh)) == ["file", "line", "column", "value", "severity", "reason"]
     emls = sorted((d / "outbox").glob("*.eml"))
     assert emls
@@ -128,7 +129,7 @@ def test_national_junior_final_standings_and_prizes(demo_run):
     from transforms.fide.trf import parse_trf, write_trf
     text = (d / "event-open.trf").read_text()
     assert write_trf(parse_trf(text)) == text
-    with open(d / "entries" / "decisions.csv", newline="") as fh:
+    with open(d / "office" / "entries" / "decisions.csv", newline="") as fh:
         decisions = list(csv.DictReader(fh))
     assert {r["status"] for r in decisions} == {"accepted", "rejected"}
 
@@ -147,7 +148,7 @@ def test_golden_knights_contract_files_and_director_decision(demo_run):
     _, out, *_ = demo_run
     d = out / "golden-knights-2019"
     headers = {
-        "entries.csv": "entry_id,member_id,status,reason",
+        "office/entries.csv": "entry_id,member_id,status,reason",
         "qualifiers.csv": "stage,section,entry_id,member_id,score,qualified,basis",
         "standings.csv": "entry_id,member_id,name,preliminary,semifinal,final,weighted_points,"
                          "forfeit_losses,completed,prize_eligible",
@@ -165,3 +166,23 @@ def test_golden_knights_contract_files_and_director_decision(demo_run):
     assert "Certificate" in PdfReader(certificates[0]).pages[0].extract_text()
     notes = json.loads((d / "manifest.json").read_text())["notes"]
     assert any("GK rule 7" in n and "GK19-0143" in n for n in notes)
+
+
+def test_office_material_is_apart_and_never_linked_from_a_public_page(demo_run):
+    # DESIGN.md / issue 11: ledgers, decisions, the validation report, the director's review
+    # and membership flags live under office/; no public page links there.
+    import re
+
+    _, out, *_ = demo_run
+    for event in EVENTS:
+        d = out / event
+        assert (d / "office" / "index.html").is_file()
+        for page in d.rglob("*.html"):
+            rel = page.relative_to(d).as_posix()
+            if rel.startswith("office/"):
+                continue
+            hrefs = re.findall(r'href="([^"]+)"', page.read_text(encoding="utf-8"))
+            assert not [h for h in hrefs if "office/" in h], rel
+    index = (out / "index.html").read_text(encoding="utf-8")
+    for event in (*EVENTS, "broken-open"):
+        assert f'href="{event}/index.html"' in index

@@ -300,19 +300,19 @@ def test_the_swiss_flow_writes_a_checked_report_per_rated_category(tmp_path):
         c.rankings[c.done] = swiss.standings(run, c, c.done)
     pub = Publication(tmp_path)
     fide_rating_reports(pub, run)
-    assert sorted(pub.files) == ["fide/rating-report-girls-check.csv",
-                                 "fide/rating-report-girls.trf",
-                                 "fide/rating-report-open-check.csv",
-                                 "fide/rating-report-open.trf"]
-    assert pub.files["fide/rating-report-open-check.csv"].splitlines() == [
+    assert sorted(pub.files) == ["office/fide/rating-report-girls-check.csv",
+                                 "office/fide/rating-report-girls.trf",
+                                 "office/fide/rating-report-open-check.csv",
+                                 "office/fide/rating-report-open.trf"]
+    assert pub.files["office/fide/rating-report-open-check.csv"].splitlines() == [
         "file,line,column,value,severity,reason"]
-    assert "### FIDE tournament code 370074" in pub.files["fide/rating-report-girls.trf"]
+    assert "### FIDE tournament code 370074" in pub.files["office/fide/rating-report-girls.trf"]
     assert any("rating report open (TRF-2026): 0 error(s)" in n for n in pub.notes)
     # a category whose last round is not complete gets no report yet
     run.categories[0].done -= 1
     pub = Publication(tmp_path)
     fide_rating_reports(pub, run)
-    assert "fide/rating-report-open.trf" not in pub.files
+    assert "office/fide/rating-report-open.trf" not in pub.files
 
 
 def test_trf_players_maps_gender_nationality_and_an_unrated_player():

@@ -37,8 +37,8 @@ def _published(tiebreaks: tuple[str, ...] | None = None) -> dict[str, str]:
     if tiebreaks is not None:
         cfg = dataclasses.replace(cfg, swiss=dataclasses.replace(cfg.swiss, tiebreaks=tiebreaks))
     run = run_swiss(cfg, raw_inputs(NJ), cfg.event.as_of)
-    pub = Publication(Path("unused"))
-    swiss_pages.standings_by_round(pub, run, event_context(run.cfg, run.as_of))
+    pub = Publication(Path("unused"), ctx=event_context(run.cfg, run.as_of))
+    swiss_pages.standings_by_round(pub, run)
     return pub.files
 
 

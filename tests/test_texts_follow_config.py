@@ -56,11 +56,11 @@ def page(pub: Publication, rel: str) -> str:
 
 
 def test_nj_boarding_lump_sum_in_the_ledger_note_is_the_configured_one(swiss_run):
-    pub = Publication(Path("unused"))
     run = with_swiss(swiss_run, entries={"boarding_lump_sum": Decimal(1750)})
-    swiss_pages.entries(pub, run, event_context(run.cfg, run.as_of))
-    assert "Boarding: Rs 1,750 per selected" in page(pub, "entries.html")
-    assert "Rs 1,500" not in page(pub, "entries.html")
+    pub = Publication(Path("unused"), ctx=event_context(run.cfg, run.as_of))
+    swiss_pages.entries(pub, run)
+    assert "Boarding: Rs 1,750 per selected" in page(pub, "office/entries.html")
+    assert "Rs 1,500" not in page(pub, "office/entries.html")
 
 
 @pytest.mark.parametrize("shared, text", [
@@ -68,9 +68,9 @@ def test_nj_boarding_lump_sum_in_the_ledger_note_is_the_configured_one(swiss_run
     (True, "share the prizes of their places equally"),
 ])
 def test_prize_sharing_note_follows_prizes_shared(swiss_run, shared, text):
-    pub = Publication(Path("unused"))
     run = with_swiss(swiss_run, swiss={"prizes_shared": shared})
-    swiss_pages.prizes(pub, run, event_context(run.cfg, run.as_of))
+    pub = Publication(Path("unused"), ctx=event_context(run.cfg, run.as_of))
+    swiss_pages.prizes(pub, run)
     html = page(pub, "prizes.html")
     assert text in html
     other = "Cash prizes are not shared" if shared else "share the prizes of their places"
@@ -96,8 +96,8 @@ def gk_pages_with(cfg, typed, **rule_changes) -> Publication:
     rules = dataclasses.replace(cfg.golden_knights, **rule_changes)
     cfg = dataclasses.replace(cfg, golden_knights=rules)
     res = compute(cfg, typed, cfg.event.as_of)
-    pub = Publication(Path("unused"))
-    gk_pages.publish_event(pub, cfg, rules, res, cfg.event.as_of, event_context(cfg, cfg.event.as_of))
+    pub = Publication(Path("unused"), ctx=event_context(cfg, cfg.event.as_of))
+    gk_pages.publish_event(pub, cfg, rules, res, cfg.event.as_of)
     return pub
 
 

@@ -9,7 +9,7 @@ import datetime as dt
 import polars as pl
 
 from flows.publish import render
-from flows.publish.pages import Publication
+from flows.publish.pages import OFFICE, Publication
 from flows.publish.present import Section, table_from_frame
 from transforms.core.config import EventConfig
 from transforms.golden_knights.event import GKResult
@@ -41,18 +41,21 @@ def crosstable_sections(res: GKResult, rules: GKRules) -> list[Section]:
 
 
 def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKResult,
-                  as_of: dt.date, ctx: dict) -> tuple[list[Section], list[str]]:
+                  as_of: dt.date) -> tuple[list[Section], list[str]]:
     """Every page, CSV and certificate of one run; returns the bulletin's sections and the
     highlights of the messages."""
     cur = cfg.event.currency
     bulletin: list[Section] = []
     highlights: list[str] = []
-    for name, frame in (("entries.csv", res.entries), ("carried_forward.csv", res.carried_forward),
-                        ("proposed_sections.csv", res.proposed_sections), ("schedule.csv", res.schedule),
-                        ("qualifiers.csv", res.qualifiers), ("standings.csv", res.standings),
-                        ("prizes.csv", res.prizes), ("awards.csv", res.awards), ("rulings.csv", res.rulings),
-                        ("director_review.csv", res.director_review),
-                        ("membership_flags.csv", res.membership_flags), ("crosstables.csv", res.crosstables)):
+    for name, frame in ((f"{OFFICE}entries.csv", res.entries),
+                        (f"{OFFICE}carried_forward.csv", res.carried_forward),
+                        (f"{OFFICE}proposed_sections.csv", res.proposed_sections),
+                        ("schedule.csv", res.schedule), ("qualifiers.csv", res.qualifiers),
+                        ("standings.csv", res.standings), ("prizes.csv", res.prizes),
+                        ("awards.csv", res.awards), ("rulings.csv", res.rulings),
+                        (f"{OFFICE}director_review.csv", res.director_review),
+                        (f"{OFFICE}membership_flags.csv", res.membership_flags),
+                        ("crosstables.csv", res.crosstables)):
         _csv(pub, name, frame)
     for o in res.applied_overrides.iter_rows(named=True):
         pub.notes.append(f"GK rule 7 director decision applied: {o['kind']} {o['entry_id']} "
@@ -75,12 +78,11 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
                                                         ("email", "Email"), ("membership_expires", "Expires"),
                                                         ("flag", "Flag"), ("days_left", "Days")],
                                  numeric=["days_left"], empty="No membership needs attention.")])
-    pub.page("entries.html", render.render_page("report.html", title="Entries", subtitle="",
-                                                sections=[entries_sec, flags], **ctx))
+    pub.page(f"{OFFICE}entries.html", title="Entries", subtitle="",
+                                                sections=[entries_sec, flags])
     cross = crosstable_sections(res, rules)
-    pub.page("sections.html", render.render_page(
-        "report.html", title="Sections and crosstables",
-        subtitle="Cells: 1 win, ½ draw, 0 loss, + / − forfeit, * in progress.", sections=cross, **ctx))
+    pub.page("sections.html", title="Sections and crosstables",
+        subtitle="Cells: 1 win, ½ draw, 0 loss, + / − forfeit, * in progress.", sections=cross)
     if res.proposed_sections.height:
         prop = Section("Proposed sections (rule 2)", intro=[
             "Not yet published: the director publishes them by copying proposed_sections.csv into "
@@ -88,8 +90,7 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
             tables=[table_from_frame(res.proposed_sections, [("stage", "Stage"), ("section", "Section"),
                                                              ("seat", "Seat"), ("entry_id", "Entry")],
                                      numeric=["seat"])])
-        pub.page("proposed_sections.html", render.render_page(
-            "report.html", title="Proposed sections", subtitle="", sections=[prop], **ctx))
+        pub.page(f"{OFFICE}proposed_sections.html", title="Proposed sections", subtitle="", sections=[prop])
         bulletin.append(prop)
     q = res.qualifiers.with_columns(
         pl.when(pl.col("qualified").is_null()).then(pl.lit("pending"))
@@ -98,8 +99,8 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
         q.filter(pl.col("qualified").is_null() | pl.col("qualified")),
         [("stage", "Stage"), ("section", "Section"), ("entry_id", "Entry"), ("member_id", "Member"),
          ("score", "Score"), ("q", "Qualified"), ("basis", "Basis")], numeric=["score"])])
-    pub.page("qualifiers.html", render.render_page("report.html", title="Qualifiers", subtitle="",
-                                                   sections=[qual], **ctx))
+    pub.page("qualifiers.html", title="Qualifiers", subtitle="",
+                                                   sections=[qual])
     st = res.standings.sort(["weighted_points", "entry_id"], descending=[True, False])
     w_pre, w_semi, w_final = rules.stage_weights
     most = rules.games_per_player * sum(rules.stage_weights)
@@ -114,8 +115,8 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
                                   ("prize_eligible", "Eligible")],
                                  numeric=["preliminary", "semifinal", "final", "weighted_points", "forfeit_losses"])],
         notes=["Players who did not reach the semifinals are in standings.csv."])
-    pub.page("standings.html", render.render_page("report.html", title="Standings", subtitle="",
-                                                  sections=[stand], **ctx))
+    pub.page("standings.html", title="Standings", subtitle="",
+                                                  sections=[stand])
     prize_sec = Section("Prizes (rule 5)", intro=[
         f"Prize fund scaled to {res.entries_assigned} entries assigned (rule 5: based on "
         f"{rules.prize_base_entries} entries). "
@@ -124,14 +125,14 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
                                               ("weighted_points", "Weighted"), ("amount", "Prize")],
                                  numeric=["place", "weighted_points"], money=["amount"], currency=cur,
                                  empty="Prizes are awarded when the final is complete.")])
-    pub.page("prizes.html", render.render_page("report.html", title="Prizes", subtitle="",
-                                               sections=[prize_sec], **ctx))
+    pub.page("prizes.html", title="Prizes", subtitle="",
+                                               sections=[prize_sec])
     aw = res.awards.with_columns(pl.col("award").replace(AWARD_NAMES).alias("award_name"))
     aw = aw.join(res.standings.select("entry_id", "name"), on="entry_id", how="left")
     award_sec = Section("Awards (rule 4)", tables=[table_from_frame(
         aw, [("award_name", "Award"), ("name", "Name"), ("entry_id", "Entry"), ("value", "Value")])])
-    pub.page("awards.html", render.render_page("report.html", title="Awards", subtitle="",
-                                               sections=[award_sec], **ctx))
+    pub.page("awards.html", title="Awards", subtitle="",
+                                               sections=[award_sec])
     rulings = Section("Time-overstep rulings (rule 12)", tables=[table_from_frame(
         res.rulings, [("stage", "Stage"), ("section", "Section"), ("entry_id", "Entry"), ("opponent", "Opponent"),
                       ("reported", "Reported"), ("offense", "Offense"), ("ruling", "Ruling"),
@@ -141,10 +142,11 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
         res.director_review, [("rule", "Rule"), ("stage", "Stage"), ("section", "Section"),
                               ("entry_id", "Entry"), ("detail", "Detail")],
         empty="Nothing to decide.")])
-    pub.page("rulings.html", render.render_page("report.html", title="Rulings and director review",
-                                                subtitle="", sections=[rulings, review], **ctx))
+    pub.page("rulings.html", title="Time-overstep rulings", subtitle="", sections=[rulings])
+    pub.page(f"{OFFICE}review.html", title="For the director's decision", subtitle="",
+             sections=[review])
     certificates(pub, cfg, rules, res, as_of)
-    bulletin += [prize_sec, stand, award_sec, qual, rulings, review, entries_sec, flags]
+    bulletin += [prize_sec, stand, award_sec, qual, rulings]
     if res.prizes.height:
         top = res.prizes.row(0, named=True)
         highlights.append(f"Golden Knights Champion: {top['name']} with {top['weighted_points']} weighted points.")

@@ -13,7 +13,24 @@ import polars as pl
 from flows.publish import render
 from flows.publish.present import Section, table_from_frame
 from transforms.core.config import EventConfig
-from transforms.core.errors import Finding
+from transforms.core.errors import Finding, Severity
+
+OFFICE = "office/"
+"""Where an event's office material goes (ledgers, entry decisions, the validation report, the
+director's review, membership flags: anything with an email address or a birth date). No
+public page links there; ``office/index.html`` lists it."""
+
+
+def nav_context(rel: str, *, prev: str | None = None, next: str | None = None) -> dict[str, Any]:
+    """The links every page carries, relative to the page at ``rel`` (inside the event's
+    folder): the run's index, the event's home (the office's home for office pages), the
+    previous and next page of a series (``prev``/``next`` are paths inside the event folder)."""
+    up = "../" * rel.count("/")
+    office = rel.startswith(OFFICE)
+    return {"site_index": f"{up}../index.html", "home": f"{up}index.html",
+            "office_home": f"{up}{OFFICE}index.html" if office else "",
+            "prev": f"{up}{prev}" if prev else "", "next": f"{up}{next}" if next else "",
+            "up": up}
 
 
 @dataclass
@@ -21,20 +38,31 @@ class Publication:
     """Everything one run publishes for an event, collected before it is written."""
 
     out_dir: Path
+    ctx: dict[str, Any] = field(default_factory=dict)
+    """The event context every page shows (:func:`event_context`)."""
     files: dict[str, bytes | str] = field(default_factory=dict)
     """Relative path -> content (CSV, HTML, TRF, JSON)."""
     pdfs: dict[str, str] = field(default_factory=dict)
     """Relative path of a PDF -> the HTML it is rendered from."""
+    titles: dict[str, str] = field(default_factory=dict)
+    """Relative path of each page -> its title (for the home pages' lists)."""
     timings: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     """Warnings and director decisions recorded in the manifest."""
 
-    def page(self, rel: str, html: str, *, pdf: bool | str = True) -> None:
-        """Publish an HTML page and, unless ``pdf`` is False, its PDF (from ``pdf`` when it
-        is a leaner HTML text of the same document)."""
+    def page(self, rel: str, template: str = "report.html", *, pdf: bool | dict[str, Any] = True,
+             prev: str | None = None, next: str | None = None, **context: Any) -> str:
+        """Render and publish the page ``rel`` and, unless ``pdf`` is False, its PDF (``pdf``
+        given as a dict: the context that differs for a leaner printed document)."""
+        nav = nav_context(rel, prev=prev, next=next)
+        html = render.render_page(template, **{**self.ctx, **nav, **context})
         self.files[rel] = html
+        self.titles[rel] = context.get("title", "")
         if pdf:
-            self.pdfs[rel.removesuffix(".html") + ".pdf"] = pdf if isinstance(pdf, str) else html
+            printed = html if pdf is True else render.render_page(
+                template, **{**self.ctx, **nav, **context, **pdf})
+            self.pdfs[rel.removesuffix(".html") + ".pdf"] = printed
+        return html
 
 
 def findings_frame(findings: list[Finding]) -> pl.DataFrame:
@@ -55,7 +83,7 @@ def event_context(cfg: EventConfig, as_of: dt.date) -> dict[str, Any]:
 def publish_validation(pub: Publication, cfg: EventConfig, findings: list[Finding],
                        as_of: dt.date) -> pl.DataFrame:
     frame = findings_frame(findings)
-    pub.files["validation.csv"] = frame.write_csv()
+    pub.files[f"{OFFICE}validation.csv"] = frame.write_csv()
     n_err = frame.filter(pl.col("severity") == "error").height
     n_warn = frame.height - n_err
     section = Section(
@@ -67,12 +95,42 @@ def publish_validation(pub: Publication, cfg: EventConfig, findings: list[Findin
             [("file", "File"), ("line", "Line"), ("column", "Column"), ("value", "Value"),
              ("severity", "Severity"), ("reason", "Reason")], numeric=["line"], row_css="_css",
             empty="No findings: every input row was accepted.")])
-    pub.page("validation.html", render.render_page(
-        "report.html", title="Validation report", subtitle="", sections=[section],
-        **event_context(cfg, as_of)), pdf=False)
+    pub.page(f"{OFFICE}validation.html", title="Validation report", subtitle="",
+             sections=[section], pdf=False)
     return frame
 
 
-def link_list(pub: Publication) -> list[dict[str, str]]:
-    rels = sorted({*pub.files, *pub.pdfs} - {"index.html"})
-    return [{"href": r, "label": r} for r in rels if not r.startswith("outbox/")]
+def link_list(pub: Publication, *, office: bool = False) -> list[dict[str, str]]:
+    """The pages and files of the event's public site (``office``: of its office folder), as
+    links relative to the folder's home, titled where they are pages. The public list never
+    holds an office path."""
+    home = f"{OFFICE}index.html" if office else "index.html"
+    rels = sorted({*pub.files, *pub.pdfs} - {home})
+    out = []
+    for r in rels:
+        if r.startswith("outbox/") or r.startswith(OFFICE) != office:
+            continue
+        href = r.removeprefix(OFFICE) if office else r
+        out.append({"href": href, "label": pub.titles.get(r) or r})
+    return out
+
+
+def publish_bulletin(pub: Publication, sections: list[Section], as_of: dt.date) -> None:
+    """The bulletin PDF (and its HTML): every section the event's pages chose for it."""
+    pub.page("bulletin.html", title="Bulletin", subtitle=f"As of {as_of:%d %B %Y}.",
+             sections=sections)
+
+
+def publish_homes(pub: Publication, *, facts: list[tuple[str, str]], highlights: list[str],
+                  findings: list[Finding], as_of: dt.date) -> None:
+    """The event's home page (what players and parents read; no office link) and the office's
+    home (``office/index.html``: the validation counts and every office page)."""
+    n_err = sum(f.severity is Severity.ERROR for f in findings)
+    published = f"Published {as_of:%d %B %Y}."
+    pub.page(f"{OFFICE}index.html", "index.html", pdf=False, title="Office",
+             subtitle=published + " For the organisers and arbiters: not linked from the public "
+             "pages.", facts=[], highlights=[], errors=n_err, warnings=len(findings) - n_err,
+             links=link_list(pub, office=True))
+    pub.page("index.html", "index.html", pdf=False, title=pub.ctx["event"]["name"],
+             subtitle=published, facts=facts, highlights=highlights, errors=None, warnings=None,
+             links=link_list(pub))

@@ -43,6 +43,8 @@ def render_page(template: str, **context: Any) -> str:
     context.setdefault("css", css())
     context.setdefault("version", chessfed_version())
     context.setdefault("footer", "")
+    for key in ("site_index", "home", "office_home", "prev", "next"):
+        context.setdefault(key, "")
     return environment().get_template(template).render(**context)
 
 

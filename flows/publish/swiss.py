@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from flows.publish import render
-from flows.publish.pages import Publication
+from flows.publish.pages import OFFICE, Publication
 from flows.publish.present import Details, Section, fmt, table_from_frame
 from transforms.core.money import amount_text
 from transforms.fide.tiebreaks import explain_tiebreaks
@@ -28,13 +27,13 @@ def event_facts(run) -> list[tuple[str, str]]:
     return facts
 
 
-def entries(pub: Publication, run, ctx) -> list[Section]:
+def entries(pub: Publication, run) -> list[Section]:
     e = run.entries
     cur = run.cfg.event.currency
-    pub.files["entries/decisions.csv"] = e.decisions.drop("line").write_csv()
-    pub.files["entries/entry-list.csv"] = e.entry_list.write_csv()
-    pub.files["entries/by-category-state.csv"] = e.by_category_state.write_csv()
-    pub.files["entries/ledger.csv"] = e.ledger.write_csv()
+    pub.files[f"{OFFICE}entries/decisions.csv"] = e.decisions.drop("line").write_csv()
+    pub.files[f"{OFFICE}entries/entry-list.csv"] = e.entry_list.write_csv()
+    pub.files[f"{OFFICE}entries/by-category-state.csv"] = e.by_category_state.write_csv()
+    pub.files[f"{OFFICE}entries/ledger.csv"] = e.ledger.write_csv()
     dec = e.decisions
     n_acc = dec.filter(pl.col("status") == "accepted").height
     rejected = dec.filter(pl.col("status") == "rejected")
@@ -77,11 +76,11 @@ def entries(pub: Publication, run, ctx) -> list[Section]:
          ("late_fee", "Late"), ("fee_paid", "Paid"), ("balance", "Balance"), ("boarding", "Boarding")],
         money=["fee_due", "late_fee", "fee_paid", "balance", "boarding"], currency=cur, row_css="_css")])]
     title = "Entries, eligibility and fees"
-    pub.page("entries.html", render.render_page(
-        "report.html", title=title, subtitle="", sections=[summary, counts, ledger, *lists, *full], **ctx),
-        pdf=render.render_page("report.html", title=title, subtitle="The full decision list is in "
-                               "entries.html and entries/decisions.csv.",
-                               sections=[summary, counts, ledger, *lists], **ctx))
+    pub.page(f"{OFFICE}entries.html", title=title, subtitle="",
+             sections=[summary, counts, ledger, *lists, *full],
+             pdf={"subtitle": "The full decision list is in office/entries.html and "
+                              "office/entries/decisions.csv.",
+                  "sections": [summary, counts, ledger, *lists]})
     return [summary, ledger]
 
 
@@ -100,7 +99,7 @@ DE_CAPTION = ("DE: the place inside the group still tied before it where direct 
               "art. 6) decided; empty where it did not decide.")
 
 
-def standings_by_round(pub: Publication, run, ctx) -> None:
+def standings_by_round(pub: Publication, run) -> None:
     last = max((c.done for c in run.categories), default=0)
     for r in range(1, last + 1):
         secs, frames = [], []
@@ -114,14 +113,14 @@ def standings_by_round(pub: Publication, run, ctx) -> None:
                               .select("category", *c.rankings[r].columns))
         rel = f"standings/round-{r:02d}"
         pub.files[f"{rel}.csv"] = pl.concat(frames).write_csv()
-        pub.page(f"{rel}.html", render.render_page(
-            "report.html", title=f"Standings after round {r}", subtitle="", sections=secs, **ctx))
+        pub.page(f"{rel}.html", title=f"Standings after round {r}", subtitle="", sections=secs,
+                 prev=f"standings/round-{r - 1:02d}.html" if r > 1 else None,
+                 next=f"standings/round-{r + 1:02d}.html" if r < last else None)
     if last:
-        pub.page("standings/explained.html", render.render_page(
-            "report.html", title="How the tie-breaks were reached",
-            subtitle=("For each player, what every game or unplayed round contributed to each "
-                      "tie-break; values in brackets were removed by a cut."),
-            sections=[_explained(run, c) for c in run.categories if c.done], **ctx), pdf=False)
+        pub.page("standings/explained.html", title="How the tie-breaks were reached",
+                 subtitle=("For each player, what every game or unplayed round contributed to "
+                           "each tie-break; values in brackets were removed by a cut."),
+                 sections=[_explained(run, c) for c in run.categories if c.done], pdf=False)
 
 
 def _explained(run, c) -> Section:
@@ -181,7 +180,7 @@ SAME_STATE_NOTE = ("System of Play: players from the same state are not paired i
                    "(a declared departure from FIDE C.04.3).")
 
 
-def pairings_by_round(pub: Publication, run, ctx) -> None:
+def pairings_by_round(pub: Publication, run) -> None:
     """pairings/round-NN for every round with rows in results.csv, and the new pairing; the
     same-state rule's changes are logged on the page of the round they apply to."""
     per_round: dict[int, list[tuple]] = {}
@@ -211,11 +210,12 @@ def pairings_by_round(pub: Publication, run, ctx) -> None:
                                    pl.col("black_id"), pl.col("b_name").alias("black"), "result"))
         rel = f"pairings/round-{r:02d}"
         pub.files[f"{rel}.csv"] = pl.concat(frames).write_csv()
-        pub.page(f"{rel}.html", render.render_page(
-            "report.html", title=f"Pairings — round {r}", subtitle="", sections=secs, **ctx))
+        pub.page(f"{rel}.html", title=f"Pairings — round {r}", subtitle="", sections=secs,
+                 prev=f"pairings/round-{r - 1:02d}.html" if r - 1 in per_round else None,
+                 next=f"pairings/round-{r + 1:02d}.html" if r + 1 in per_round else None)
 
 
-def bulletin_sections(pub: Publication, run, ctx, highlights: list[str]) -> list[Section]:
+def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Section]:
     out = []
     cross_secs = []
     for c in run.categories:
@@ -240,9 +240,8 @@ def bulletin_sections(pub: Publication, run, ctx, highlights: list[str]) -> list
         highlights.append(f"{c.cat.name}: {top['name']} {'wins' if c.done == run.cfg.swiss.rounds else 'leads'} "
                           f"with {fmt(top['points'])} points after round {c.done}.")
     if cross_secs:
-        pub.page("crosstable.html", render.render_page(
-            "report.html", title="Crosstable", subtitle="Cells: opponent's rank, colour, result.",
-            sections=cross_secs, **ctx))
+        pub.page("crosstable.html", title="Crosstable",
+                 subtitle="Cells: opponent's rank, colour, result.", sections=cross_secs)
         out += cross_secs
     for c in run.categories:
         if c.pairing is not None:
@@ -267,7 +266,7 @@ def bulletin_sections(pub: Publication, run, ctx, highlights: list[str]) -> list
     return out
 
 
-def prizes(pub: Publication, run, ctx) -> list[Section]:
+def prizes(pub: Publication, run) -> list[Section]:
     cur = run.cfg.event.currency
     secs, frames = [], []
     for c in run.categories:
@@ -288,6 +287,5 @@ def prizes(pub: Publication, run, ctx) -> list[Section]:
         frames.append(p.select(pl.lit(cid).alias("category"), "place", "sno", "name", "state", "points",
                                "amount", "flag"))
     pub.files["prizes.csv"] = pl.concat(frames).write_csv()
-    pub.page("prizes.html", render.render_page("report.html", title="Prize list", subtitle="",
-                                               sections=secs, **ctx))
+    pub.page("prizes.html", title="Prize list", subtitle="", sections=secs)
     return secs

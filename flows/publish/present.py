@@ -23,6 +23,8 @@ class Col:
 class Row:
     cells: list[str]
     css: str = ""
+    links: list[str] = field(default_factory=list)
+    """Per cell: the href it links to, or "" (empty list: no links)."""
 
 
 @dataclass
@@ -67,8 +69,11 @@ def fmt(value: Any, *, money: bool = False, currency: str = "") -> str:
 def table_from_frame(frame: pl.DataFrame, columns: Sequence[tuple[str, str]] | None = None, *,
                      numeric: Iterable[str] = (), money: Iterable[str] = (), currency: str = "",
                      caption: str = "", row_css: str | None = None, cell_cols: Iterable[str] = (),
-                     empty: str = "Nothing to show yet.") -> Table:
-    """Turn a frame into a :class:`Table`; ``columns`` is (column, label) in display order."""
+                     empty: str = "Nothing to show yet.",
+                     links: dict[str, str] | None = None) -> Table:
+    """Turn a frame into a :class:`Table`; ``columns`` is (column, label) in display order;
+    ``links`` maps a shown column to the frame column holding the href its cells link to
+    (null or empty: no link)."""
     if columns is None:
         columns = [(c, c) for c in frame.columns]
     numeric, money, cell_cols = set(numeric), set(money), set(cell_cols)
@@ -77,5 +82,7 @@ def table_from_frame(frame: pl.DataFrame, columns: Sequence[tuple[str, str]] | N
     rows = []
     for rec in frame.iter_rows(named=True):
         cells = [fmt(rec.get(c), money=c in money, currency=currency) for c, _ in columns]
-        rows.append(Row(cells, (rec.get(row_css) or "") if row_css else ""))
+        hrefs = [(rec.get(links[c]) or "") if links and c in links else "" for c, _ in columns]
+        rows.append(Row(cells, (rec.get(row_css) or "") if row_css else "",
+                        hrefs if any(hrefs) else []))
     return Table(cols, rows, caption=caption, empty=empty)

@@ -11,6 +11,7 @@ from prefect import flow
 
 from flows import tasks
 from flows.publish import swiss as pages
+from flows.publish import swiss_site as site
 from flows.publish.mail import outbox
 from flows.publish.pages import (
     OFFICE,
@@ -18,7 +19,6 @@ from flows.publish.pages import (
     event_context,
     findings_frame,
     publish_bulletin,
-    publish_homes,
     publish_validation,
 )
 from flows.publish.present import Section
@@ -50,23 +50,19 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) ->
         pub.notes.append(run.blocked)
         bulletin.append(Section("Not published", intro=[run.blocked]))
     else:
-        pages.standings_by_round(pub, run)
-        pages.pairings_by_round(pub, run)
+        site.publish_rounds_and_players(pub, run)
         for c in run.categories:
             if c.done:
                 pub.files[f"event-{c.cat.id}.trf"] = write_trf(engine_input(
                     run, c, c.done + 1, RoundSetup({}, frozenset())))
         fide_rating_reports(pub, run)
-        bulletin += pages.bulletin_sections(pub, run, highlights)
+        bulletin += site.publish_results(pub, run, highlights)
         for c in run.categories:
             for d in c.audit:
                 pub.notes.append(f"pairing audit {d['category']} round {d['round']}: {d['difference']}")
-        if any(c.prizes is not None for c in run.categories):
-            bulletin += pages.prizes(pub, run)
     publish_validation(pub, cfg, run.findings, as_of)
     publish_bulletin(pub, bulletin, as_of)
-    publish_homes(pub, facts=pages.event_facts(run), highlights=highlights,
-                  findings=run.findings, as_of=as_of)
+    site.publish_home(pub, run, highlights, as_of)
     recipients = [(r.name, r.email) for r in cfg.publish.recipients]
     assoc = run.typed.get("associations.csv")
     if assoc is not None and "email" in assoc.columns:

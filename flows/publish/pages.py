@@ -4,6 +4,7 @@ validation report and the list of links on an event's home page (presentation on
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -100,15 +101,28 @@ def publish_validation(pub: Publication, cfg: EventConfig, findings: list[Findin
     return frame
 
 
-def link_list(pub: Publication, *, office: bool = False) -> list[dict[str, str]]:
+@dataclass
+class LinkGroup:
+    """A heading and its links on an event's home page (e.g. one category's current pages)."""
+
+    heading: str
+    links: list[dict[str, str]]
+    """``href`` (relative to the home), ``label`` and optionally ``note`` (shown after it)."""
+    intro: str = ""
+    anchor: str = ""
+
+
+def link_list(pub: Publication, *, office: bool = False,
+              unlisted: tuple[str, ...] = ()) -> list[dict[str, str]]:
     """The pages and files of the event's public site (``office``: of its office folder), as
     links relative to the folder's home, titled where they are pages. The public list never
-    holds an office path."""
+    holds an office path; paths starting with one of ``unlisted`` are left out (pages reached
+    from another page, such as every player's page from the player lists)."""
     home = f"{OFFICE}index.html" if office else "index.html"
     rels = sorted({*pub.files, *pub.pdfs} - {home})
     out = []
     for r in rels:
-        if r.startswith("outbox/") or r.startswith(OFFICE) != office:
+        if r.startswith("outbox/") or r.startswith(OFFICE) != office or r.startswith(unlisted):
             continue
         href = r.removeprefix(OFFICE) if office else r
         out.append({"href": href, "label": pub.titles.get(r) or r})
@@ -122,15 +136,22 @@ def publish_bulletin(pub: Publication, sections: list[Section], as_of: dt.date) 
 
 
 def publish_homes(pub: Publication, *, facts: list[tuple[str, str]], highlights: list[str],
-                  findings: list[Finding], as_of: dt.date) -> None:
+                  findings: list[Finding], as_of: dt.date, groups: Sequence[LinkGroup] = (),
+                  unlisted: tuple[str, ...] = ()) -> None:
     """The event's home page (what players and parents read; no office link) and the office's
-    home (``office/index.html``: the validation counts and every office page)."""
+    home (``office/index.html``: the validation counts and every office page).
+
+    With ``groups`` the home opens with the latest news and the groups (e.g. each category's
+    current pairings, standings and player list), then the event's facts, then every other
+    page and file (leaving out those under ``unlisted``, and those the groups link)."""
     n_err = sum(f.severity is Severity.ERROR for f in findings)
     published = f"Published {as_of:%d %B %Y}."
     pub.page(f"{OFFICE}index.html", "index.html", pdf=False, title="Office",
              subtitle=published + " For the organisers and arbiters: not linked from the public "
              "pages.", facts=[], highlights=[], errors=n_err, warnings=len(findings) - n_err,
              links=link_list(pub, office=True))
+    shown = {link["href"].partition("#")[0] for g in groups for link in g.links}
+    rest = [link for link in link_list(pub, unlisted=unlisted) if link["href"] not in shown]
     pub.page("index.html", "index.html", pdf=False, title=pub.ctx["event"]["name"],
              subtitle=published, facts=facts, highlights=highlights, errors=None, warnings=None,
-             links=link_list(pub))
+             links=rest, groups=list(groups))

@@ -33,6 +33,8 @@ class Table:
     rows: list[Row]
     caption: str = ""
     empty: str = "Nothing to show yet."
+    css: str = ""
+    """Classes of the table's scroll box (e.g. ``keys2``: the first two columns stay in view)."""
 
 
 @dataclass
@@ -49,6 +51,8 @@ class Section:
     notes: list[str] = field(default_factory=list)
     details: list[Details] = field(default_factory=list)
     wide: bool = False
+    anchor: str = ""
+    """The section's ``id`` (a link target such as ``standings/round-05.html#girls``)."""
 
 
 def fmt(value: Any, *, money: bool = False, currency: str = "") -> str:

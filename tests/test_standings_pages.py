@@ -1,5 +1,5 @@
-"""The standings pages and the tie-break explanations (standings/explained.html) show DE as
-FIDE C.07 art. 6 defines it: a place where DE decided, nothing where it did not, and the
+"""The standings pages, the tie-break explanations (standings/explained.html) and the players'
+pages show DE as FIDE C.07 art. 6 defines it: a place where DE decided, nothing where it did not, and the
 article that decided each tie group. Runs the rulebook and the page builders on the National
 Junior demo, without Prefect.
 
@@ -20,6 +20,7 @@ import pytest
 
 from flows import io as flows_io
 from flows.publish import swiss as swiss_pages
+from flows.publish import swiss_players
 from flows.publish.pages import Publication, event_context
 from transforms.core.config import parse_event_config
 from transforms.core.ingest import SWISS_SCHEMAS
@@ -39,6 +40,7 @@ def _published(tiebreaks: tuple[str, ...] | None = None) -> dict[str, str]:
     run = run_swiss(cfg, raw_inputs(NJ), cfg.event.as_of)
     pub = Publication(Path("unused"), ctx=event_context(run.cfg, run.as_of))
     swiss_pages.standings_by_round(pub, run)
+    swiss_players.player_pages(pub, run)
     return pub.files
 
 
@@ -70,7 +72,12 @@ def test_with_the_demo_order_de_never_decides_and_every_de_cell_is_empty(demo_or
                      "is placed only if alone at the top whatever the missing games; points "
                      "among them 70: 0 (at most 1), 73: 0 (at most 1); nobody is alone at the "
                      "top whatever the missing games: DE does not apply."]
-    assert "DE — · WIN" in demo_order["standings/explained.html"]  # no DE value, shown as a dash
+    # no DE value: a dash on the players' pages (the tie-break table of 70 and 73), whose
+    # notes name the group and why DE does not apply
+    for sno in (70, 73):
+        html = demo_order[f"players/open/{sno}.html"]
+        assert '<td class="">DE</td><td class="num">—</td>' in html
+        assert "Direct encounter: tie group 70, 73: not all met: C.07 6.3" in html
 
 
 def test_where_de_decides_the_cell_is_the_place_and_the_page_names_the_article(de_first):
@@ -88,5 +95,5 @@ def test_where_de_decides_the_cell_is_the_place_and_the_page_names_the_article(d
 
 
 def test_standings_tables_say_what_the_de_column_holds(demo_order):
-    assert f"<caption>{swiss_pages.DE_CAPTION}</caption>" in demo_order["standings/round-11.html"]
+    assert f'<p class="note">{swiss_pages.DE_CAPTION}</p>' in demo_order["standings/round-11.html"]
     assert swiss_pages.DE_CAPTION in demo_order["standings/explained.html"]

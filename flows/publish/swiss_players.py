@@ -67,7 +67,8 @@ def player_pages(pub: Publication, run) -> None:
     """Every player's page, in every category."""
     items = round_items(run)
     for c in run.categories:
-        rows = [rows for r, its in sorted(items.items()) for (cc, rows, _new) in its if cc is c]
+        rows = [rows.select("round", "board", "white_id", "black_id", "result")
+                for r, its in sorted(items.items()) for (cc, rows, _new) in its if cc is c]
         _category_pages(pub, run, c, rows)
 
 

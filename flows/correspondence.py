@@ -12,7 +12,7 @@ import polars as pl
 from prefect import flow
 
 from flows import tasks
-from flows.publish.golden_knights import publish_event
+from flows.publish.golden_knights import home_links, publish_event
 from flows.publish.mail import outbox
 from flows.publish.pages import (
     Publication,
@@ -49,6 +49,8 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
     typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
     bulletin: list[Section] = []
     highlights: list[str] = []
+    home: list[Section] = []
+    links = None
     if has_errors(findings, "members.csv", "entries.csv"):
         msg = "members.csv or entries.csv has errors: nothing else is computed (see the validation report)."
         pub.notes.append(msg)
@@ -58,11 +60,17 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
         res = compute(cfg, typed, as_of)
         pub.timings["rules_s"] = round(time.perf_counter() - t, 3)
         findings += res.findings
-        bulletin, highlights = publish_event(pub, cfg, cfg.golden_knights, res, as_of)
+        t = time.perf_counter()
+        bulletin, highlights, home = publish_event(pub, cfg, cfg.golden_knights, res, as_of,
+                                                   members=typed["members.csv"])
+        pub.timings["pages_s"] = round(time.perf_counter() - t, 3)
     publish_validation(pub, cfg, findings, as_of)
     publish_bulletin(pub, bulletin, as_of)
+    if home:
+        links = home_links(pub)
     publish_homes(pub, facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],
-                  highlights=highlights, findings=findings, as_of=as_of)
+                  highlights=highlights, findings=findings, as_of=as_of, sections=home, links=links,
+                  links_heading="Files (CSV and printable PDF)" if home else "Pages and files")
     messages = outbox(cfg, [(r.name, r.email) for r in cfg.publish.recipients],
                              subject=f"{cfg.event.name} — bulletin",
                              lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",

@@ -4,6 +4,7 @@ validation report and the list of links on an event's home page (presentation on
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -122,15 +123,21 @@ def publish_bulletin(pub: Publication, sections: list[Section], as_of: dt.date) 
 
 
 def publish_homes(pub: Publication, *, facts: list[tuple[str, str]], highlights: list[str],
-                  findings: list[Finding], as_of: dt.date) -> None:
+                  findings: list[Finding], as_of: dt.date, sections: Sequence[Section] = (),
+                  links: list[dict[str, str]] | None = None,
+                  links_heading: str = "Pages and files") -> None:
     """The event's home page (what players and parents read; no office link) and the office's
-    home (``office/index.html``: the validation counts and every office page)."""
+    home (``office/index.html``: the validation counts and every office page).
+
+    ``sections``: the event's guide, shown on its home before the list of links; ``links``:
+    that list (default: every public page and file, :func:`link_list`) under ``links_heading``."""
     n_err = sum(f.severity is Severity.ERROR for f in findings)
     published = f"Published {as_of:%d %B %Y}."
     pub.page(f"{OFFICE}index.html", "index.html", pdf=False, title="Office",
              subtitle=published + " For the organisers and arbiters: not linked from the public "
              "pages.", facts=[], highlights=[], errors=n_err, warnings=len(findings) - n_err,
-             links=link_list(pub, office=True))
+             links=link_list(pub, office=True), sections=[], links_heading="Pages and files")
     pub.page("index.html", "index.html", pdf=False, title=pub.ctx["event"]["name"],
              subtitle=published, facts=facts, highlights=highlights, errors=None, warnings=None,
-             links=link_list(pub))
+             links=link_list(pub) if links is None else links, sections=list(sections),
+             links_heading=links_heading)

@@ -23,6 +23,7 @@ from flows.publish.pages import (
 )
 from flows.publish.present import Section
 from transforms.core.config import EventConfig
+from transforms.core.errors import Finding
 from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, has_errors, validate_files
 from transforms.golden_knights.event import GKResult, run_golden_knights
 
@@ -37,20 +38,14 @@ def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date) ->
         currency=cfg.event.currency)
 
 
-@flow(name="correspondence-event")
-def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) -> dict:
-    """Run one Golden Knights event folder into ``out_dir``."""
-    started = time.perf_counter()
-    cfg = tasks.read_config(event_dir)
-    as_of = as_of or cfg.event.as_of or dt.date.today()
-    pub = Publication(out_dir, ctx=event_context(cfg, as_of))
-    names = list(GK_SCHEMAS)
-    raw = tasks.read_inputs(event_dir, names)
-    typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
+def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFrame],
+                 findings: list[Finding], as_of: dt.date) -> list[str]:
+    """The rulebook's run and every page of the event's site, assembled in ``pub`` (no I/O:
+    the flow writes it); returns the highlights of the messages."""
     bulletin: list[Section] = []
     highlights: list[str] = []
     home: list[Section] = []
-    links = None
+    findings = list(findings)
     if has_errors(findings, "members.csv", "entries.csv"):
         msg = "members.csv or entries.csv has errors: nothing else is computed (see the validation report)."
         pub.notes.append(msg)
@@ -66,11 +61,24 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
         pub.timings["pages_s"] = round(time.perf_counter() - t, 3)
     publish_validation(pub, cfg, findings, as_of)
     publish_bulletin(pub, bulletin, as_of)
-    if home:
-        links = home_links(pub)
     publish_homes(pub, facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],
-                  highlights=highlights, findings=findings, as_of=as_of, sections=home, links=links,
+                  highlights=highlights, findings=findings, as_of=as_of, sections=home,
+                  links=home_links(pub) if home else None,
                   links_heading="Files (CSV and printable PDF)" if home else "Pages and files")
+    return highlights
+
+
+@flow(name="correspondence-event")
+def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) -> dict:
+    """Run one Golden Knights event folder into ``out_dir``."""
+    started = time.perf_counter()
+    cfg = tasks.read_config(event_dir)
+    as_of = as_of or cfg.event.as_of or dt.date.today()
+    pub = Publication(out_dir, ctx=event_context(cfg, as_of))
+    names = list(GK_SCHEMAS)
+    raw = tasks.read_inputs(event_dir, names)
+    typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
+    highlights = publish_site(pub, cfg, typed, findings, as_of)
     messages = outbox(cfg, [(r.name, r.email) for r in cfg.publish.recipients],
                              subject=f"{cfg.event.name} — bulletin",
                              lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",

@@ -176,8 +176,9 @@ def entry_part(rules: GKRules, res: GKResult, people: People, data: MemberData, 
     if s is not None:
         part.facts.append(Fact("Weighted points", f"{s['weighted_points']:.2f} (rule 6)"))
         if s["completed"]:
+            losses = s["forfeit_losses"]
             part.facts.append(Fact("Completed all three stages",
-                                   f"yes, {s['forfeit_losses']} forfeit loss(es)"))
+                                   "yes, with no forfeit loss" if not losses else f"yes, {losses} forfeit loss(es)"))
     for a in data.awards.get(e, []):
         label = AWARD_NAMES.get(a, a)
         if a == "gift_certificate":

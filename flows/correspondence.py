@@ -12,7 +12,7 @@ import polars as pl
 from prefect import flow
 
 from flows import tasks
-from flows.publish.golden_knights import publish_event
+from flows.publish.golden_knights import home_links, publish_event
 from flows.publish.mail import outbox
 from flows.publish.pages import (
     Publication,
@@ -23,6 +23,7 @@ from flows.publish.pages import (
 )
 from flows.publish.present import Section
 from transforms.core.config import EventConfig
+from transforms.core.errors import Finding
 from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, has_errors, validate_files
 from transforms.golden_knights.event import GKResult, run_golden_knights
 
@@ -37,6 +38,36 @@ def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date) ->
         currency=cfg.event.currency)
 
 
+def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFrame],
+                 findings: list[Finding], as_of: dt.date) -> list[str]:
+    """The rulebook's run and every page of the event's site, assembled in ``pub`` (no I/O:
+    the flow writes it); returns the highlights of the messages."""
+    bulletin: list[Section] = []
+    highlights: list[str] = []
+    home: list[Section] = []
+    findings = list(findings)
+    if has_errors(findings, "members.csv", "entries.csv"):
+        msg = "members.csv or entries.csv has errors: nothing else is computed (see the validation report)."
+        pub.notes.append(msg)
+        bulletin.append(Section("Not published", intro=[msg]))
+    else:
+        t = time.perf_counter()
+        res = compute(cfg, typed, as_of)
+        pub.timings["rules_s"] = round(time.perf_counter() - t, 3)
+        findings += res.findings
+        t = time.perf_counter()
+        bulletin, highlights, home = publish_event(pub, cfg, cfg.golden_knights, res, as_of,
+                                                   members=typed["members.csv"])
+        pub.timings["pages_s"] = round(time.perf_counter() - t, 3)
+    publish_validation(pub, cfg, findings, as_of)
+    publish_bulletin(pub, bulletin, as_of)
+    publish_homes(pub, facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],
+                  highlights=highlights, findings=findings, as_of=as_of, sections=home,
+                  links=home_links(pub) if home else None,
+                  links_heading="Files (CSV and printable PDF)" if home else "Pages and files")
+    return highlights
+
+
 @flow(name="correspondence-event")
 def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) -> dict:
     """Run one Golden Knights event folder into ``out_dir``."""
@@ -47,22 +78,7 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
     names = list(GK_SCHEMAS)
     raw = tasks.read_inputs(event_dir, names)
     typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
-    bulletin: list[Section] = []
-    highlights: list[str] = []
-    if has_errors(findings, "members.csv", "entries.csv"):
-        msg = "members.csv or entries.csv has errors: nothing else is computed (see the validation report)."
-        pub.notes.append(msg)
-        bulletin.append(Section("Not published", intro=[msg]))
-    else:
-        t = time.perf_counter()
-        res = compute(cfg, typed, as_of)
-        pub.timings["rules_s"] = round(time.perf_counter() - t, 3)
-        findings += res.findings
-        bulletin, highlights = publish_event(pub, cfg, cfg.golden_knights, res, as_of)
-    publish_validation(pub, cfg, findings, as_of)
-    publish_bulletin(pub, bulletin, as_of)
-    publish_homes(pub, facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],
-                  highlights=highlights, findings=findings, as_of=as_of)
+    highlights = publish_site(pub, cfg, typed, findings, as_of)
     messages = outbox(cfg, [(r.name, r.email) for r in cfg.publish.recipients],
                              subject=f"{cfg.event.name} — bulletin",
                              lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",

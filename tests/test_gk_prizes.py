@@ -12,8 +12,11 @@ from transforms.core.errors import ConfigError
 from transforms.golden_knights.prizes import (
     rule_4_awards,
     rule_5_prizes,
+    rule_6_prize_split,
+    rule_6_stage_record,
     rule_6_weighted_points,
     scaled_prize_table,
+    share_prize_places,
 )
 from transforms.golden_knights.rules import GKRules
 
@@ -152,3 +155,50 @@ def test_gk_rule_5_players_tied_for_first_are_co_champions_with_title_and_plaque
     aw = rule_4_awards(RULES, pl.DataFrame(schema={"stage": pl.String, "entry_id": pl.String,
                                                    "member_id": pl.String, "qualified": pl.Boolean}), st, p)
     assert aw.filter(pl.col("award") == "champion_title_and_plaque")["entry_id"].to_list() == ["A", "B"]
+
+
+def test_gk_rule_6_share_prize_places_gives_last_place_sum_share_and_leftover_cents():
+    table = [80000, 50000, 30000] + [10000] * 7
+    assert share_prize_places(table, 1, 3) == (3, 160000, 53333, 1)  # 1600.00 / 3
+    assert share_prize_places(table, 4, 1) == (4, 10000, 10000, 0)
+    # three tied for 9th: only places 9 and 10 have a prize
+    assert share_prize_places(table, 9, 3) == (10, 20000, 6666, 2)
+
+
+def test_gk_rule_6_prize_split_explains_every_money_place_and_adds_up_to_the_prizes():
+    # 187 entries (prizes 748.00, 467.50, 280.50, 93.50 x 7); Z, A, M tied for 1st, T1-T3 for 10th
+    w = {"Z": 40.0, "A": 40.0, "M": 40.0} | {f"P{i}": 30.0 - i for i in range(4, 10)} \
+        | {"T1": 5.0, "T2": 5.0, "T3": 5.0}
+    st = standings(w)
+    split = rule_6_prize_split(RULES, st, 187)
+    prizes = rule_5_prizes(RULES, st, 187)
+    first = split.filter(pl.col("place") == 1).row(0, named=True)
+    assert (first["last_place"], first["players"], first["pot"], first["share"], first["leftover_cents"],
+            first["extra_cent"]) == (3, 3, C("1496.00"), C("498.66"), 2, ["A", "M"])
+    tenth = split.filter(pl.col("place") == 10).row(0, named=True)
+    # places 10-12 tied, only the 10th prize exists: 93.50 / 3 = 31.16, 2 cents left over
+    assert (tenth["last_place"], tenth["pot"], tenth["share"], tenth["extra_cent"]) == (
+        10, C("93.50"), C("31.16"), ["T1", "T2"])
+    for s in split.iter_rows(named=True):
+        got = prizes.filter(pl.col("place") == s["place"])
+        assert got["amount"].sum() == s["pot"] == s["share"] * s["players"] + C(s["leftover_cents"]) / 100
+        for e, amount in got.select("entry_id", "amount").iter_rows():
+            assert amount == s["share"] + (C("0.01") if e in s["extra_cent"] else 0)
+    assert split["pot"].sum() == C(sum(scaled_prize_table(RULES, 187))) / 100
+
+
+def test_gk_rules_2_6_stage_record_counts_colours_results_and_adds_up_to_the_weighted_points():
+    rows = [("preliminary", "w", 1.0, "played"), ("preliminary", "b", 1.0, "forfeit_win"),
+            ("preliminary", "w", 0.5, "played"), ("preliminary", "b", 0.0, "played"),
+            ("preliminary", "w", 0.0, "forfeit_loss"), ("preliminary", "b", None, None),
+            ("semifinal", "w", 0.5, "played")]
+    c = pl.DataFrame([("E", st, "S", col, pts, k) for st, col, pts, k in rows], orient="row",
+                     schema={"entry_id": pl.String, "stage": pl.String, "section": pl.String,
+                             "colour": pl.String, "points": pl.Float64, "kind": pl.String})
+    rec = rule_6_stage_record(RULES, c)
+    pre = rec.filter(pl.col("stage") == "preliminary").row(0, named=True)
+    assert (pre["games"], pre["finished"], pre["whites"], pre["blacks"]) == (6, 5, 3, 3)
+    assert (pre["wins"], pre["forfeit_wins"], pre["draws"], pre["losses"], pre["forfeit_losses"]) == (1, 1, 1, 1, 1)
+    assert (pre["points"], pre["weight_cents"], pre["weighted_cents"]) == (2.5, 100, 250)
+    assert rec["stage"].to_list() == ["preliminary", "semifinal"]
+    assert rec["weighted_cents"].sum() == rule_6_weighted_points(RULES, c)["weighted_cents"][0] == 250 + 110

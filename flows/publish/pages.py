@@ -137,21 +137,29 @@ def publish_bulletin(pub: Publication, sections: list[Section], as_of: dt.date) 
 
 def publish_homes(pub: Publication, *, facts: list[tuple[str, str]], highlights: list[str],
                   findings: list[Finding], as_of: dt.date, groups: Sequence[LinkGroup] = (),
-                  unlisted: tuple[str, ...] = ()) -> None:
+                  unlisted: tuple[str, ...] = (), sections: Sequence[Section] = (),
+                  links: list[dict[str, str]] | None = None,
+                  links_heading: str = "Pages and files") -> None:
     """The event's home page (what players and parents read; no office link) and the office's
     home (``office/index.html``: the validation counts and every office page).
 
     With ``groups`` the home opens with the latest news and the groups (e.g. each category's
     current pairings, standings and player list), then the event's facts, then every other
-    page and file (leaving out those under ``unlisted``, and those the groups link)."""
+    page and file (leaving out those under ``unlisted``, and those the groups link).
+    Without groups: ``sections`` are the event's guide, shown on its home before the list of
+    links; ``links`` is that list (default: every public page and file, :func:`link_list`)
+    under ``links_heading``."""
     n_err = sum(f.severity is Severity.ERROR for f in findings)
     published = f"Published {as_of:%d %B %Y}."
     pub.page(f"{OFFICE}index.html", "index.html", pdf=False, title="Office",
              subtitle=published + " For the organisers and arbiters: not linked from the public "
              "pages.", facts=[], highlights=[], errors=n_err, warnings=len(findings) - n_err,
-             links=link_list(pub, office=True))
+             links=link_list(pub, office=True), sections=[], links_heading="Pages and files")
+    if links is None:
+        links = link_list(pub, unlisted=unlisted)
     shown = {link["href"].partition("#")[0] for g in groups for link in g.links}
-    rest = [link for link in link_list(pub, unlisted=unlisted) if link["href"] not in shown]
+    rest = [link for link in links if link["href"] not in shown]
     pub.page("index.html", "index.html", pdf=False, title=pub.ctx["event"]["name"],
              subtitle=published, facts=facts, highlights=highlights, errors=None, warnings=None,
-             links=rest, groups=list(groups))
+             links=rest, groups=list(groups), sections=list(sections),
+             links_heading=links_heading)

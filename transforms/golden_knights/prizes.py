@@ -17,6 +17,15 @@ AWARDS_SCHEMA = {"entry_id": pl.String(), "member_id": pl.String(), "award": pl.
 GIFT, FRAMING, PIN, CHAMPION = "gift_certificate", "framing_certificate", "golden_knights_pin", "champion_title_and_plaque"
 
 
+def _weighted_cents(rules: GKRules, card: pl.DataFrame) -> pl.DataFrame:
+    """The card with ``_c``: the hundredths of a weighted point each game gives (rule 6)."""
+    w = pl.DataFrame({"stage": [s.value for s in Stage], "_w": [rules.weight_cents(s) for s in Stage]},
+                     schema={"stage": pl.String, "_w": pl.Int64})
+    return card.join(w, on="stage", how="left").with_columns(
+        _c=pl.when(pl.col("points") == 1.0).then(pl.col("_w"))
+        .when(pl.col("points") == 0.5).then(pl.col("_w") // 2).otherwise(0))
+
+
 def rule_6_weighted_points(rules: GKRules, card: pl.DataFrame) -> pl.DataFrame:
     """GK rule 6 — weighted points: a win 1.0 / 2.2 / 4.5 by stage, a draw half, forfeit wins are wins.
 
@@ -24,15 +33,52 @@ def rule_6_weighted_points(rules: GKRules, card: pl.DataFrame) -> pl.DataFrame:
     (Float64 = cents / 100). The maximum is 6 × (1.0 + 2.2 + 4.5) = 46.20.
     Decision: a game won by a rule 12 loss-of-game ruling is a win like any other.
     """
-    w = pl.DataFrame({"stage": [s.value for s in Stage], "_w": [rules.weight_cents(s) for s in Stage]},
-                     schema={"stage": pl.String, "_w": pl.Int64})
     return (
-        card.join(w, on="stage", how="left")
-        .with_columns(_c=pl.when(pl.col("points") == 1.0).then(pl.col("_w"))
-                      .when(pl.col("points") == 0.5).then(pl.col("_w") // 2).otherwise(0))
+        _weighted_cents(rules, card)
         .group_by("entry_id").agg(weighted_cents=pl.col("_c").sum().cast(pl.Int64))
         .with_columns(weighted_points=pl.col("weighted_cents") / 100)
     )
+
+
+STAGE_RECORD_SCHEMA = {
+    "entry_id": pl.String(), "stage": pl.String(), "section": pl.String(), "games": pl.Int64(),
+    "finished": pl.Int64(), "whites": pl.Int64(), "blacks": pl.Int64(), "wins": pl.Int64(),
+    "forfeit_wins": pl.Int64(), "draws": pl.Int64(), "losses": pl.Int64(), "forfeit_losses": pl.Int64(),
+    "points": pl.Float64(), "weight_cents": pl.Int64(), "weighted_cents": pl.Int64(),
+}
+
+
+def rule_6_stage_record(rules: GKRules, card: pl.DataFrame) -> pl.DataFrame:
+    """GK rules 2, 6 — each entry's record in each stage and the weighted points it gives.
+
+    One row per entry per stage (:data:`STAGE_RECORD_SCHEMA`): the section, games assigned
+    and finished, games with White and with Black (rule 2: three of each), wins over the
+    board, forfeit wins, draws, losses over the board, forfeit losses, game points, the
+    stage's weight of a win and the weighted points of the stage (hundredths; rule 6). The
+    stages' ``weighted_cents`` add up to :func:`rule_6_weighted_points`.
+    Decision: a loss by a rule 12 ruling is a loss over the board (as in the standings), a
+    double forfeit a forfeit loss.
+    """
+    k, pts = pl.col("kind"), pl.col("points")
+    played = k == Kind.PLAYED.value
+    out = _weighted_cents(rules, card).group_by("entry_id", "stage").agg(
+        section=pl.col("section").first(),
+        games=pl.len().cast(pl.Int64),
+        finished=pts.is_not_null().sum().cast(pl.Int64),
+        whites=(pl.col("colour") == "w").sum().cast(pl.Int64),
+        blacks=(pl.col("colour") == "b").sum().cast(pl.Int64),
+        wins=(played & (pts == 1.0)).sum().cast(pl.Int64),
+        forfeit_wins=(k == Kind.FORFEIT_WIN.value).sum().cast(pl.Int64),
+        draws=(pts == 0.5).sum().cast(pl.Int64),
+        losses=(played & (pts == 0.0)).sum().cast(pl.Int64),
+        forfeit_losses=(k == Kind.FORFEIT_LOSS.value).sum().cast(pl.Int64),
+        points=pts.sum(),
+        weight_cents=pl.col("_w").first().cast(pl.Int64),
+        weighted_cents=pl.col("_c").sum().cast(pl.Int64),
+    )
+    order = {s.value: i for i, s in enumerate(Stage)}
+    return out.sort("entry_id", pl.col("stage").replace_strict(order, default=9)).select(
+        list(STAGE_RECORD_SCHEMA)).cast(STAGE_RECORD_SCHEMA)
 
 
 def rule_4_standings(
@@ -87,6 +133,55 @@ def scaled_prize_table(rules: GKRules, entries_assigned: int) -> list[int]:
     return out
 
 
+def share_prize_places(table: list[int], place: int, players: int) -> tuple[int, int, int, int]:
+    """GK rule 6 — "they will share equally the sum total of all prizes involved".
+
+    ``table``: the prize of each place in cents; ``players`` tied in ``place``. Returns (the
+    last place whose prize is involved, the sum of the prizes involved, each share, the cents
+    left over), all in cents.
+    Decision: the places involved are ``place`` … ``place + players - 1`` that exist in the
+    table; each share is the sum divided by the players, rounded down to the cent; the cents
+    left over (fewer than the players) go one each to the tied players in entry_id order.
+    """
+    last = min(place + players - 1, len(table))
+    pot = sum(table[place - 1:last])
+    share, left = divmod(pot, players)
+    return last, pot, share, left
+
+
+def _ranked_eligible(standings: pl.DataFrame, places: int) -> pl.DataFrame:
+    """Prize-eligible entries with their competition place, those in the money only."""
+    el = standings.filter(pl.col("prize_eligible")).sort("weighted_cents", "entry_id", descending=[True, False])
+    el = el.with_columns(place=pl.col("weighted_cents").rank("min", descending=True).cast(pl.Int64))
+    return el.filter(pl.col("place") <= places)
+
+
+PRIZE_SPLIT_SCHEMA = {
+    "place": pl.Int64(), "last_place": pl.Int64(), "players": pl.Int64(), "weighted_points": pl.Float64(),
+    "pot": MONEY, "share": MONEY, "leftover_cents": pl.Int64(), "extra_cent": pl.List(pl.String()),
+}
+
+
+def rule_6_prize_split(rules: GKRules, standings: pl.DataFrame, entries_assigned: int) -> pl.DataFrame:
+    """GK rules 5, 6 — how each money place was paid: the places involved, their sum, the share.
+
+    One row per place reached by prize-eligible players (:data:`PRIZE_SPLIT_SCHEMA`): place,
+    last_place (the last place whose prize is in the sum; = place when nobody ties), players
+    tied there, their weighted points, pot (the sum of the prizes involved), share (each
+    player's share, rounded down to the cent), leftover_cents and extra_cent (the entry_ids
+    that receive one of them). The same arithmetic as :func:`rule_5_prizes`
+    (:func:`share_prize_places`), so the shares add up to prizes.csv.
+    """
+    table = scaled_prize_table(rules, entries_assigned)
+    rows = []
+    for (place,), grp in _ranked_eligible(standings, len(table)).group_by(["place"], maintain_order=True):
+        ids = sorted(grp["entry_id"].to_list())
+        last, pot, share, left = share_prize_places(table, place, len(ids))
+        rows.append((place, last, len(ids), grp["weighted_points"][0], Decimal(pot) / 100, Decimal(share) / 100,
+                     left, ids[:left]))
+    return pl.DataFrame(rows, schema=PRIZE_SPLIT_SCHEMA, orient="row").sort("place")
+
+
 def rule_5_prizes(rules: GKRules, standings: pl.DataFrame, entries_assigned: int) -> pl.DataFrame:
     """GK rules 5, 6 — cash prizes by weighted points; ties share the sum of the prizes involved.
 
@@ -95,18 +190,15 @@ def rule_5_prizes(rules: GKRules, standings: pl.DataFrame, entries_assigned: int
     Decision: players tied on weighted points (exact cents) whose places p … p+n-1 reach into
     the money share equally the sum of the prizes of those places that exist; each gets that
     sum / n rounded down to the cent, and the cents left over (fewer than n) go one each to the
-    tied players in entry_id order, so the shares add up exactly to the sum involved.
+    tied players in entry_id order, so the shares add up exactly to the sum involved
+    (:func:`share_prize_places`).
     """
     table = scaled_prize_table(rules, entries_assigned)
-    el = standings.filter(pl.col("prize_eligible")).sort("weighted_cents", "entry_id", descending=[True, False])
-    el = el.with_columns(place=pl.col("weighted_cents").rank("min", descending=True).cast(pl.Int64))
     rows = []
-    for (place,), grp in el.filter(pl.col("place") <= len(table)).group_by(["place"], maintain_order=True):
-        n = grp.height
-        pot = sum(table[place - 1:place - 1 + n])
-        base, extra = divmod(pot, n)
+    for (place,), grp in _ranked_eligible(standings, len(table)).group_by(["place"], maintain_order=True):
+        _last, _pot, share, extra = share_prize_places(table, place, grp.height)
         for i, r in enumerate(grp.sort("entry_id").iter_rows(named=True)):
-            cents = base + (1 if i < extra else 0)
+            cents = share + (1 if i < extra else 0)
             rows.append((place, r["entry_id"], r["member_id"], r["name"], r["weighted_points"],
                          Decimal(cents) / 100))
     return pl.DataFrame(rows, schema=PRIZES_SCHEMA, orient="row").sort("place", "entry_id")

@@ -9,7 +9,7 @@ Without Chromium the browser tests are skipped with the reason; ``CHESSFED_REQUI
 from __future__ import annotations
 
 import base64
-import json
+import csv
 import os
 import tempfile
 from collections import deque
@@ -35,12 +35,12 @@ def browser_missing() -> str:
     """Why the browser tests cannot run here ("" when they can)."""
     missing = [str(p) for p in (CHROMIUM, CHROMEDRIVER) if not p.exists()]
     if missing:
-        return (f"Chromium is not installed ({', '.join(missing)} missing): browser tests "
-                "skipped; `apt-get install chromium chromium-driver` runs them (.ci/run does)")
+        return (f"Chromium is not installed ({', '.join(missing)} missing; "
+                "`apt-get install chromium chromium-driver` installs it, as .ci/run does)")
     try:
         import selenium  # noqa: F401
     except ImportError:
-        return "selenium is not installed (make test installs the test extras): browser tests skipped"
+        return "selenium is not installed (`make test` installs the test extras)"
     return ""
 
 
@@ -51,7 +51,7 @@ def require_browser() -> None:
         return
     if os.environ.get(REQUIRE) == "1":
         pytest.fail(f"{REQUIRE}=1 but {reason}", pytrace=False)
-    pytest.skip(reason)
+    pytest.skip(f"browser tests skipped: {reason}")
 
 
 class Browser:
@@ -240,11 +240,36 @@ class Site:
         return sorted(out)
 
 
+def player_pages_missing(browser: Browser, standings: Path) -> list[str] | None:
+    """The rows of the standings CSV ``standings`` (``standings/round-NN.csv``) without a
+    player page: a row of its HTML page (same name, ``.html``) showing the player's name and
+    start number and linking to an existing page, outside the standings folder, that names the
+    player. None when no row of the page links outside the standings folder (no player pages
+    yet)."""
+    page = standings.with_suffix(".html")
+    browser.load(page)
+    rows = [r for r in browser.rows_with_links()
+            if any(_local(h) and _local(h).parent != page.parent for h in r["hrefs"])]
+    if not rows:
+        return None
+    with open(standings, newline="", encoding="utf-8") as fh:
+        players = list(csv.DictReader(fh))
+    missing = []
+    for p in players:
+        mine = [r for r in rows if p["name"] in r["text"] and p["sno"] in r["text"].split()]
+        targets = [_local(h) for r in mine for h in r["hrefs"]]
+        if not any(t and t.parent != page.parent and t.is_file()
+                   and p["name"] in t.read_text(encoding="utf-8") for t in targets):
+            missing.append(f"{p.get('category', '')} {p['sno']} {p['name']}".strip())
+    return missing
+
+
+def _local(href: str) -> Path | None:
+    parts = urlsplit(href)
+    return Path(unquote(parts.path)) if parts.scheme == "file" else None
+
+
 def severe(entries: list[dict]) -> list[str]:
     """The console entries that are errors."""
     return [f"{e.get('source', '')}: {e.get('message', '')}" for e in entries
             if e.get("level") == "SEVERE"]
-
-
-def as_json(value: object) -> str:
-    return json.dumps(value, indent=1, ensure_ascii=False)

@@ -11,14 +11,20 @@ soon as it is published. Without Chromium these tests are skipped (the reason sa
 
 from __future__ import annotations
 
-import csv
 import os
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from tests.browser import DESKTOP, PHONE, Browser, Site, require_browser, severe
+from tests.browser import (
+    DESKTOP,
+    PHONE,
+    Browser,
+    Site,
+    player_pages_missing,
+    require_browser,
+    severe,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 CLICKS = 3
@@ -120,35 +126,17 @@ def test_office_pages_are_linked_from_no_public_page_but_from_the_office_home(si
 def test_a_swiss_player_page_exists_for_every_standings_row(browser, site):
     """Where the standings pages link their rows to per-player pages: every row of the last
     standings/round-NN.csv has its row on the page, linking to a page that names the player."""
+    browser.emulate(DESKTOP, mobile=False)
     checked = 0
     for event in events(site):
         rounds = sorted((site.root / event / "standings").glob("round-*.csv"))
-        if not rounds:
+        missing = player_pages_missing(browser, rounds[-1]) if rounds else None
+        if missing is None:
             continue
-        page = rounds[-1].with_suffix(".html")
-        browser.emulate(DESKTOP, mobile=False)
-        browser.load(page)
-        rows = [r for r in browser.rows_with_links()
-                if any(local(h) and local(h).parent != page.parent for h in r["hrefs"])]
-        if not rows:
-            continue
-        with open(rounds[-1], newline="", encoding="utf-8") as fh:
-            players = list(csv.DictReader(fh))
-        missing = []
-        for p in players:
-            mine = [r for r in rows if p["name"] in r["text"] and p["sno"] in r["text"].split()]
-            targets = [local(h) for r in mine for h in r["hrefs"] if local(h)]
-            if not any(t.is_file() and p["name"] in t.read_text(encoding="utf-8") for t in targets):
-                missing.append(f"{p.get('category', '')} {p['sno']} {p['name']}")
-        assert missing == [], f"{page}: rows without a player page"
+        assert missing == [], f"{rounds[-1]}: rows without a player page"
         checked += 1
     if not checked:
         pytest.skip("no standings page links its rows to player pages yet")
-
-
-def local(href: str) -> Path | None:
-    parts = urlsplit(href)
-    return Path(unquote(parts.path)) if parts.scheme == "file" else None
 
 
 def test_screenshots_at_375_and_1280_px_are_written_for_a_person_to_look_at(browser, site):
@@ -193,3 +181,25 @@ def test_the_browser_checks_catch_a_console_error_and_a_page_too_wide(browser, t
     (broken / "e" / "index.html").write_text('<a href="gone.html">x</a><a href="#nope">y</a>'
                                              '<a href="index.html#top">z</a><p id="top"></p>')
     assert len(Site.read(broken).broken()) == 2
+
+
+def test_the_player_page_check_finds_a_row_without_its_page(browser, tmp_path):
+    # standings/round-01: Ann links to her page, Bob to a page that does not exist, and Cy
+    # has no link; a standings page with no player links at all is "no player pages yet".
+    d = tmp_path / "e"
+    (d / "standings").mkdir(parents=True)
+    (d / "players").mkdir()
+    (d / "players" / "ann.html").write_text("<h1>Ann Ames</h1>")
+    (d / "standings" / "round-01.csv").write_text(
+        "category,rank,sno,name\nopen,1,1,Ann Ames\nopen,2,2,Bob Bell\nopen,3,3,Cy Cole\n")
+    row = "<tr><td>{r}</td><td>{s}</td><td>{name}</td></tr>"
+    (d / "standings" / "round-01.html").write_text("<table><tbody>" + "".join([
+        row.format(r=1, s=1, name='<a href="../players/ann.html">Ann Ames</a>'),
+        row.format(r=2, s=2, name='<a href="../players/bob.html">Bob Bell</a>'),
+        row.format(r=3, s=3, name="Cy Cole")]) + "</tbody></table>")
+    browser.emulate(DESKTOP, mobile=False)
+    assert player_pages_missing(browser, d / "standings" / "round-01.csv") == [
+        "open 2 Bob Bell", "open 3 Cy Cole"]
+    (d / "standings" / "round-01.html").write_text(
+        "<table><tbody>" + row.format(r=1, s=1, name="Ann Ames") + "</tbody></table>")
+    assert player_pages_missing(browser, d / "standings" / "round-01.csv") is None

@@ -5,7 +5,7 @@ BIN      := $(VENV)/bin
 export PREFECT_HOME := $(CURDIR)/.prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: demo test bench lint lock clean install demo-inputs
+.PHONY: demo test bench bench-site lint lock clean install demo-inputs
 
 $(BIN)/uv:
 	$(PY) -m venv $(VENV)
@@ -25,11 +25,17 @@ install: $(VENV)/.installed
 demo: install
 	$(BIN)/chessfed run inputs --out outputs
 
+# -rs: a skipped test says why (the browser tests skip where Chromium is not installed;
+# CHESSFED_REQUIRE_BROWSER=1, as .ci/run sets it, makes that a failure).
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -rs
 
 bench: install
 	$(BIN)/python -m flows.commands.bench
+
+# What a rerun after one new round renders again (National Junior demo, rounds 1-9, then 10).
+bench-site: install
+	$(BIN)/python -m flows.commands.bench_site
 
 lint: install
 	$(BIN)/ruff check flows transforms tests

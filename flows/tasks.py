@@ -63,10 +63,12 @@ def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError) -> 
 @task
 def render_pdfs(htmls: dict[str, str], previous: dict[str, str]) -> dict[str, bytes | None]:
     """Render the PDFs whose HTML changed since the last run (``previous``: path -> sha256 of
-    the HTML it was made from); unchanged ones come back as None and are kept."""
-    todo = {p: h for p, h in htmls.items()
-            if previous.get(p) != hashlib.sha256(h.encode()).hexdigest()}
-    pdfs = render.htmls_to_pdfs(list(todo.values()))
+    the HTML it was made from); unchanged ones come back as None and are kept. The longest
+    documents go first, so that the parallel renderers finish close together."""
+    todo = sorted((p for p, h in htmls.items()
+                   if previous.get(p) != hashlib.sha256(h.encode()).hexdigest()),
+                  key=lambda p: (-len(htmls[p]), p))
+    pdfs = render.htmls_to_pdfs([htmls[p] for p in todo])
     out: dict[str, bytes | None] = {p: None for p in htmls}
     out.update(zip(todo, pdfs))
     return out
@@ -108,6 +110,7 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
     previous = previous_render_hashes(pub.out_dir)
     pdfs = render_pdfs(pub.pdfs, previous)
     pub.timings["render_pdf_s"] = round(time.perf_counter() - t, 3)
+    pub.timings["pdfs_rendered"] = sum(data is not None for data in pdfs.values())
     for rel, data in pdfs.items():
         if data is not None:
             pub.files[rel] = data

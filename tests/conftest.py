@@ -4,6 +4,7 @@ session (its temporary server starts once); pure transforms never touch Prefect.
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -21,3 +22,53 @@ def prefect_harness():
 
     with prefect_test_harness(server_startup_timeout=180):
         yield
+
+
+BROKEN_TOML = """
+[event]
+id = "broken-open"
+name = "Broken Open"
+kind = "swiss"
+start = 2024-09-16
+end = 2024-09-20
+venue = "Chennai"
+organiser = "TNSCA"
+currency = "INR"
+contact = "x"
+as_of = 2024-09-20
+[publish]
+sender = "a@b.example"
+recipients = [{ name = "Arbiter", email = "arb@b.example" }]
+[swiss]
+rounds = 5
+categories = [{ id = "open", name = "Open" }]
+"""
+BROKEN_PLAYERS = (
+    "player_id,name,section,gender,birth_date,nationality,state,fide_id,rating,title,entry_type,"
+    "seed_reason,registered_at,fee_paid,aicf_registered,email\n"
+    "A,Ann,open,F,2006-02-30,IND,TN,1,2000,,quota,,2024-08-01T10:00,2000,true,\n"
+    "B,Bob,open,M,2006-01-01,IND,TN,2,1900,,quota,,2024-08-01T10:00,2000,true,\n"
+    "B,Bea,open,F,2006-01-01,IND,TN,3,1800,,quota,,2024-08-01T10:00,2000,true,\n")
+
+
+@pytest.fixture(scope="session")
+def demo_run(prefect_harness, tmp_path_factory):
+    """Every demo event and a malformed one, run twice into one output folder through the real
+    flows (once per test session: tests/test_e2e.py and the browser tests read it); returns
+    (base, out, status, files after run 1, status of run 2, files after run 2)."""
+    from flows.events import run_events
+
+    base = tmp_path_factory.mktemp("e2e")
+    shutil.copytree(ROOT / "inputs", base / "inputs")
+    broken = base / "inputs" / "broken-open"
+    broken.mkdir()
+    (broken / "event.toml").write_text(BROKEN_TOML)
+    (broken / "players.csv").write_text(BROKEN_PLAYERS)
+    (broken / "associations.csv").write_text("state,name,arrears_cleared,email\nTN,Tamil Nadu,true,\n")
+    (broken / "results.csv").write_text("round,board,white_id,black_id,result\n1,1,A,Z,1-0\n1,1,B,,PAB\n")
+    out = base / "outputs"
+    status = run_events(base / "inputs", out)
+    first = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    status2 = run_events(base / "inputs", out)
+    second = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    return base, out, status, first, status2, second

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import polars as pl
+import segno
 
 from flows.publish import render
 from flows.publish.present import Section, table_from_frame
@@ -34,6 +35,13 @@ def nav_context(rel: str, *, prev: str | None = None, next: str | None = None) -
             "up": up}
 
 
+PRINTED: dict[str, Any] = {"site_index": "", "home": "", "office_home": "", "prev": "",
+                           "next": "", "printed": True}
+"""What the printed version of a page is rendered with instead of the navigation: no links
+to other pages (paper has none), and ``printed`` (the base template then leaves out the run
+date, which changes from run to run while the page's content does not)."""
+
+
 @dataclass
 class Publication:
     """Everything one run publishes for an event, collected before it is written."""
@@ -54,15 +62,20 @@ class Publication:
     def page(self, rel: str, template: str = "report.html", *, pdf: bool | dict[str, Any] = True,
              prev: str | None = None, next: str | None = None, **context: Any) -> str:
         """Render and publish the page ``rel`` and, unless ``pdf`` is False, its PDF (``pdf``
-        given as a dict: the context that differs for a leaner printed document)."""
+        given as a dict: the context that differs for a leaner printed document).
+
+        Decision: the printed version is rendered without the navigation and without the run
+        date (:data:`PRINTED`), so that a round's PDF does not change when the next round adds
+        a "Next" link or a later run has another date: its HTML, and so its ``html_sha256`` in
+        the manifest, stays the same and ``render_pdfs`` does not render it again."""
         nav = nav_context(rel, prev=prev, next=next)
         html = render.render_page(template, **{**self.ctx, **nav, **context})
         self.files[rel] = html
         self.titles[rel] = context.get("title", "")
         if pdf:
-            printed = html if pdf is True else render.render_page(
-                template, **{**self.ctx, **nav, **context, **pdf})
-            self.pdfs[rel.removesuffix(".html") + ".pdf"] = printed
+            lean = pdf if isinstance(pdf, dict) else {}
+            self.pdfs[rel.removesuffix(".html") + ".pdf"] = render.render_page(
+                template, **{**self.ctx, **nav, **PRINTED, **context, **lean})
         return html
 
 
@@ -78,7 +91,7 @@ def event_context(cfg: EventConfig, as_of: dt.date) -> dict[str, Any]:
     e = cfg.event
     dates = f"{e.start:%d %b %Y}" if e.start == e.end else f"{e.start:%d %b %Y} – {e.end:%d %b %Y}"
     return {"event": {"name": e.name, "venue": e.venue, "dates": dates, "code": e.code},
-            "as_of": as_of.isoformat()}
+            "as_of": as_of.isoformat(), "site_url": cfg.publish.site_url}
 
 
 def publish_validation(pub: Publication, cfg: EventConfig, findings: list[Finding],
@@ -130,9 +143,29 @@ def link_list(pub: Publication, *, office: bool = False,
 
 
 def publish_bulletin(pub: Publication, sections: list[Section], as_of: dt.date) -> None:
-    """The bulletin PDF (and its HTML): every section the event's pages chose for it."""
-    pub.page("bulletin.html", title="Bulletin", subtitle=f"As of {as_of:%d %B %Y}.",
-             sections=sections)
+    """The bulletin PDF (and its HTML): every section the event's pages chose for it and,
+    when ``[publish] site_url`` is set, the address of the event's home page in text and as
+    a QR code (:func:`qr_code`), so that a printed or mailed bulletin leads to the site."""
+    url = pub.ctx.get("site_url", "")
+    pub.page("bulletin.html", "bulletin.html", title="Bulletin",
+             subtitle=f"As of {as_of:%d %B %Y}.", sections=sections, site_url=url,
+             qr=qr_code(url) if url else "")
+
+
+QR_SCALE = 8
+"""Pixels per QR module in the bulletin's image (sharp at any printed size: the stylesheet
+scales it without smoothing)."""
+QR_BORDER = 4
+"""The quiet zone around the code, in modules (ISO/IEC 18004 asks for 4)."""
+
+
+def qr_code(url: str) -> str:
+    """The QR code (a regular QR code, never a Micro QR) that opens ``url``, as a PNG data
+    URI: black modules on white, :data:`QR_SCALE` pixels a module, a :data:`QR_BORDER`-module
+    quiet zone. A PNG, not an SVG, so that the PDF carries the code as one image whose
+    pixels can be read back and compared (tests/test_bulletin_qr.py)."""
+    return segno.make_qr(url).png_data_uri(scale=QR_SCALE, border=QR_BORDER, dark="#000",
+                                           light="#fff")
 
 
 def publish_homes(pub: Publication, *, facts: list[tuple[str, str]], highlights: list[str],

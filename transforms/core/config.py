@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import datetime as dt
+import re
 import tomllib
 import types
 import typing
@@ -76,6 +77,21 @@ class PublishConfig:
     """The SMTP server's port (STARTTLS or TLS as the server offers)."""
     subject_prefix: str = ""
     """Put before every message's subject, e.g. "[NJ 2024] "."""
+    site_url: str = ""
+    """The public address of the event's home page (``outputs/<event>/`` as the federation
+    publishes it), e.g. ``https://results.example.org/national-junior-2024/``: the bulletin
+    prints it with a QR code that opens it. An absolute ``https://`` or ``http://`` address
+    with a host and no spaces; left out: no QR code."""
+
+    def __post_init__(self) -> None:
+        if self.site_url and not SITE_URL.fullmatch(self.site_url):
+            raise ConfigError("", "site_url", f"{self.site_url!r} is not an absolute http(s) "
+                              "address such as 'https://results.example.org/open-2024/'")
+
+
+SITE_URL = re.compile(r"https?://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]{1,5})?"
+                      r"(?:/[^\s]*)?")
+"""``publish.site_url``: scheme, host (and port), then any path without spaces."""
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,131 @@
+"""What the printed version of a page carries: no navigation, no run date (so a round's PDF
+does not change when the next round arrives), and on the bulletin the address of the event's
+home page with a QR code that opens it ([publish] site_url)."""
+
+import datetime as dt
+import io
+from pathlib import Path
+
+import pytest
+import segno
+from pypdf import PdfReader
+
+from flows.publish.pages import QR_BORDER, QR_SCALE, Publication, publish_bulletin
+from flows.publish.present import Section
+from flows.publish.render import html_to_pdf
+from transforms.core.config import parse_event_config
+from transforms.core.errors import ConfigError
+
+URL = "https://results.example.org/national-junior-2024/"
+EVENT = {"name": "Test Junior 2024", "venue": "Karnal", "dates": "16 Sep 2024", "code": ""}
+
+
+def publication(as_of: str = "2024-09-20", site_url: str = "") -> Publication:
+    return Publication(Path("/nonexistent"), ctx={"event": EVENT, "as_of": as_of,
+                                                   "site_url": site_url})
+
+
+def test_a_round_pdf_stays_the_same_when_the_next_round_adds_a_next_link():
+    before, after = publication(), publication()
+    kw = {"title": "Standings after round 2", "subtitle": "",
+          "sections": [Section("Open", intro=["Ann 2, Bob 1."])]}
+    html_before = before.page("standings/round-02.html", prev="standings/round-01.html", **kw)
+    html_after = after.page("standings/round-02.html", prev="standings/round-01.html",
+                            next="standings/round-03.html", **kw)
+    assert 'href="../standings/round-03.html"' in html_after and "round-03" not in html_before
+    assert before.pdfs["standings/round-02.pdf"] == after.pdfs["standings/round-02.pdf"]
+    printed = before.pdfs["standings/round-02.pdf"]
+    assert "Ann 2, Bob 1." in printed
+    assert "<nav" not in printed and "round-01.html" not in printed
+
+
+def test_a_round_pdf_stays_the_same_on_a_later_run_date():
+    monday, tuesday = publication("2024-09-20"), publication("2024-09-21")
+    for pub in (monday, tuesday):
+        pub.page("pairings/round-03.html", title="Pairings — round 3", subtitle="", sections=[])
+    assert monday.files["pairings/round-03.html"] != tuesday.files["pairings/round-03.html"]
+    assert "as of 2024-09-20" in monday.files["pairings/round-03.html"]
+    assert monday.pdfs["pairings/round-03.pdf"] == tuesday.pdfs["pairings/round-03.pdf"]
+
+
+def test_the_leaner_printed_version_also_leaves_the_navigation_out():
+    pub = publication()
+    pub.page("prizes.html", title="Prize list", subtitle="", sections=[],
+             pdf={"subtitle": "Printed."})
+    assert "Event home" in pub.files["prizes.html"]
+    assert "Printed." in pub.pdfs["prizes.pdf"] and "Event home" not in pub.pdfs["prizes.pdf"]
+
+
+def qr_modules(image) -> list[list[bool]]:
+    """The modules (True = dark) of a QR image drawn QR_SCALE pixels a module, read at the
+    centre of each module, quiet zone removed."""
+    grey = image.convert("L")
+    n = grey.width // QR_SCALE
+    assert grey.width == grey.height == n * QR_SCALE
+    cells = [[grey.getpixel((x * QR_SCALE + QR_SCALE // 2, y * QR_SCALE + QR_SCALE // 2)) < 128
+              for x in range(n)] for y in range(n)]
+    assert not any(cells[0]) and not any(cells[-1])  # the quiet zone is white
+    return [row[QR_BORDER:n - QR_BORDER] for row in cells[QR_BORDER:n - QR_BORDER]]
+
+
+def test_the_bulletin_pdf_carries_a_qr_code_that_opens_the_event_home_and_its_address():
+    pub = publication(site_url=URL)
+    publish_bulletin(pub, [Section("Open — standings", intro=["Ann leads."])], dt.date(2024, 9, 20))
+    page = PdfReader(io.BytesIO(html_to_pdf(pub.pdfs["bulletin.pdf"]))).pages[0]
+    assert URL in page.extract_text().replace("\n", "")
+    [image] = page.images
+    expected = segno.make(URL)
+    assert not expected.is_micro
+    assert qr_modules(image.image) == [[bool(m) for m in row] for row in expected.matrix]
+    assert URL in pub.files["bulletin.html"] and 'class="qr"' in pub.files["bulletin.html"]
+
+
+def test_without_a_site_url_the_bulletin_has_no_qr_code():
+    pub = publication()
+    publish_bulletin(pub, [Section("Open — standings")], dt.date(2024, 9, 20))
+    assert 'class="qr"' not in pub.files["bulletin.html"]
+    assert not PdfReader(io.BytesIO(html_to_pdf(pub.pdfs["bulletin.pdf"]))).pages[0].images
+
+
+TOML = """
+[event]
+id = "x"
+name = "X"
+kind = "swiss"
+start = 2024-09-16
+end = 2024-09-20
+venue = "V"
+organiser = "O"
+currency = "INR"
+contact = "c"
+[publish]
+sender = "a@b.example"
+site_url = {url}
+[swiss]
+rounds = 5
+categories = [{{ id = "open", name = "Open" }}]
+"""
+
+
+@pytest.mark.parametrize("bad", ['"results.example.org/x/"', '"ftp://results.example.org/"',
+                                 '"https://results example.org/"', '"https:///x/"', "7"])
+def test_a_site_url_that_is_not_an_absolute_web_address_is_rejected_naming_the_key(bad):
+    with pytest.raises(ConfigError) as err:
+        parse_event_config(TOML.format(url=bad), file="x/event.toml")
+    assert err.value.file == "x/event.toml" and err.value.key == "publish.site_url"
+
+
+def test_a_site_url_is_read_as_given():
+    cfg = parse_event_config(TOML.format(url=f'"{URL}"'), file="x/event.toml")
+    assert cfg.publish.site_url == URL
+
+
+def test_the_demo_bulletins_carry_the_qr_code_of_their_site_url(demo_run):
+    _, out, *_ = demo_run
+    for event in ("national-junior-2024", "golden-knights-2019"):
+        url = parse_event_config((out.parent / "inputs" / event / "event.toml").read_text()).publish.site_url
+        assert url.endswith(f"/{event}/")
+        page = PdfReader(out / event / "bulletin.pdf").pages[0]
+        assert url in page.extract_text().replace("\n", "")
+        assert qr_modules(page.images[0].image) == [[bool(m) for m in row]
+                                                    for row in segno.make(url).matrix]

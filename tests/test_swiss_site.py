@@ -17,7 +17,13 @@ import pytest
 
 from flows import io as flows_io
 from flows.publish import swiss_site as site
-from flows.publish.pages import OFFICE, Publication, event_context, publish_bulletin, publish_validation
+from flows.publish.pages import (
+    OFFICE,
+    Publication,
+    event_context,
+    publish_bulletin,
+    publish_validation,
+)
 from flows.publish.swiss import entries
 from flows.publish.swiss_common import own_result, player_rel
 from transforms.core.config import parse_event_config

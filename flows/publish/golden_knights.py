@@ -137,10 +137,12 @@ def home_sections(res: GKResult, people: People, play: list[gk_sections.StagePla
 
 
 def home_links(pub: Publication) -> list[dict[str, str]]:
-    """The files the home lists for download (CSV, the PDFs of the report pages and the
-    bulletin); pages are in the home's guide, certificates on the awards page."""
+    """The bulletin and the files the home lists for download (CSV, the PDFs of the report
+    pages and the bulletin); the other pages are in the home's guide, certificates on the
+    awards page."""
     return [lnk for lnk in link_list(pub)
-            if not lnk["href"].endswith(".html") and not lnk["href"].startswith("certificates/")]
+            if (lnk["href"] == "bulletin.html" or not lnk["href"].endswith(".html"))
+            and not lnk["href"].startswith("certificates/")]
 
 
 def office_pages(pub: Publication, rules: GKRules, res: GKResult, people: People) -> None:

@@ -83,3 +83,10 @@ def test_crosstable_cells_show_opponent_rank_colour_and_result():
 def test_start_numbers_from_a_trf_takeover_are_kept():
     p = players().with_columns(pl.Series("start_no", [4, 3, 2, 1]))
     assert assign_start_numbers(p).sort("sno")["player_id"].to_list() == ["d", "c", "b", "a"]
+
+
+def test_a_category_without_players_has_an_empty_scorecard():
+    # every entry of the category rejected (e.g. birth dates missing): no crash, no rows
+    none = pl.DataFrame(schema={"player_id": pl.String, "sno": pl.Int32})
+    card = scorecard_from_results(results(), none, through_round=0)
+    assert card.height == 0

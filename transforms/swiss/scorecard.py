@@ -130,7 +130,7 @@ def scorecard_from_results(results: pl.DataFrame, snos: pl.DataFrame, *, through
     r = r.with_columns(
         pl.col("white_id").replace_strict(ids, return_dtype=pl.Int32).alias("w"),
         pl.col("black_id").replace_strict(ids, default=None, return_dtype=pl.Int32).alias("b"),
-    )
+    ).cast({"w": pl.Int32, "b": pl.Int32})  # also a category without players (empty mapping)
     wpts = {c.value: c.white.points for c in ResultCode} | {ResultCode.PAB.value: pab_points}
     wkind = {c.value: c.white.kind.value for c in ResultCode}
     games = [c for c in ResultCode if c.black is not None]

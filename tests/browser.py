@@ -110,6 +110,12 @@ class Browser:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(base64.b64decode(shot["data"]))
 
+    def low_contrast(self) -> list[str]:
+        """Every element of the open page whose own text has less contrast with the
+        background behind it than WCAG 2.1 AA asks (1.4.3: 4.5:1, large text 3:1), with its
+        ratio; the background is the first opaque one among the element and its ancestors."""
+        return self.driver.execute_script(CONTRAST_JS)
+
     def rows_with_links(self) -> list[dict]:
         """Every table body row of the open page: its text and the files it links to."""
         return self.driver.execute_script(ROWS_JS)
@@ -130,6 +136,43 @@ for (const el of document.body.querySelectorAll('*')) {
 }
 return {scrollWidth: root.scrollWidth, clientWidth: limit, innerWidth: window.innerWidth,
         offenders: out.slice(0, 10)};
+"""
+
+CONTRAST_JS = """
+function rgba(c) { const m = c.match(/[\\d.]+/g).map(Number); return m.length > 3 ? m : m.concat([1]); }
+function lum(c) {
+  const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]);
+}
+function background(el) {
+  for (let e = el; e; e = e.parentElement) {
+    const b = rgba(getComputedStyle(e).backgroundColor);
+    if (b[3] >= 0.99) return b;
+  }
+  return [255, 255, 255, 1];
+}
+const out = [];
+for (const el of document.body.querySelectorAll('*')) {
+  const own = Array.from(el.childNodes).some(n => n.nodeType === 3 && n.textContent.trim());
+  if (!own) continue;
+  const st = getComputedStyle(el);
+  if (st.visibility === 'hidden' || st.display === 'none') continue;
+  const r = el.getBoundingClientRect();
+  if (r.width === 0 && r.height === 0) continue;
+  const fg = rgba(st.color), bg = background(el);
+  const a = fg[3];  // a translucent colour shows mixed with its background
+  const mix = [0, 1, 2].map(i => fg[i] * a + bg[i] * (1 - a));
+  const [l1, l2] = [lum(mix), lum(bg)].sort((x, y) => y - x);
+  const ratio = (l1 + 0.05) / (l2 + 0.05);
+  const size = parseFloat(st.fontSize), bold = Number(st.fontWeight) >= 700;
+  const large = size >= 24 || (bold && size >= 18.66);
+  if (ratio < (large ? 3 : 4.5) - 0.005) {
+    out.push(el.tagName.toLowerCase() + (el.className ? '.' + String(el.className).trim()
+      .replace(/\\s+/g, '.') : '') + ' ' + ratio.toFixed(2) + ':1 ' + st.color + ' on rgb('
+      + bg.slice(0, 3).join(', ') + ') ' + JSON.stringify(el.textContent.trim().slice(0, 40)));
+  }
+}
+return out.slice(0, 10);
 """
 
 ROWS_JS = """

@@ -12,6 +12,7 @@ soon as it is published. Without Chromium these tests are skipped (the reason sa
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -29,6 +30,10 @@ from tests.browser import (
 ROOT = Path(__file__).resolve().parent.parent
 CLICKS = 3
 """How many clicks from an event's home every public page of it may take at most."""
+PERSON_CLICKS = 2
+"""... and a player's or a member's page (``players/<category>/<n>.html``,
+``members/<id>.html``): home, the list, the person."""
+PERSON = re.compile(r"/(players/[^/]+|members)/(?!index|alphabetical)[^/]+\.html$")
 
 
 @pytest.fixture(scope="session")
@@ -55,7 +60,7 @@ def phone_visit(browser, site):
     seen = {}
     for page in site.sample():
         logs = browser.load(site.root / page)
-        seen[page] = (severe(logs), browser.layout())
+        seen[page] = (severe(logs), browser.layout(), browser.low_contrast())
     return seen
 
 
@@ -73,7 +78,7 @@ def test_the_site_has_every_event_and_the_sample_covers_every_list_page(site):
 
 
 def test_every_page_loads_without_console_errors(phone_visit):
-    errors = {page: errs for page, (errs, _) in phone_visit.items() if errs}
+    errors = {page: errs for page, (errs, _, _) in phone_visit.items() if errs}
     assert errors == {}
 
 
@@ -83,12 +88,17 @@ def test_every_link_resolves_to_an_existing_file_and_fragment(site):
 
 def test_no_page_is_wider_than_a_375_px_phone_except_inside_its_scroll_boxes(phone_visit):
     too_wide = {}
-    for page, (_, lay) in phone_visit.items():
+    for page, (_, lay, _) in phone_visit.items():
         # the page honours its viewport (else a phone would lay it out 980 px wide)
         assert lay["clientWidth"] == PHONE == lay["innerWidth"], page
         if lay["scrollWidth"] > lay["clientWidth"] or lay["offenders"]:
             too_wide[page] = (lay["scrollWidth"], lay["offenders"])
     assert too_wide == {}
+
+
+def test_text_has_the_contrast_wcag_aa_asks_for_on_every_page(phone_visit):
+    low = {page: found for page, (_, _, found) in phone_visit.items() if found}
+    assert low == {}
 
 
 def test_every_public_page_of_an_event_is_a_few_clicks_from_its_home(site):
@@ -99,8 +109,11 @@ def test_every_public_page_of_an_event_is_a_few_clicks_from_its_home(site):
         clicks = site.clicks_from(home, inside=f"{event}/")
         public = [p for p in site.hrefs if p.startswith(f"{event}/")
                   and not p.startswith(f"{event}/office/")]
+        people = [p for p in public if PERSON.search(p)]
+        assert people or event == "broken-open", f"{event}: no player or member pages"
         for page in public:
-            if clicks.get(page, CLICKS + 1) > CLICKS:
+            most = PERSON_CLICKS if PERSON.search(page) else CLICKS
+            if clicks.get(page, most + 1) > most:
                 far[page] = clicks.get(page, "unreachable")
     assert far == {}
 
@@ -174,6 +187,12 @@ def test_the_browser_checks_catch_a_console_error_and_a_page_too_wide(browser, t
     assert any("nosuchfunction" in e for e in errors)
     lay = browser.layout()
     assert lay["scrollWidth"] > PHONE
+    pale = tmp_path / "pale.html"
+    pale.write_text('<body style="background:#fff"><p style="color:#999">pale</p>'
+                    '<p style="color:#767676">just enough</p>'
+                    '<h1 style="color:#949494;font-size:24px">large and 3:1</h1></body>')
+    browser.load(pale)
+    assert [c.split(" ")[:2] for c in browser.low_contrast()] == [["p", "2.85:1"]]
     assert [o.split(" ")[0] for o in lay["offenders"]] == ["div"]
     assert not any("table" in o for o in lay["offenders"])
     broken = tmp_path / "site"

@@ -13,7 +13,7 @@ from prefect import flow
 
 from flows import tasks
 from flows.publish.golden_knights import home_links, publish_event
-from flows.publish.mail import outbox
+from flows.publish.mail import bulletin_letters
 from flows.publish.pages import (
     Publication,
     event_context,
@@ -79,8 +79,8 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
     raw = tasks.read_inputs(event_dir, names)
     typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
     highlights = publish_site(pub, cfg, typed, findings, as_of)
-    messages = outbox(cfg, [(r.name, r.email) for r in cfg.publish.recipients],
-                             subject=f"{cfg.event.name} — bulletin",
-                             lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
-                             highlights=highlights, as_of=as_of)
-    return tasks.finish(pub, cfg, event_dir, names, as_of, started, messages)
+    letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],
+                               event_name=cfg.event.name,
+                               lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
+                               highlights=highlights)
+    return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters)

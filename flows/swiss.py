@@ -12,7 +12,7 @@ from prefect import flow
 from flows import tasks
 from flows.publish import swiss as pages
 from flows.publish import swiss_site as site
-from flows.publish.mail import outbox
+from flows.publish.mail import bulletin_letters
 from flows.publish.pages import (
     OFFICE,
     Publication,
@@ -63,14 +63,11 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) ->
     publish_validation(pub, cfg, run.findings, as_of)
     publish_bulletin(pub, bulletin, as_of)
     site.publish_home(pub, run, highlights, as_of)
-    recipients = [(r.name, r.email) for r in cfg.publish.recipients]
-    assoc = run.typed.get("associations.csv")
-    if assoc is not None and "email" in assoc.columns:
-        recipients += [(r["name"], r["email"]) for r in assoc.iter_rows(named=True) if r["email"]]
-    messages = outbox(cfg, recipients, subject=f"{cfg.event.name} — bulletin",
-                      lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
-                      highlights=highlights, as_of=as_of)
-    return tasks.finish(pub, cfg, event_dir, names, as_of, started, messages)
+    letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],
+                               event_name=cfg.event.name,
+                               lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
+                               highlights=highlights)
+    return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters)
 
 
 def fide_rating_reports(pub: Publication, run: SwissRun) -> None:

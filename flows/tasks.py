@@ -103,8 +103,7 @@ def previous_render_hashes(out_dir: Path) -> dict[str, str]:
 
 
 def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_names: list[str],
-           as_of: dt.date, started: float, messages: list[tuple[str, dict[str, Any]]] | None = None,
-           pdf_attachment: str = "bulletin.pdf") -> dict[str, Any]:
+           as_of: dt.date, started: float, letters: list | None = None) -> dict[str, Any]:
     """Render PDFs, write outputs and the outbox (or send), and the manifest."""
     t = time.perf_counter()
     previous = previous_render_hashes(pub.out_dir)
@@ -114,16 +113,22 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
     for rel, data in pdfs.items():
         if data is not None:
             pub.files[rel] = data
-    if messages:
-        bulletin = pdfs.get(pdf_attachment) or (pub.out_dir / pdf_attachment).read_bytes()
-        built = [(rel, mail.build_message(**spec, attachments=[(pdf_attachment, bulletin)]))
-                 for rel, spec in messages]
-        if cfg is not None and cfg.publish.smtp_host:
-            sent = send_messages(cfg.publish.smtp_host, cfg.publish.smtp_port, [m for _, m in built])
-            pub.notes.append(f"sent {sent} message(s) through {cfg.publish.smtp_host}:{cfg.publish.smtp_port}")
-        else:
-            for rel, msg in built:
-                pub.files[rel] = msg.as_bytes()
+    if letters:
+        files = {**{k: v for k, v in pub.files.items() if isinstance(v, bytes)},
+                 **{k: v for k, v in pdfs.items() if v is not None}}
+        wanted = {a for letter in letters for a in letter.attachments if a not in files}
+        for rel in wanted:
+            path = pub.out_dir / rel
+            if path.exists():
+                files[rel] = path.read_bytes()
+        date = dt.datetime.combine(as_of, dt.time(18, 0)).strftime("%a, %d %b %Y %H:%M:%S +0000")
+        assert cfg is not None
+        for letter in letters:
+            msg = mail.compose(letter, sender=cfg.publish.sender, subject_prefix=cfg.publish.subject_prefix,
+                               site_url=cfg.publish.site_url,
+                               signature=f"{cfg.event.organiser} — {cfg.event.contact}", date=date,
+                               attachments=files)
+            pub.files[f"outbox/{letter.key}.eml"] = msg.as_bytes()
     t = time.perf_counter()
     write_outputs(pub.out_dir, pub.files)
     pub.timings["write_s"] = round(time.perf_counter() - t, 3)

@@ -3,21 +3,18 @@ outbox as .eml (the embedded default) or sent through SMTP when the event config
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import smtplib
 from collections.abc import Iterable
 from email.message import EmailMessage
 from email.utils import formataddr
-from typing import Any
 
-from flows.publish import render
-from transforms.core.config import EventConfig
+from flows.publish.letters import Block, Letter, html_body, text_body
 
 
 def build_message(*, sender: str, to_name: str, to_email: str, subject: str, html: str,
                   text: str, attachments: Iterable[tuple[str, bytes]], date: str,
-                  domain: str = "chessfed.local") -> EmailMessage:
+                  domain: str = "chessfed.local", key: str = "") -> EmailMessage:
     """A multipart message; ``date`` is given (no clock here) so reruns are byte-identical
     except where the event data changed."""
     msg = EmailMessage()
@@ -25,7 +22,7 @@ def build_message(*, sender: str, to_name: str, to_email: str, subject: str, htm
     msg["To"] = formataddr((to_name, to_email))
     msg["Subject"] = subject
     msg["Date"] = date
-    digest = hashlib.sha256(f"{to_email}\n{subject}\n{date}".encode()).hexdigest()[:24]
+    digest = hashlib.sha256(f"{key}\n{to_email}\n{subject}\n{date}".encode()).hexdigest()[:24]
     msg["Message-ID"] = f"<{digest}@{domain}>"
     msg.set_content(text)
     msg.add_alternative(html, subtype="html")
@@ -37,6 +34,21 @@ def build_message(*, sender: str, to_name: str, to_email: str, subject: str, htm
     return msg
 
 
+def compose(letter: Letter, *, sender: str, subject_prefix: str, site_url: str, signature: str,
+            date: str, attachments: dict[str, bytes], domain: str = "chessfed.local") -> EmailMessage:
+    """The message of ``letter`` (plain text and HTML, its attachments read from
+    ``attachments`` by path); headers come only from validated values (an address or a name
+    with a line break raises ValueError, the email library's header check)."""
+    subject = f"{subject_prefix}{letter.subject}"
+    files = [(path.rsplit("/", 1)[-1], attachments[path]) for path in letter.attachments
+             if path in attachments]
+    return build_message(sender=sender, to_name=letter.to_name, to_email=letter.to_email,
+                         subject=subject,
+                         html=html_body(letter, site_url=site_url, signature=signature, subject=subject),
+                         text=text_body(letter, site_url=site_url, signature=signature),
+                         attachments=files, date=date, domain=domain, key=letter.key)
+
+
 def send_smtp(host: str, port: int, messages: list[EmailMessage], *, timeout: float = 30) -> int:
     """Send the messages over one SMTP connection; returns how many were accepted."""
     with smtplib.SMTP(host, port, timeout=timeout) as smtp:
@@ -45,20 +57,18 @@ def send_smtp(host: str, port: int, messages: list[EmailMessage], *, timeout: fl
     return len(messages)
 
 
-def outbox(cfg: EventConfig, recipients: list[tuple[str, str]], *, subject: str, lead: str,
-           highlights: list[str], as_of: dt.date) -> list[tuple[str, dict[str, Any]]]:
-    """One message per recipient, as (relative .eml path, build_message arguments); the
-    bulletin PDF is attached when it has been rendered."""
-    specs = []
-    date = dt.datetime.combine(as_of, dt.time(18, 0)).strftime("%a, %d %b %Y %H:%M:%S +0000")
-    for name, email in recipients:
-        html = render.render_page("email.html", subject=subject, recipient=name, lead=lead,
-                                  highlights=highlights,
-                                  signature=f"{cfg.event.organiser} — {cfg.event.contact}")
-        text = "\n".join([f"Dear {name},", "", lead, "", *[f"- {h}" for h in highlights], "",
-                          "The full bulletin is attached as a PDF.", "", cfg.event.organiser])
-        safe = "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in email)
-        specs.append((f"outbox/{safe}.eml", dict(
-            sender=cfg.publish.sender, to_name=name, to_email=email,
-            subject=f"{cfg.publish.subject_prefix}{subject}", html=html, text=text, date=date)))
-    return specs
+def bulletin_letters(recipients: Iterable[tuple[str, str]], *, event_name: str, lead: str,
+                     highlights: list[str]) -> list[Letter]:
+    """The bulletin to each listed recipient (``[publish] recipients``): the highlights, the
+    bulletin PDF attached, the event home linked."""
+    return [Letter(key=f"bulletin-{address_key(email)}", to_name=name, to_email=email,
+                   subject=f"{event_name} — bulletin", lead=lead,
+                   blocks=(Block(lines=tuple(f"• {h}" for h in highlights)),) if highlights else (),
+                   links=(("The event's pages", "index.html"),), attachments=("bulletin.pdf",),
+                   kind="bulletin")
+            for name, email in recipients]
+
+
+def address_key(email: str) -> str:
+    """An email address as a letter key's part (lower case, other characters as ``_``)."""
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in email.lower())

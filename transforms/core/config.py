@@ -55,12 +55,23 @@ class InitialColour(StrEnum):
 
 @dataclass(frozen=True)
 class Recipient:
-    """One address the bulletin goes to."""
+    """One listed address: the bulletin goes to it, and to an ``office`` recipient also the
+    office's own report (validation findings, flags for the arbiter or the director)."""
 
     name: str
     """Who it is, e.g. "Chief Arbiter"."""
     email: str
     """The address."""
+    role: str = "bulletin"
+    """``bulletin`` (the bulletin only: press, federation) or ``office`` (the chief arbiter,
+    the organisers, the Correspondence Chess Director: the bulletin and the office report)."""
+
+    def __post_init__(self) -> None:
+        if self.role not in RECIPIENT_ROLES:
+            raise ConfigError("", "role", f"{self.role!r} is not one of {', '.join(RECIPIENT_ROLES)}")
+
+
+RECIPIENT_ROLES = ("bulletin", "office")
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,8 @@ from flows.commands import pair as pair_cli
 def _run(args: argparse.Namespace) -> int:
     from flows.events import run_events
 
-    status = run_events(Path(args.inputs), Path(args.out), args.as_of, args.only or None)
+    status = run_events(Path(args.inputs), Path(args.out), args.as_of, args.only or None,
+                        not args.dry_run_mail)
     for name, s in status.items():
         print(f"{name}: {s}")
     return 0 if all(s == "ok" for s in status.values()) else 2
@@ -55,6 +56,8 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--as-of", type=dt.date.fromisoformat, default=None,
                    help="date the run is as of (default: event.toml's as_of, else today)")
     r.add_argument("--only", action="append", help="run only this event folder (repeatable)")
+    r.add_argument("--dry-run-mail", action="store_true",
+                   help="build everything and write the outbox, send nothing over SMTP")
     r.set_defaults(func=_run)
     s = sub.add_parser("serve", help="run every event on a cron schedule (needs a Prefect server)")
     s.add_argument("inputs", nargs="?", default="inputs")

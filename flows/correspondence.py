@@ -69,7 +69,8 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
 
 
 @flow(name="correspondence-event")
-def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) -> dict:
+def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
+                         send_mail: bool = True) -> dict:
     """Run one Golden Knights event folder into ``out_dir``."""
     started = time.perf_counter()
     cfg = tasks.read_config(event_dir)
@@ -83,4 +84,4 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
                                event_name=cfg.event.name,
                                lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
                                highlights=highlights)
-    return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters)
+    return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters, send_mail=send_mail)

@@ -31,10 +31,11 @@ def check_config(folder: Path) -> EventConfig:
 
 @flow(name="chessfed-run")
 def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
-               only: list[str] | None = None) -> dict[str, str]:
+               only: list[str] | None = None, send_mail: bool = True) -> dict[str, str]:
     """Run every event folder (one with an event.toml) under ``inputs`` into ``out/<folder>``,
     then write the run's index of events (``out/index.html``). ``inputs`` may also be a single
-    event folder."""
+    event folder. ``send_mail=False`` (``--dry-run-mail``): the outbox is written, nothing is
+    sent through SMTP."""
     inputs, out = Path(inputs), Path(out)
     folders = [inputs] if (inputs / "event.toml").exists() else sorted(
         p for p in inputs.iterdir() if (p / "event.toml").exists())
@@ -52,7 +53,7 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
                 continue
             names[folder.name] = cfg.event.name
             runner = swiss_event if cfg.event.kind is EventKind.SWISS else correspondence_event
-            runner(folder, out / folder.name, as_of)
+            runner(folder, out / folder.name, as_of, send_mail)
             status[folder.name] = "ok"
         except Exception as e:  # noqa: BLE001 - one event's failure must not stop the others
             status[folder.name] = f"error: {e}"

@@ -40,8 +40,9 @@ def read_csv_strings(path: Path) -> tuple[pl.DataFrame, list[Finding]]:
     rows: list[list[str]] = []
     lines: list[int] = []
     try:
+        end = reader.line_num
         for rec in reader:
-            line = reader.line_num
+            line, end = end + 1, reader.line_num  # where the record starts (a quoted cell may span lines)
             if not rec or all(not c.strip() for c in rec):
                 continue  # blank line
             if len(rec) != len(header):

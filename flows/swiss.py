@@ -31,7 +31,8 @@ from transforms.swiss.rounds import RoundSetup, trf_players
 
 
 @flow(name="swiss-event")
-def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) -> dict:
+def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
+                send_mail: bool = True) -> dict:
     """Run one Swiss event folder into ``out_dir``."""
     started = time.perf_counter()
     cfg = tasks.read_config(event_dir)
@@ -67,7 +68,7 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None) ->
                                event_name=cfg.event.name,
                                lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
                                highlights=highlights)
-    return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters)
+    return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters, send_mail=send_mail)
 
 
 def fide_rating_reports(pub: Publication, run: SwissRun) -> None:

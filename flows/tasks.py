@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 import platform
 import re
 import time
@@ -16,7 +17,8 @@ from typing import Any
 from prefect import task
 
 from flows import io
-from flows.publish import mail, render
+from flows.publish import mail, outbox, pages, render
+from flows.publish.letters import Letter
 from flows.publish.pages import OFFICE, Publication, findings_frame
 from transforms.core.config import EventConfig, parse_event_config
 from transforms.core.errors import ConfigError, Finding, Severity
@@ -88,11 +90,6 @@ def write_outputs(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
     return written
 
 
-@task(retries=3, retry_delay_seconds=[2, 5, 15])
-def send_messages(host: str, port: int, messages: list) -> int:
-    return mail.send_smtp(host, port, messages)
-
-
 def previous_render_hashes(out_dir: Path) -> dict[str, str]:
     try:
         data = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
@@ -103,8 +100,10 @@ def previous_render_hashes(out_dir: Path) -> dict[str, str]:
 
 
 def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_names: list[str],
-           as_of: dt.date, started: float, letters: list | None = None) -> dict[str, Any]:
-    """Render PDFs, write outputs and the outbox (or send), and the manifest."""
+           as_of: dt.date, started: float, letters: list[Letter] | None = None,
+           send_mail: bool = True) -> dict[str, Any]:
+    """Render PDFs, write the outputs and the outbox, then send (after everything is
+    published: a mail failure never blocks publishing), and the manifest."""
     t = time.perf_counter()
     previous = previous_render_hashes(pub.out_dir)
     pdfs = render_pdfs(pub.pdfs, previous)
@@ -113,25 +112,14 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
     for rel, data in pdfs.items():
         if data is not None:
             pub.files[rel] = data
-    if letters:
-        files = {**{k: v for k, v in pub.files.items() if isinstance(v, bytes)},
-                 **{k: v for k, v in pdfs.items() if v is not None}}
-        wanted = {a for letter in letters for a in letter.attachments if a not in files}
-        for rel in wanted:
-            path = pub.out_dir / rel
-            if path.exists():
-                files[rel] = path.read_bytes()
-        date = dt.datetime.combine(as_of, dt.time(18, 0)).strftime("%a, %d %b %Y %H:%M:%S +0000")
-        assert cfg is not None
-        for letter in letters:
-            msg = mail.compose(letter, sender=cfg.publish.sender, subject_prefix=cfg.publish.subject_prefix,
-                               site_url=cfg.publish.site_url,
-                               signature=f"{cfg.event.organiser} — {cfg.event.contact}", date=date,
-                               attachments=files)
-            pub.files[f"outbox/{letter.key}.eml"] = msg.as_bytes()
+    letters = letters or []
+    outgoing = compose_letters(pub, cfg, letters, pdfs, as_of)
     t = time.perf_counter()
     write_outputs(pub.out_dir, pub.files)
     pub.timings["write_s"] = round(time.perf_counter() - t, 3)
+    t = time.perf_counter()
+    mail_report = send_letters(pub, cfg, event_dir, letters, outgoing, send_mail)
+    pub.timings["mail_s"] = round(time.perf_counter() - t, 3)
     pub.timings["total_s"] = round(time.perf_counter() - started, 3)
     outputs = []
     for rel in sorted(set(pub.files) | set(pdfs)):
@@ -154,10 +142,85 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
         "versions": {p: _version(p) for p in ("chessfed", "prefect", "polars", "jinja2", "weasyprint")}
         | {"python": platform.python_version()},
         "timings": pub.timings,
+        "mail": mail_report,
         "notes": pub.notes,
     }
     write_outputs(pub.out_dir, {"manifest.json": json.dumps(manifest, indent=2, sort_keys=False) + "\n"})
     return manifest
+
+
+def compose_letters(pub: Publication, cfg: EventConfig | None, letters: list[Letter],
+                    pdfs: dict[str, bytes | None], as_of: dt.date) -> list[outbox.Outgoing]:
+    """Every letter as its message, put in the outbox (``outbox/<key>.eml``); attachments
+    from this run's files, else the published ones. The Date header is the run's date at
+    18:00 UTC, so a rerun writes the same bytes."""
+    if not letters:
+        return []
+    assert cfg is not None
+    files = {**{k: v for k, v in pub.files.items() if isinstance(v, bytes)},
+             **{k: v for k, v in pdfs.items() if v is not None}}
+    for rel in {a for letter in letters for a in letter.attachments if a not in files}:
+        path = pub.out_dir / rel
+        if path.exists():
+            files[rel] = path.read_bytes()
+    date = dt.datetime.combine(as_of, dt.time(18, 0)).strftime("%a, %d %b %Y %H:%M:%S +0000")
+    out = []
+    for letter in letters:
+        msg = mail.compose(letter, sender=cfg.publish.sender, subject_prefix=cfg.publish.subject_prefix,
+                           site_url=cfg.publish.site_url,
+                           signature=f"{cfg.event.organiser} — {cfg.event.contact}", date=date,
+                           attachments=files)
+        pub.files[f"outbox/{letter.key}.eml"] = msg.as_bytes()
+        out.append(outbox.Outgoing.of(letter.key, msg))
+    return out
+
+
+def mail_how(cfg: EventConfig | None, send_mail: bool) -> str:
+    """How this run's messages go, in the office's words."""
+    if cfg is None or not cfg.publish.smtp_host:
+        return "Written to the outbox only (no [publish] smtp_host): nothing is sent."
+    if not send_mail:
+        return "Dry run (--dry-run-mail): written to the outbox, nothing sent."
+    tls = " with STARTTLS" if cfg.publish.smtp_starttls else " over TLS" if cfg.publish.smtp_tls else ""
+    return f"Sent through {cfg.publish.smtp_host}:{cfg.publish.smtp_port}{tls}."
+
+
+def _by_kind(letters: list[Letter]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for letter in letters:
+        counts[letter.kind or "other"] = counts.get(letter.kind or "other", 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def send_letters(pub: Publication, cfg: EventConfig | None, event_dir: Path, letters: list[Letter],
+                 outgoing: list[outbox.Outgoing], send_mail: bool) -> dict[str, Any]:
+    """Deliver through SMTP when configured (and not a dry run), then the office's mail page
+    again with the ledger's state; what happened goes to the manifest. Any failure here is
+    noted, never raised: the site is already published."""
+    report: dict[str, Any] = {"messages": len(letters), "by_kind": _by_kind(letters)}
+    if cfg is None:
+        return report
+    ledger_path = pub.out_dir / outbox.LEDGER
+    try:
+        if cfg.publish.smtp_host and send_mail:
+            d = outbox.deliver(pub.out_dir, event_dir, cfg.publish, outgoing, env=os.environ)
+            report |= {"sent": d.sent, "failed": d.failed, "pending": d.pending,
+                       "not_sent_again": d.skipped, "unknown": d.unknown}
+            pub.notes.append(f"mail: {d.sent} sent, {d.skipped} already sent, {d.failed} failed, "
+                             f"{d.pending} pending through {cfg.publish.smtp_host}:{cfg.publish.smtp_port}")
+            pub.notes.extend(f"mail: {n}" for n in d.notes)
+        elif cfg.publish.smtp_host:
+            todo = outbox.to_send(outbox.read_ledger(ledger_path), outgoing)
+            report |= {"dry_run": True, "would_send": len(todo)}
+            pub.notes.append(f"mail: dry run, {len(todo)} message(s) would be sent")
+    except Exception as e:  # noqa: BLE001 - mail never blocks publishing; the office is told
+        report["error"] = f"{type(e).__name__}: {e}"
+        pub.notes.append(f"mail: delivery stopped: {type(e).__name__}: {e}")
+    ledger = outbox.read_ledger(ledger_path)
+    pages.publish_mail_page(pub, by_kind=report["by_kind"], ledger=list(ledger.values()),
+                            undelivered=outbox.undelivered(ledger), how=mail_how(cfg, send_mail))
+    write_outputs(pub.out_dir, {pages.MAIL_PAGE: pub.files[pages.MAIL_PAGE]})
+    return report
 
 
 def _version(pkg: str) -> str:

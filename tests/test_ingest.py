@@ -217,3 +217,20 @@ def test_an_amount_that_is_not_exact_to_the_paisa_is_an_error_not_rounded(tmp_pa
     assert (f.line, f.value, f.severity) == (2, cell, Severity.ERROR)
     assert f.reason == "not a valid amount (at most two decimals)"
     assert typed["players.csv"].height == 0
+
+
+@pytest.mark.parametrize("email", ["a@x", "Arjun <a@x.in>", "a@x.in, b@x.in", "a x@x.in", "a@@x.in"])
+def test_an_invalid_email_is_a_warning_the_row_stays_and_no_message_goes_to_it(tmp_path, email):
+    row = P1.replace("a@x.in", f'"{email}"')
+    typed, findings = run(tmp_path, {"players.csv": f"{PLAYERS_HEADER}\n{row}\n"})
+    f = one(findings, file="players.csv", line=2, column="email", value=email)
+    assert f.severity is Severity.WARNING and f.reason.startswith("not a valid email address")
+    assert typed["players.csv"].height == 1 and typed["players.csv"]["email"][0] is None
+
+
+def test_a_line_break_in_a_name_is_reported_and_read_as_a_space(tmp_path):
+    row = P1.replace('"Rao, Arjun"', '"Rao, Arjun\nBcc: all@x.in"')
+    typed, findings = run(tmp_path, {"players.csv": f"{PLAYERS_HEADER}\n{row}\n"})
+    f = one(findings, file="players.csv", line=2, column="name")
+    assert f.severity is Severity.WARNING and "line break" in f.reason
+    assert typed["players.csv"]["name"][0] == "Rao, Arjun Bcc: all@x.in"

@@ -1,20 +1,8 @@
-"""Email bulletins: .eml with HTML body and PDF attached, or sent to a real SMTP server."""
+"""Email messages: .eml with HTML body and PDF attached (delivery: tests/test_delivery.py)."""
 
-import socket
-import time
 from email import message_from_bytes, policy
 
-import pytest
-
-from flows.publish.mail import build_message, send_smtp
-
-aiosmtpd = pytest.importorskip("aiosmtpd.controller")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from flows.publish.mail import build_message
 
 
 def message():
@@ -35,26 +23,3 @@ def test_message_has_html_body_and_pdf_attachment():
 
 def test_same_inputs_give_byte_identical_messages():
     assert message().as_bytes() == message().as_bytes()
-
-
-def test_messages_are_delivered_to_an_smtp_server():
-    received = []
-
-    class Handler:
-        async def handle_DATA(self, server, session, envelope):
-            received.append(envelope)
-            return "250 OK"
-
-    port = free_port()
-    ctl = aiosmtpd.Controller(Handler(), hostname="127.0.0.1", port=port)
-    ctl.start()
-    try:
-        assert send_smtp("127.0.0.1", port, [message(), message()]) == 2
-        deadline = time.monotonic() + 5
-        while len(received) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
-    finally:
-        ctl.stop()
-    assert len(received) == 2
-    assert received[0].rcpt_tos == ["ca@x.example"]
-    assert b"bulletin.pdf" in received[0].content

@@ -1,10 +1,9 @@
-"""Email bulletins: one MIME message per recipient (HTML body, PDF attached), written to the
-outbox as .eml (the embedded default) or sent through SMTP when the event configures it."""
+"""Email messages: one MIME message per letter (plain text and HTML, attachments), written to
+the outbox as .eml (the embedded default); delivery over SMTP is flows/publish/outbox.py."""
 
 from __future__ import annotations
 
 import hashlib
-import smtplib
 from collections.abc import Iterable
 from email.message import EmailMessage
 from email.utils import formataddr
@@ -47,14 +46,6 @@ def compose(letter: Letter, *, sender: str, subject_prefix: str, site_url: str, 
                          html=html_body(letter, site_url=site_url, signature=signature, subject=subject),
                          text=text_body(letter, site_url=site_url, signature=signature),
                          attachments=files, date=date, domain=domain, key=letter.key)
-
-
-def send_smtp(host: str, port: int, messages: list[EmailMessage], *, timeout: float = 30) -> int:
-    """Send the messages over one SMTP connection; returns how many were accepted."""
-    with smtplib.SMTP(host, port, timeout=timeout) as smtp:
-        for m in messages:
-            smtp.send_message(m)
-    return len(messages)
 
 
 def bulletin_letters(recipients: Iterable[tuple[str, str]], *, event_name: str, lead: str,

@@ -184,6 +184,8 @@ def publish_homes(pub: Publication, *, facts: list[tuple[str, str]], highlights:
     under ``links_heading``."""
     n_err = sum(f.severity is Severity.ERROR for f in findings)
     published = f"Published {as_of:%d %B %Y}."
+    if MAIL_PAGE not in pub.files:  # rendered again with the delivery's outcome (flows/tasks.py)
+        publish_mail_page(pub, by_kind={}, ledger=[], undelivered=[], how="")
     pub.page(f"{OFFICE}index.html", "index.html", pdf=False, title="Office",
              subtitle=published + " For the organisers and arbiters: not linked from the public "
              "pages.", facts=[], highlights=[], errors=n_err, warnings=len(findings) - n_err,
@@ -196,3 +198,40 @@ def publish_homes(pub: Publication, *, facts: list[tuple[str, str]], highlights:
              subtitle=published, facts=facts, highlights=highlights, errors=None, warnings=None,
              links=rest, groups=list(groups), sections=list(sections),
              links_heading=links_heading)
+
+
+MAIL_PAGE = f"{OFFICE}mail.html"
+LEDGER_COLUMNS = [("key", "Message"), ("recipient", "To"), ("subject", "Subject"),
+                  ("status", "Status"), ("attempts", "Attempts"), ("reply", "Server's answer"),
+                  ("time", "Time")]
+
+
+def publish_mail_page(pub: Publication, *, by_kind: dict[str, int], ledger: list[dict[str, str]],
+                      undelivered: list[dict[str, str]], how: str) -> None:
+    """The office's mail page (``office/mail.html``): the messages of this run by kind, how
+    they went (``how``: outbox only, dry run, or the SMTP server) and every message the office
+    must look at (failed for good, pending, fate unknown), from the delivery ledger."""
+    counts: dict[str, int] = {}
+    for row in ledger:
+        counts[row["status"]] = counts.get(row["status"], 0) + 1
+    kinds = pl.DataFrame({"kind": list(by_kind), "n": list(by_kind.values())},
+                         schema={"kind": pl.String, "n": pl.Int64})
+    status = pl.DataFrame({"status": list(counts), "n": list(counts.values())},
+                          schema={"status": pl.String, "n": pl.Int64})
+    rows = pl.DataFrame(undelivered, schema={c: pl.String for c, _ in LEDGER_COLUMNS})
+    pub.page(MAIL_PAGE, title="Mail", subtitle=how, pdf=False, sections=[
+        Section("This run's messages", intro=[
+            "One message per recipient, each also kept as outbox/<message>.eml. A message is "
+            "sent again only when what it says changed."],
+            tables=[table_from_frame(kinds, [("kind", "Kind"), ("n", "Messages")], numeric=["n"],
+                                     empty="No messages.")]),
+        Section("Delivery ledger (outbox/ledger.csv)", tables=[table_from_frame(
+            status, [("status", "Status"), ("n", "Messages")], numeric=["n"],
+            empty="Nothing sent through SMTP yet.")]),
+        Section("To look at", intro=[
+            "Failed: the server refused the message for good (5xx): correct the address or ask "
+            "the recipient. Pending: a transient failure (4xx, server unreachable): the next run "
+            "tries again. Unknown: a run was stopped while the server had the message; it is not "
+            "sent again (it may have arrived)."],
+            tables=[table_from_frame(rows, LEDGER_COLUMNS, empty="Nothing: every message went out.")]),
+    ])

@@ -85,7 +85,26 @@ class PublishConfig:
     smtp_host: str = ""
     """Empty: messages are written as .eml files to outputs/<event>/outbox/ (the default)."""
     smtp_port: int = 25
-    """The SMTP server's port (STARTTLS or TLS as the server offers)."""
+    """The SMTP server's port (25 or 587 with STARTTLS, 465 with implicit TLS)."""
+    smtp_starttls: bool = False
+    """Upgrade the connection with STARTTLS before AUTH and sending (port 587)."""
+    smtp_tls: bool = False
+    """Implicit TLS from the first byte (port 465); not together with ``smtp_starttls``."""
+    smtp_verify: bool = True
+    """Check the server's TLS certificate and host name (against the system's authorities,
+    or ``smtp_ca_file``). False only for a test server with a self-signed certificate."""
+    smtp_ca_file: str = ""
+    """A PEM file of the authority (or the self-signed certificate) to trust, relative to the
+    event folder or absolute."""
+    smtp_timeout: float = 30.0
+    """Seconds to wait for the server at each step before the attempt counts as failed."""
+    smtp_rate_per_minute: int = 0
+    """At most this many messages a minute (0: no limit)."""
+    smtp_retries: int = 3
+    """Attempts per message in one run for transient failures (4xx replies, connection
+    refused or lost, timeouts); after them the message stays pending for the next run."""
+    smtp_retry_seconds: float = 2.0
+    """The first wait before a retry; each further wait doubles it."""
     subject_prefix: str = ""
     """Put before every message's subject, e.g. "[NJ 2024] "."""
     site_url: str = ""
@@ -95,6 +114,18 @@ class PublishConfig:
     with a host and no spaces; left out: no QR code."""
 
     def __post_init__(self) -> None:
+        if self.smtp_tls and self.smtp_starttls:
+            raise ConfigError("", "smtp_tls", "smtp_tls (implicit TLS) and smtp_starttls exclude each other")
+        if not 0 < self.smtp_port < 65536:
+            raise ConfigError("", "smtp_port", f"{self.smtp_port} is not a port number (1-65535)")
+        for name in ("smtp_timeout", "smtp_retry_seconds"):
+            if getattr(self, name) < 0:
+                raise ConfigError("", name, "must not be negative")
+        for name in ("smtp_rate_per_minute",):
+            if getattr(self, name) < 0:
+                raise ConfigError("", name, "must not be negative")
+        if self.smtp_retries < 1:
+            raise ConfigError("", "smtp_retries", "must be at least 1")
         if self.site_url and not SITE_URL.fullmatch(self.site_url):
             raise ConfigError("", "site_url", f"{self.site_url!r} is not an absolute http(s) "
                               "address such as 'https://results.example.org/open-2024/'")

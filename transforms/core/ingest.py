@@ -60,12 +60,21 @@ class ColType(StrEnum):
     DATE = "date YYYY-MM-DD"
     DATETIME = "datetime YYYY-MM-DDTHH:MM"
     BOOL = "boolean true/false"
+    EMAIL = "email address"
+
+
+EMAIL_ADDRESS = r"^[^@\s<>,;\"()\[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$"
+"""DESIGN.md Inputs (email columns) — one address ``local@domain.tld``: no spaces or line
+breaks, no angle brackets, commas, semicolons or quotes (so a cell can never name a second
+recipient or reach another header), a domain with at least one dot."""
+LINE_BREAK = r"[\r\n\x00-\x08\x0b\x0c\x0e-\x1f\x7f]"
+"""Line breaks and other control characters: not part of any one-line value."""
 
 
 _POLARS = {
     ColType.STR: pl.String, ColType.INT: pl.Int64, ColType.FLOAT: pl.Float64,
     ColType.MONEY: MONEY, ColType.DATE: pl.Date, ColType.DATETIME: pl.Datetime("us"),
-    ColType.BOOL: pl.Boolean,
+    ColType.BOOL: pl.Boolean, ColType.EMAIL: pl.String,
 }
 BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 """The accepted spellings of a boolean cell (ignoring case)."""
@@ -208,7 +217,9 @@ def _cast_expr(col: Column) -> pl.Expr:
     s = pl.when(s == "").then(None).otherwise(s)
     match col.type:
         case ColType.STR:
-            return s
+            return s.str.replace_all(LINE_BREAK, " ")
+        case ColType.EMAIL:
+            return pl.when(s.str.contains(EMAIL_ADDRESS)).then(s).otherwise(None)
         case ColType.INT:
             return s.cast(pl.Int64, strict=False)
         case ColType.FLOAT:
@@ -270,8 +281,14 @@ def cast_frame(raw: pl.DataFrame, schema: Schema) -> tuple[pl.DataFrame, list[Fi
         rawcol = raw[c.name].str.strip_chars()
         present = rawcol.is_not_null() & (rawcol != "")
         tcol = typed[c.name]
-        if c.type is not ColType.STR:
+        if c.type is ColType.EMAIL:  # Decision: the row stays; only its messages are not sent
+            report(present & tcol.is_null(), c, "not a valid email address (one local@domain.tld, "
+                   "nothing else): no message goes to it", Severity.WARNING)
+        elif c.type is not ColType.STR:
             report(present & tcol.is_null(), c, f"not a valid {c.type.value}")
+        else:
+            report(rawcol.str.contains(LINE_BREAK), c, "a line break or control character in a "
+                   "one-line value: read as a space", Severity.WARNING)
         if c.nonempty:
             report(~present.fill_null(False), c, "a value is required")
         accepted = c.accepted
@@ -412,7 +429,7 @@ SWISS_SCHEMAS = {
         Column("aicf_registered", ColType.BOOL, nonempty=True, description=(
             "\"All participants in the National Championship shall be registered with AICF "
             "for the year 2024-2025\".")),
-        Column("email", required=False, description="Where the player's messages go."),
+        Column("email", ColType.EMAIL, required=False, description="Where the player's messages go."),
         Column("start_no", ColType.INT, required=False, minimum=1, description=(
             "A start number to keep (an event taken over from a TRF); used only when every "
             "player of the category has one, else start numbers follow FIDE C.04.2 A.2 "
@@ -426,7 +443,7 @@ SWISS_SCHEMAS = {
             "\"All arrears of affiliation fee/tournament fee including those of current year "
             "must be cleared by the affiliated Association at the time of submitting the "
             "entries; otherwise the entries are liable to be rejected.\"")),
-        Column("email", required=False, description="Where the association's ledger and the "
+        Column("email", ColType.EMAIL, required=False, description="Where the association's ledger and the "
                "bulletin go."),
     ), key=("state",), description="The affiliated State Associations, one row each."),
     "results.csv": Schema("results.csv", (
@@ -476,7 +493,7 @@ GK_SCHEMAS = {
     "members.csv": Schema("members.csv", (
         Column("member_id", nonempty=True, description="The US Chess member id."),
         Column("name", nonempty=True, description="As printed on certificates."),
-        Column("email", required=False, description="Where the member's messages go."),
+        Column("email", ColType.EMAIL, required=False, description="Where the member's messages go."),
         Column("membership_expires", ColType.DATE, nonempty=True, description=(
             "Rule 1: \"US Chess membership must remain current throughout your participation "
             "in the tournament.\"")),

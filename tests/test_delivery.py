@@ -1,0 +1,329 @@
+"""Delivery over real SMTP servers (aiosmtpd on 127.0.0.1, a free port each): plain, STARTTLS
+with a self-signed certificate and AUTH required, a server that answers 451 once, one that
+answers 550, one that goes away mid-run, one that is not there; the ledger
+(``outbox/ledger.csv``) sends a message once, again only when its content changes, never
+after a run was killed while the server had it (flows/publish/outbox.py)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import socket
+import ssl
+import threading
+import time
+from dataclasses import replace
+from email import message_from_bytes, policy
+from pathlib import Path
+
+import pytest
+
+from flows.publish import mail, outbox
+from flows.publish.letters import Block, Letter
+from transforms.core.config import PublishConfig
+
+controller = pytest.importorskip("aiosmtpd.controller")
+smtp_server = pytest.importorskip("aiosmtpd.smtp")
+
+USER, PASSWORD = "office", "s3cret-Pa55"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Inbox:
+    """An aiosmtpd handler that keeps what it accepts; ``answers`` (a list) are given to the
+    next messages instead of 250, one each."""
+
+    def __init__(self, answers: list[str] | None = None) -> None:
+        self.received: list = []
+        self.answers = list(answers or [])
+        self.lock = threading.Lock()
+
+    async def handle_DATA(self, server, session, envelope):
+        with self.lock:
+            if self.answers:
+                return self.answers.pop(0)
+            self.received.append(envelope)
+        return "250 OK queued"
+
+
+def start(handler, port: int | None = None, **kw):
+    ctl = controller.Controller(handler, hostname="127.0.0.1", port=port or free_port(), **kw)
+    ctl.start()
+    return ctl
+
+
+def letter(key: str, to: str, text: str = "Round 5: you won.") -> Letter:
+    return Letter(key=key, to_name=key.title(), to_email=to, subject="Round 5", lead=text,
+                  blocks=(Block(lines=("Points 4.",)),), kind="player-round")
+
+
+def outgoing(letters: list[Letter]) -> list[outbox.Outgoing]:
+    msgs = [mail.compose(lt, sender="Results <results@x.example>", subject_prefix="[T] ", site_url="",
+                         signature="The office", date="Tue, 24 Sep 2024 18:00:00 +0000", attachments={})
+            for lt in letters]
+    return [outbox.Outgoing.of(lt.key, m) for lt, m in zip(letters, msgs)]
+
+
+def cfg(port: int, **kw) -> PublishConfig:
+    return PublishConfig(sender="Results <results@x.example>", smtp_host="127.0.0.1", smtp_port=port,
+                         smtp_timeout=5, smtp_retry_seconds=0.01, **kw)
+
+
+def three() -> list[Letter]:
+    return [letter("ann", "ann@x.example"), letter("bob", "bob@x.example"), letter("cy", "cy@x.example")]
+
+
+def ledger(out: Path) -> dict[str, dict[str, str]]:
+    return outbox.read_ledger(out / outbox.LEDGER)
+
+
+def wait_for(cond, seconds: float = 5) -> None:
+    end = time.monotonic() + seconds
+    while not cond() and time.monotonic() < end:
+        time.sleep(0.02)
+
+
+def test_each_message_goes_once_and_again_only_when_its_content_changed(tmp_path):
+    inbox = Inbox()
+    ctl = start(inbox)
+    try:
+        c = cfg(ctl.port)
+        d = outbox.deliver(tmp_path, tmp_path, c, outgoing(three()), env={})
+        assert (d.sent, d.skipped) == (3, 0)
+        wait_for(lambda: len(inbox.received) == 3)
+        assert sorted(e.rcpt_tos[0] for e in inbox.received) == ["ann@x.example", "bob@x.example", "cy@x.example"]
+        rows = ledger(tmp_path)
+        assert {r["status"] for r in rows.values()} == {"sent"}
+        assert rows["ann"]["reply"].startswith("250") and rows["ann"]["attempts"] == "1"
+        # the same run again: nothing new
+        again = outbox.deliver(tmp_path, tmp_path, c, outgoing(three()), env={})
+        assert (again.sent, again.skipped) == (0, 3)
+        # Bob's result changed: only Bob's message goes
+        changed = [letter("ann", "ann@x.example"), letter("bob", "bob@x.example", "Round 5: a draw."),
+                   letter("cy", "cy@x.example")]
+        third = outbox.deliver(tmp_path, tmp_path, c, outgoing(changed), env={})
+        assert (third.sent, third.skipped) == (1, 2)
+        wait_for(lambda: len(inbox.received) == 4)
+        assert inbox.received[-1].rcpt_tos == ["bob@x.example"]
+        assert b"a draw" in inbox.received[-1].content
+    finally:
+        ctl.stop()
+    assert len(inbox.received) == 4
+
+
+def test_the_run_date_alone_does_not_make_a_message_new():
+    a = outgoing([letter("ann", "ann@x.example")])[0]
+    msg = mail.compose(letter("ann", "ann@x.example"), sender="Results <results@x.example>", subject_prefix="[T] ",
+                       site_url="", signature="The office", date="Wed, 25 Sep 2024 18:00:00 +0000",
+                       attachments={})
+    assert outbox.Outgoing.of("ann", msg).digest == a.digest
+    assert outbox.Outgoing.of("ann", msg).data != a.data  # the Date header did change
+
+
+def self_signed(tmp_path: Path) -> tuple[Path, Path]:
+    import ipaddress
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
+    now = dt.datetime.now(dt.UTC)
+    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
+            .serial_number(x509.random_serial_number()).not_valid_before(now - dt.timedelta(days=1))
+            .not_valid_after(now + dt.timedelta(days=2))
+            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
+                           critical=False)
+            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+            .sign(key, hashes.SHA256()))
+    crt, pem = tmp_path / "server.crt", tmp_path / "server.key"
+    crt.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    pem.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
+                                      serialization.NoEncryption()))
+    return crt, pem
+
+
+def authenticator(seen: list):
+    def check(server, session, envelope, mechanism, auth_data):
+        ok = auth_data.login == USER.encode() and auth_data.password == PASSWORD.encode()
+        seen.append(ok)
+        return smtp_server.AuthResult(success=ok)
+    return check
+
+
+@pytest.fixture
+def tls_server(tmp_path):
+    crt, key = self_signed(tmp_path)
+    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    ctx.load_cert_chain(crt, key)
+    inbox, seen = Inbox(), []
+    ctl = start(inbox, tls_context=ctx, require_starttls=True, auth_required=True,
+                auth_require_tls=True, authenticator=authenticator(seen))
+    yield ctl, inbox, seen, crt
+    ctl.stop()
+
+
+def test_starttls_with_the_servers_certificate_and_auth_from_the_environment(tmp_path, tls_server):
+    ctl, inbox, seen, crt = tls_server
+    c = cfg(ctl.port, smtp_starttls=True, smtp_ca_file=str(crt))
+    env = {outbox.USER_ENV: USER, outbox.PASSWORD_ENV: PASSWORD}
+    d = outbox.deliver(tmp_path / "out", tmp_path, c, outgoing(three()), env=env)
+    assert d.sent == 3 and seen == [True]
+    wait_for(lambda: len(inbox.received) == 3)
+    assert len(inbox.received) == 3
+    text = (tmp_path / "out" / outbox.LEDGER).read_text()
+    assert PASSWORD not in text and USER not in text
+
+
+def test_without_credentials_an_auth_server_refuses_and_nothing_counts_as_sent(tmp_path, tls_server):
+    ctl, inbox, seen, crt = tls_server
+    c = cfg(ctl.port, smtp_starttls=True, smtp_ca_file=str(crt))
+    d = outbox.deliver(tmp_path, tmp_path, c, outgoing(three()), env={})
+    assert d.sent == 0 and not inbox.received
+    rows = ledger(tmp_path)
+    assert {r["status"] for r in rows.values()} <= {"failed", "pending"}
+    assert all(r["reply"].startswith("530") or "not attempted" in r["reply"] for r in rows.values())
+
+
+def test_an_unknown_certificate_is_refused_unless_verification_is_turned_off(tmp_path, tls_server):
+    ctl, inbox, _, _ = tls_server
+    env = {outbox.USER_ENV: USER, outbox.PASSWORD_ENV: PASSWORD}
+    d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port, smtp_starttls=True, smtp_retries=1),
+                       outgoing(three()), env=env)
+    assert d.sent == 0 and d.pending == 3
+    assert "CERTIFICATE_VERIFY_FAILED" in ledger(tmp_path)["ann"]["reply"]
+    d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port, smtp_starttls=True, smtp_verify=False),
+                       outgoing(three()), env=env)
+    assert d.sent == 3
+
+
+def test_a_451_is_retried_and_then_the_message_goes(tmp_path):
+    inbox = Inbox(["451 4.3.0 try again later"])
+    ctl = start(inbox)
+    try:
+        d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port), outgoing(three()), env={})
+    finally:
+        ctl.stop()
+    assert d.sent == 3 and d.pending == 0
+    rows = ledger(tmp_path)
+    assert rows["ann"]["attempts"] == "2" and rows["ann"]["status"] == "sent"
+    assert len(inbox.received) == 3
+
+
+def test_a_550_is_failed_for_good_listed_for_the_office_and_not_sent_again(tmp_path):
+    inbox = Inbox(["550 5.1.1 no such user"])
+    ctl = start(inbox)
+    try:
+        c = cfg(ctl.port)
+        d = outbox.deliver(tmp_path, tmp_path, c, outgoing(three()), env={})
+        assert (d.sent, d.failed) == (2, 1)
+        again = outbox.deliver(tmp_path, tmp_path, c, outgoing(three()), env={})
+        assert (again.sent, again.failed, again.skipped) == (0, 0, 3)
+    finally:
+        ctl.stop()
+    rows = ledger(tmp_path)
+    assert rows["ann"]["status"] == "failed" and rows["ann"]["reply"] == "550 5.1.1 no such user"
+    assert [r["key"] for r in outbox.undelivered(rows)] == ["ann"]
+    assert len(inbox.received) == 2
+
+
+def test_a_server_that_goes_away_mid_run_loses_nothing_and_the_next_run_sends_the_rest(tmp_path):
+    port = free_port()
+
+    class GoesAway(Inbox):
+        async def handle_DATA(self, server, session, envelope):
+            answer = await super().handle_DATA(server, session, envelope)
+            if len(self.received) == 1:
+                threading.Thread(target=ctl.stop).start()  # down after the first message
+                time.sleep(0.3)
+            return answer
+
+    first = GoesAway()
+    ctl = start(first, port=port)
+    c = cfg(port, smtp_retries=2)
+    d = outbox.deliver(tmp_path, tmp_path, c, outgoing(three()), env={})
+    assert d.sent == 1 and d.pending == 2
+    rows = ledger(tmp_path)
+    assert sorted(r["status"] for r in rows.values()) == ["pending", "pending", "sent"]
+    second = Inbox()
+    ctl2 = start(second, port=port)
+    try:
+        d2 = outbox.deliver(tmp_path, tmp_path, c, outgoing(three()), env={})
+    finally:
+        ctl2.stop()
+    assert (d2.sent, d2.skipped) == (2, 1)
+    got = sorted(e.rcpt_tos[0] for e in first.received + second.received)
+    assert got == ["ann@x.example", "bob@x.example", "cy@x.example"]
+
+
+def test_no_server_listening_leaves_everything_pending_without_waiting_for_each(tmp_path):
+    c = cfg(free_port(), smtp_retries=2)
+    d = outbox.deliver(tmp_path, tmp_path, c, outgoing(three()), env={})
+    assert (d.sent, d.pending) == (0, 3)
+    rows = ledger(tmp_path)
+    assert rows["ann"]["attempts"] == "2" and "ConnectionRefused" in rows["ann"]["reply"]
+    assert rows["cy"]["attempts"] == "0" and rows["cy"]["reply"].startswith("not attempted")
+    assert any("not usable" in n for n in d.notes)
+
+
+def test_a_message_left_sending_by_a_killed_run_is_never_sent_again(tmp_path):
+    inbox = Inbox()
+    ctl = start(inbox)
+    try:
+        out = outgoing(three())
+        outbox.write_ledger(tmp_path / outbox.LEDGER, {"bob": {
+            "key": "bob", "recipient": "bob@x.example", "subject": out[1].subject,
+            "content_sha256": out[1].digest, "status": "sending", "attempts": "0", "reply": "",
+            "time": "2024-09-24T18:00:00+00:00"}})
+        d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port), out, env={})
+    finally:
+        ctl.stop()
+    assert (d.sent, d.unknown, d.skipped) == (2, 1, 1)
+    assert sorted(e.rcpt_tos[0] for e in inbox.received) == ["ann@x.example", "cy@x.example"]
+    rows = ledger(tmp_path)
+    assert rows["bob"]["status"] == "unknown"
+    assert [r["key"] for r in outbox.undelivered(rows)] == ["bob"]
+
+
+def test_the_rate_limit_spaces_the_messages(tmp_path):
+    inbox = Inbox()
+    ctl = start(inbox)
+    waits: list[float] = []
+    try:
+        outbox.deliver(tmp_path, tmp_path, cfg(ctl.port, smtp_rate_per_minute=120), outgoing(three()),
+                       env={}, sleep=waits.append)
+    finally:
+        ctl.stop()
+    # 120 a minute: half a second between two messages (the first does not wait)
+    assert len(waits) == 3 and waits[0] == 0.0
+    assert all(0.4 < w <= 0.5 for w in waits[1:])
+
+
+@pytest.mark.parametrize("address, ok", [
+    ("ann@x.example", True), ("a.b+c@mail.x.example", True), ("", False), ("ann", False),
+    ("ann@localhost", False), ("ann@x.example\nBcc: all@x.example", False), ("Ann <ann@x.example>", False),
+    ("ann@x.example, bob@x.example", False), ("ann@@x.example", False), ("ann@x..example", False),
+    ("ann@.x.example", False)])
+def test_valid_address(address, ok):
+    assert outbox.valid_address(address) is ok
+
+
+def test_a_name_with_a_line_break_never_reaches_a_header():
+    bad = replace(letter("ann", "ann@x.example"), to_name="Ann\nBcc: all@x.example")
+    with pytest.raises(ValueError):
+        outgoing([bad])
+
+
+def test_the_message_reads_as_its_recipient_sees_it():
+    o = outgoing([letter("ann", "ann@x.example")])[0]
+    m = message_from_bytes(o.data, policy=policy.default)
+    assert m["To"] == "Ann <ann@x.example>" and m["Subject"] == "[T] Round 5"
+    text = m.get_body(("plain",)).get_content().replace("\r\n", "\n")  # as sent: CRLF
+    assert text.startswith("Dear Ann,\n\nRound 5: you won.\n\nPoints 4.\n")
+    assert "<p>Round 5: you won.</p>" in m.get_body(("html",)).get_content()

@@ -6,9 +6,6 @@ after a run was killed while the server had it (flows/publish/outbox.py)."""
 
 from __future__ import annotations
 
-import datetime as dt
-import socket
-import ssl
 import threading
 import time
 from dataclasses import replace
@@ -21,39 +18,8 @@ from flows.publish import mail, outbox
 from flows.publish.letters import Block, Letter
 from transforms.core.config import PublishConfig
 
-controller = pytest.importorskip("aiosmtpd.controller")
-smtp_server = pytest.importorskip("aiosmtpd.smtp")
-
-USER, PASSWORD = "office", "s3cret-Pa55"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Inbox:
-    """An aiosmtpd handler that keeps what it accepts; ``answers`` (a list) are given to the
-    next messages instead of 250, one each."""
-
-    def __init__(self, answers: list[str] | None = None) -> None:
-        self.received: list = []
-        self.answers = list(answers or [])
-        self.lock = threading.Lock()
-
-    async def handle_DATA(self, server, session, envelope):
-        with self.lock:
-            if self.answers:
-                return self.answers.pop(0)
-            self.received.append(envelope)
-        return "250 OK queued"
-
-
-def start(handler, port: int | None = None, **kw):
-    ctl = controller.Controller(handler, hostname="127.0.0.1", port=port or free_port(), **kw)
-    ctl.start()
-    return ctl
+pytest.importorskip("aiosmtpd")
+from tests.smtp_servers import PASSWORD, USER, Inbox, authenticator, free_port, start, tls_context  # noqa: E402
 
 
 def letter(key: str, to: str, text: str = "Round 5: you won.") -> Letter:
@@ -124,44 +90,9 @@ def test_the_run_date_alone_does_not_make_a_message_new():
     assert outbox.Outgoing.of("ann", msg).data != a.data  # the Date header did change
 
 
-def self_signed(tmp_path: Path) -> tuple[Path, Path]:
-    import ipaddress
-
-    from cryptography import x509
-    from cryptography.hazmat.primitives import hashes, serialization
-    from cryptography.hazmat.primitives.asymmetric import ec
-    from cryptography.x509.oid import NameOID
-
-    key = ec.generate_private_key(ec.SECP256R1())
-    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "127.0.0.1")])
-    now = dt.datetime.now(dt.UTC)
-    cert = (x509.CertificateBuilder().subject_name(name).issuer_name(name).public_key(key.public_key())
-            .serial_number(x509.random_serial_number()).not_valid_before(now - dt.timedelta(days=1))
-            .not_valid_after(now + dt.timedelta(days=2))
-            .add_extension(x509.SubjectAlternativeName([x509.IPAddress(ipaddress.ip_address("127.0.0.1"))]),
-                           critical=False)
-            .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
-            .sign(key, hashes.SHA256()))
-    crt, pem = tmp_path / "server.crt", tmp_path / "server.key"
-    crt.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    pem.write_bytes(key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                      serialization.NoEncryption()))
-    return crt, pem
-
-
-def authenticator(seen: list):
-    def check(server, session, envelope, mechanism, auth_data):
-        ok = auth_data.login == USER.encode() and auth_data.password == PASSWORD.encode()
-        seen.append(ok)
-        return smtp_server.AuthResult(success=ok)
-    return check
-
-
 @pytest.fixture
 def tls_server(tmp_path):
-    crt, key = self_signed(tmp_path)
-    ctx = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
-    ctx.load_cert_chain(crt, key)
+    ctx, crt = tls_context(tmp_path)
     inbox, seen = Inbox(), []
     ctl = start(inbox, tls_context=ctx, require_starttls=True, auth_required=True,
                 auth_require_tls=True, authenticator=authenticator(seen))

@@ -59,6 +59,14 @@ def test_minimal_swiss_config_gets_defaults():
     (MINIMAL + "\n[prizes]\nx = 1\n", "prizes"),
     (MINIMAL.replace("[swiss]", "[swiss]\ndutch_edition = '2019'"), "swiss.dutch_edition"),
     (MINIMAL.replace('{ id = "open", name = "Open" }', '{ id = "open" }'), "swiss.categories[0].name"),
+    (MINIMAL.replace('sender = "a@b.example"', 'sender = "a@b.example"\nrecipients = [{ name = "CA", email = "ca" }]'),
+     "publish.recipients[0].email"),
+    (MINIMAL.replace('sender = "a@b.example"', 'sender = "a@b.example"\nrecipients = [{ name = "CA", email = "ca@b.example", role = "boss" }]'),
+     "publish.recipients[0].role"),
+    (MINIMAL.replace('sender = "a@b.example"', 'sender = "a@b.example"\nsmtp_tls = true\nsmtp_starttls = true'),
+     "publish.smtp_tls"),
+    (MINIMAL.replace('sender = "a@b.example"', 'sender = "a@b.example"\nsmtp_retries = 0'), "publish.smtp_retries"),
+    (MINIMAL.replace('sender = "a@b.example"', 'sender = "a@b.example"\nsmtp_password = "x"'), "publish.smtp_password"),
 ])
 def test_bad_or_missing_key_is_an_error_naming_the_key(text, key):
     with pytest.raises(ConfigError) as e:

@@ -21,7 +21,7 @@ from enum import Enum, StrEnum
 from typing import Any
 
 from transforms.core.errors import ConfigError
-from transforms.core.model import Acceleration, Colour, DutchEdition
+from transforms.core.model import EMAIL_ADDRESS, Acceleration, Colour, DutchEdition
 from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.tiebreaks import Edition, parse_code
 from transforms.golden_knights.rules import GKRules
@@ -67,6 +67,10 @@ class Recipient:
     the organisers, the Correspondence Chess Director: the bulletin and the office report)."""
 
     def __post_init__(self) -> None:
+        if not re.fullmatch(EMAIL_ADDRESS, self.email):
+            raise ConfigError("", "email", f"{self.email!r} is not one email address (local@domain.tld)")
+        if any(ch in self.name for ch in "\r\n"):
+            raise ConfigError("", "name", "a line break in a name")
         if self.role not in RECIPIENT_ROLES:
             raise ConfigError("", "role", f"{self.role!r} is not one of {', '.join(RECIPIENT_ROLES)}")
 

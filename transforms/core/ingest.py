@@ -24,6 +24,7 @@ import polars as pl
 
 from transforms.core.errors import Finding, Severity
 from transforms.core.model import (
+    EMAIL_ADDRESS,
     GAME_RESULTS,
     MONEY,
     RESULT_SPELLINGS,
@@ -63,10 +64,6 @@ class ColType(StrEnum):
     EMAIL = "email address"
 
 
-EMAIL_ADDRESS = r"^[^@\s<>,;\"()\[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$"
-"""DESIGN.md Inputs (email columns) — one address ``local@domain.tld``: no spaces or line
-breaks, no angle brackets, commas, semicolons or quotes (so a cell can never name a second
-recipient or reach another header), a domain with at least one dot."""
 LINE_BREAK = r"[\r\n\x00-\x08\x0b\x0c\x0e-\x1f\x7f]"
 """Line breaks and other control characters: not part of any one-line value."""
 

@@ -269,3 +269,9 @@ def __getattr__(name: str):
         globals()[name] = schema
         return schema
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+EMAIL_ADDRESS = r"^[^@\s<>,;\"()\[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$"
+"""DESIGN.md Inputs (email columns) — one address ``local@domain.tld``: no spaces or line
+breaks, no angle brackets, commas, semicolons or quotes (so a cell can never name a second
+recipient or reach another header), a domain with at least one dot."""

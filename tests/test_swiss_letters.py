@@ -288,6 +288,11 @@ def test_an_associations_letter_gives_its_players_its_ledger_row_and_its_rejecte
     assert len(block(sk, "Entries not accepted").table) == 1 + 4
     assert all("has not cleared its arrears" in r[2] for r in block(sk, "Entries not accepted").table[1:])
     assert block(sk, "Fees and boarding").lines[0].endswith("is owed back to your association.")
+    assert sk.lead == ("Round 5 is complete: here are your association's fees and boarding account "
+                       "(none of its entries plays), and the bulletin (attached).")
+    assert letters["association-hp-round-05"].lead == (
+        "Round 5 is complete: here are your association's 7 players' results and pairings, your "
+        "fees and boarding account, and the bulletin (attached).")
 
 
 def test_the_office_report_lists_the_errors_early_draws_ties_same_state_log_and_audit(final):

@@ -375,9 +375,12 @@ def association_letters(run, views: list[CategoryView]) -> tuple[list[Letter], l
             blocks += entry_blocks(run, st)
         word = "final" if final else round_key(r)
         when = "The championship is over" if final else (f"Round {r} is complete" if r else "Round 1 is paired")
-        lead = (f"{when}: here are your association's {n_players} players' "
-                + ("final places and prizes" if final else "results and pairings")
-                + ", your fees and boarding account, and the bulletin (attached).")
+        news = "final places and prizes" if final else "results and pairings"
+        whose = "1 player's" if n_players == 1 else f"{n_players} players'"
+        lead = (f"{when}: here are your association's {whose} {news}, your fees and boarding "
+                "account, and the bulletin (attached)." if n_players else
+                f"{when}: here are your association's fees and boarding account (none of its "
+                "entries plays), and the bulletin (attached).")
         links = [("The event's pages", "index.html")]
         if r:
             links.append((f"Standings after round {r}", round_rel("standings", r)))

@@ -385,3 +385,53 @@ def test_the_round_5_letters_do_not_show_the_result_of_a_later_round(after5):
     x = letters["player-open-1-round-05"]
     assert [b.heading for b in x.blocks] == ["Round 5", "After round 5", "Round 6"]
     assert "Round 7" not in text_body(x, site_url="", signature="s")
+
+
+def test_letters_do_not_change_when_the_next_rounds_pairing_is_entered_into_results_csv(after5):
+    # The office enters round 6's boards (no results yet): the round is being played, the
+    # engine pairs nothing new, and the round-5 letters read the boards from results.csv.
+    run, letters, _ = after5
+    added = []
+    for c in run.categories:
+        rows = pairing_rows(c.pairing.boards, c.pairing.setup, c.players, 6)
+        added += [{"round": "6", "board": str(r["board"]), "white_id": r["white_id"],
+                   "black_id": r["black_id"] or "", "result": r["result"] or ""} for r in rows.iter_rows(named=True)]
+
+    def results(f):
+        more = pl.DataFrame(added).with_columns(
+            pl.lit(None, pl.String).alias("moves"), pl.lit(None, pl.String).alias("draw_consent"),
+            (pl.int_range(pl.len()) + f["line"].max() + 1).cast(f.schema["line"]).alias("line"))
+        return pl.concat([f, more.select(f.columns).cast(f.schema)])
+
+    run6, again, _ = build(results=lambda f: results(f.filter(pl.col("round").cast(pl.Int64) <= 5)))
+    assert all(c.pairing is None and c.done == 5 for c in run6.categories)
+    assert {k: v for k, v in again.items() if k.startswith("player-")} == {
+        k: v for k, v in letters.items() if k.startswith("player-")}
+
+
+def test_association_letters_follow_the_latest_round_of_any_category_until_every_category_is_over():
+    # Open complete (11 rounds), Girls only through round 5: the players' letters follow their
+    # category; the association's letter is after round 11 but not the final one.
+    def results(f):
+        return f.filter(~(pl.col("white_id").str.starts_with("G") & (pl.col("round").cast(pl.Int64) > 5)))
+
+    run, letters, _ = build(results=results)
+    assert (run.category("open").done, run.category("girls").done) == (11, 5)
+    assert "player-open-1-final" in letters and "player-girls-1-round-05" in letters
+    hp = letters["association-hp-round-11"]
+    assert hp.kind == "association-round" and "association-hp-final" not in letters
+    assert [b.heading for b in hp.blocks][:2] == ["National Junior U-19 Open — final standing",
+                                                  "National Junior Girls U-19 — after round 5"]
+
+
+def test_a_run_whose_results_have_errors_writes_only_the_office_report_saying_why():
+    def results(f):
+        return f.with_columns(pl.when(pl.col("line") == f["line"].min()).then(pl.lit("X999"))
+                              .otherwise(pl.col("white_id")).alias("white_id"))
+
+    run, letters, _ = build(5, results=results)
+    assert run.blocked
+    assert [x.kind for x in letters.values()] == ["office"]
+    x = next(iter(letters.values()))
+    assert run.blocked in block(x, "Validation").lines
+    assert any(r[0] == "results.csv" for r in block(x, "Errors").table[1:])

@@ -22,6 +22,7 @@ from flows.publish.pages import (
     publish_validation,
 )
 from flows.publish.present import Section
+from flows.publish.swiss_letters import swiss_letters
 from transforms.core.errors import Severity
 from transforms.core.ingest import SWISS_SCHEMAS
 from transforms.fide.rating_report import check_rating_report, rating_report, report_header
@@ -68,6 +69,9 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
                                event_name=cfg.event.name,
                                lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
                                highlights=highlights)
+    personal, skipped = swiss_letters(run, as_of)
+    pub.notes += [f"no letter to {who}: {why}" for who, why in skipped]
+    letters += personal
     return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters, send_mail=send_mail)
 
 

@@ -21,7 +21,6 @@ import csv
 import datetime as dt
 import hashlib
 import io
-import re
 import smtplib
 import ssl
 import time
@@ -33,7 +32,6 @@ from pathlib import Path
 
 from flows.io import atomic_write
 from transforms.core.config import PublishConfig
-from transforms.core.ingest import EMAIL_ADDRESS
 
 LEDGER = "outbox/ledger.csv"
 FIELDS = ("key", "recipient", "subject", "content_sha256", "status", "attempts", "reply", "time")
@@ -286,9 +284,3 @@ def _alive(smtp: smtplib.SMTP) -> bool:
 def undelivered(ledger: Mapping[str, Mapping[str, str]]) -> list[Mapping[str, str]]:
     """The ledger's rows the office must look at: failed for good, pending, of unknown fate."""
     return [r for _, r in sorted(ledger.items()) if r["status"] in ("failed", "pending", "unknown")]
-
-
-def valid_address(address: str) -> bool:
-    """An address a message can go to: what the inputs' email cells must hold
-    (:data:`transforms.core.ingest.EMAIL_ADDRESS`: one ``local@domain.tld``, nothing else)."""
-    return bool(address) and re.fullmatch(EMAIL_ADDRESS, address) is not None

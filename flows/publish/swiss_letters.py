@@ -41,7 +41,7 @@ from flows.publish.swiss_common import (
     tiebreak_name,
 )
 from transforms.core.errors import Severity
-from transforms.core.model import Kind, ResultCode
+from transforms.core.model import EMAIL_ADDRESS, Kind, ResultCode
 from transforms.core.money import amount_text
 from transforms.swiss.rounds import round_setup
 
@@ -66,6 +66,8 @@ def email_problem(address: str | None) -> str:
         return f"email {address!r} has nothing before the '@'"
     if "." not in domain.strip(".") or domain.startswith(".") or domain.endswith(".") or ".." in domain:
         return f"email {address!r} has no domain such as 'example.org' after the '@'"
+    if not re.fullmatch(EMAIL_ADDRESS, address):  # what the inputs' email cells must hold
+        return f"email {address!r} is not one address local@domain.tld"
     return ""
 
 

@@ -417,6 +417,7 @@ def gk_letters(cfg: EventConfig, res: GKResult, members: pl.DataFrame,
 
     def add(m: str, letter: Letter | None) -> None:
         if letter is not None:
+            letter.meta.setdefault("member_id", m)
             by_member.setdefault(m, []).append(letter)
 
     entries = res.entries.sort("member_id", "entry_id")

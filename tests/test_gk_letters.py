@@ -143,11 +143,11 @@ def test_assignment_lists_the_six_opponents_colours_and_addresses_of_the_section
     for x in by_kind(letters)["member-assignment"]:
         e, sec = x.meta["entry_id"], x.meta["section"]
         header, *rows = x.blocks[0].table
-        assert header == ("Your colour", "Opponent", "Member", "Rating", "Email")
+        assert header == ("Your colour", "Opponent", "Member", "Email")
         mates = set(sections.filter(pl.col("section") == sec)["entry_id"]) - {e}
         # the addresses are those of the section's other members, no one else's
         assert {r[2] for r in rows} == {member_of[o] for o in mates}
-        assert all(r[4] == mail[r[2]] for r in rows)
+        assert all(r[3] == mail[r[2]] for r in rows)
         sched = res.schedule.filter((pl.col("section") == sec) & (pl.col("stage") == "preliminary"))
         whites = set(sched.filter(pl.col("white") == e)["black"].map_elements(member_of.get, pl.String))
         assert {r[2] for r in rows if r[0] == "White"} == whites
@@ -428,3 +428,17 @@ def test_key_part_keeps_different_ids_apart():
     assert key_part("GK19-0001") == "gk19-0001"
     assert key_part("a.b") != key_part("a_b") != key_part("a b")
     assert KEY.fullmatch("member-" + key_part("Ünïcode id/1"))
+
+
+def test_assignment_letters_do_not_change_as_games_finish_or_ratings_change(demo_inputs, prelim):
+    # Decision: the assignment says what the section is, never its results
+    cfg, t, res, letters, _ = prelim
+    day = PRELIM_DAY + dt.timedelta(days=60)
+    _, typed = demo_inputs
+    later = state(typed, day, ("preliminary",))
+    later["members.csv"] = later["members.csv"].with_columns(rating=pl.col("rating") + 25)
+    res2, again, _ = build(cfg, later, day)
+    assert res2.games["result"].is_not_null().sum() > res.games["result"].is_not_null().sum()
+    a1 = {x.key: x for x in letters if x.kind == "member-assignment"}
+    a2 = {x.key: x for x in again if x.kind == "member-assignment"}
+    assert a1 == a2 and len(a1) == 189

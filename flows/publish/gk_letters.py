@@ -151,15 +151,14 @@ class _Writer:
         sched = self.res.schedule.filter((pl.col("status") == "published") & (pl.col("stage") == stage)
                                          & (pl.col("section") == section)
                                          & ((pl.col("white") == e) | (pl.col("black") == e)))
-        rows = [("Your colour", "Opponent", "Member", "Rating", "Email")]
+        # no rating here: members.csv's ratings change during play, the section does not
+        rows = [("Your colour", "Opponent", "Member", "Email")]
         games = []
         for g in sched.iter_rows(named=True):
             colour, opp = ("White", g["black"]) if g["white"] == e else ("Black", g["white"])
             om = self.people.member_of.get(opp, "")
-            info = self.info.get(om, {})
-            rating = info.get("rating")
             games.append((0 if colour == "White" else 1, self.people.entry_name(opp), opp,
-                          (colour, self.people.entry_name(opp), om, "unrated" if rating is None else str(rating),
+                          (colour, self.people.entry_name(opp), om,
                            self.email(om) or "none on file: ask the director")))
         rows += [g[3] for g in sorted(games)]
         whites = sum(1 for g in games if g[0] == 0)

@@ -12,6 +12,7 @@ import polars as pl
 from prefect import flow
 
 from flows import tasks
+from flows.publish.gk_letters import gk_letters
 from flows.publish.golden_knights import home_links, publish_event
 from flows.publish.mail import bulletin_letters
 from flows.publish.pages import (
@@ -39,13 +40,15 @@ def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date) ->
 
 
 def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFrame],
-                 findings: list[Finding], as_of: dt.date) -> list[str]:
+                 findings: list[Finding], as_of: dt.date) -> tuple[list[str], GKResult | None]:
     """The rulebook's run and every page of the event's site, assembled in ``pub`` (no I/O:
-    the flow writes it); returns the highlights of the messages."""
+    the flow writes it); returns the highlights of the messages and the rulebook's run (None
+    when members.csv or entries.csv has errors)."""
     bulletin: list[Section] = []
     highlights: list[str] = []
     home: list[Section] = []
     findings = list(findings)
+    res: GKResult | None = None
     if has_errors(findings, "members.csv", "entries.csv"):
         msg = "members.csv or entries.csv has errors: nothing else is computed (see the validation report)."
         pub.notes.append(msg)
@@ -65,7 +68,7 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
                   highlights=highlights, findings=findings, as_of=as_of, sections=home,
                   links=home_links(pub) if home else None,
                   links_heading="Files (CSV and printable PDF)" if home else "Pages and files")
-    return highlights
+    return highlights, res
 
 
 @flow(name="correspondence-event")
@@ -79,9 +82,14 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
     names = list(GK_SCHEMAS)
     raw = tasks.read_inputs(event_dir, names)
     typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
-    highlights = publish_site(pub, cfg, typed, findings, as_of)
+    highlights, res = publish_site(pub, cfg, typed, findings, as_of)
     letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],
                                event_name=cfg.event.name,
                                lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
                                highlights=highlights)
+    if res is not None:
+        personal, skipped = gk_letters(cfg, res, typed["members.csv"], as_of)
+        letters += personal
+        for who, why in skipped:
+            pub.notes.append(f"No letter to {who}: {why}.")
     return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters, send_mail=send_mail)

@@ -14,9 +14,9 @@ import polars as pl
 import pytest
 
 from flows import io as flows_io
-from flows.publish.letters import html_body, text_body
+from flows.publish.letters import address_problem, html_body, text_body
 from flows.publish.present import fmt
-from flows.publish.swiss_letters import email_problem, swiss_letters
+from flows.publish.swiss_letters import swiss_letters
 from transforms.core.config import parse_event_config
 from transforms.core.ingest import SWISS_SCHEMAS
 from transforms.core.money import amount_text
@@ -147,8 +147,8 @@ def test_recipients_without_a_valid_email_get_no_letter_and_are_counted():
     ("a@example", False), ("a@example.", False), ("a@.example", False),
     ("a@x.example\nBcc: b@y.example", False), ("Rohan <r@x.example>", False), ("a,b@x.example", False),
 ])
-def test_email_problem_keeps_out_what_is_surely_not_an_address(address, ok):
-    assert (email_problem(address) == "") is ok
+def test_address_problem_keeps_out_what_is_surely_not_an_address(address, ok):
+    assert (address_problem(address) == "") is ok
 
 
 # --------------------------------------------------------------------------- what each letter says

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from flows.publish import render
+from transforms.core.model import EMAIL_ADDRESS
 
 KEY = re.compile(r"[a-z0-9][a-z0-9._-]{0,150}")
 """A letter's key: lower-case letters, digits, ``.``, ``_`` and ``-`` (it is a file name)."""
@@ -103,3 +104,29 @@ def html_body(letter: Letter, *, site_url: str, signature: str, subject: str) ->
                               links=site_links(letter, site_url),
                               attachments=[a.rsplit("/", 1)[-1] for a in letter.attachments],
                               signature=signature)
+
+
+FORBIDDEN_IN_ADDRESS = set('<>,;"()[]\\')
+
+
+def address_problem(address: str | None) -> str:
+    """Why ``address`` cannot take a letter ("" when it can): empty, whitespace or a line
+    break, a character that would split or quote a header, not exactly one ``@``, nothing
+    before it, no dot inside the domain. A simple check, not RFC 5322: it keeps out what is
+    surely wrong in an office's spreadsheet."""
+    if address is None or address == "":
+        return "no email address"
+    if any(ch.isspace() for ch in address):
+        return f"email {address!r} holds a space or line break"
+    if FORBIDDEN_IN_ADDRESS & set(address):
+        return f"email {address!r} holds one of {''.join(sorted(FORBIDDEN_IN_ADDRESS))}"
+    if address.count("@") != 1:
+        return f"email {address!r} must hold exactly one '@'"
+    local, domain = address.split("@")
+    if not local:
+        return f"email {address!r} has nothing before the '@'"
+    if "." not in domain.strip(".") or domain.startswith(".") or domain.endswith(".") or ".." in domain:
+        return f"email {address!r} has no domain such as 'example.org' after the '@'"
+    if not re.fullmatch(EMAIL_ADDRESS, address):  # what the inputs' email cells must hold
+        return f"email {address!r} is not one address local@domain.tld"
+    return ""

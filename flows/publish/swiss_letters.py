@@ -28,7 +28,7 @@ from collections.abc import Iterable
 
 import polars as pl
 
-from flows.publish.letters import Block, Letter
+from flows.publish.letters import Block, Letter, address_problem
 from flows.publish.mail import address_key
 from flows.publish.pages import OFFICE, findings_frame
 from flows.publish.present import fmt
@@ -41,34 +41,9 @@ from flows.publish.swiss_common import (
     tiebreak_name,
 )
 from transforms.core.errors import Severity
-from transforms.core.model import EMAIL_ADDRESS, Kind, ResultCode
+from transforms.core.model import Kind, ResultCode
 from transforms.core.money import amount_text
 from transforms.swiss.rounds import round_setup
-
-FORBIDDEN_IN_ADDRESS = set('<>,;"()[]\\')
-
-
-def email_problem(address: str | None) -> str:
-    """Why ``address`` cannot take a letter ("" when it can): empty, whitespace or a line
-    break, a character that would split or quote a header, not exactly one ``@``, nothing
-    before it, no dot inside the domain. A simple check, not RFC 5322: it keeps out what is
-    surely wrong in an office's spreadsheet."""
-    if address is None or address == "":
-        return "no email address"
-    if any(ch.isspace() for ch in address):
-        return f"email {address!r} holds a space or line break"
-    if FORBIDDEN_IN_ADDRESS & set(address):
-        return f"email {address!r} holds one of {''.join(sorted(FORBIDDEN_IN_ADDRESS))}"
-    if address.count("@") != 1:
-        return f"email {address!r} must hold exactly one '@'"
-    local, domain = address.split("@")
-    if not local:
-        return f"email {address!r} has nothing before the '@'"
-    if "." not in domain.strip(".") or domain.startswith(".") or domain.endswith(".") or ".." in domain:
-        return f"email {address!r} has no domain such as 'example.org' after the '@'"
-    if not re.fullmatch(EMAIL_ADDRESS, address):  # what the inputs' email cells must hold
-        return f"email {address!r} is not one address local@domain.tld"
-    return ""
 
 
 def round_key(r: int) -> str:
@@ -91,7 +66,7 @@ def swiss_letters(run, as_of: dt.date) -> tuple[list[Letter], list[tuple[str, st
         for sno in v.snos:
             p = v.info[sno]
             who = f"player {v.cid} {sno} ({p['name']})"
-            problem = email_problem(p["email"])
+            problem = address_problem(p["email"])
             if problem:
                 skipped.append((who, problem))
                 continue
@@ -342,7 +317,7 @@ def association_letters(run, views: list[CategoryView]) -> tuple[list[Letter], l
     cur = run.cfg.event.currency
     for a in assoc.iter_rows(named=True):
         st = a["state"]
-        problem = email_problem(a["email"])
+        problem = address_problem(a["email"])
         if problem:
             skipped.append((f"association {st} ({a['name']})", problem))
             continue
@@ -481,7 +456,7 @@ def office_letters(run, views: list[CategoryView]) -> tuple[list[Letter], list[t
         links.append((f"Standings after round {r}", round_rel("standings", r)))
     letters, skipped = [], []
     for x in office:
-        problem = email_problem(x.email)
+        problem = address_problem(x.email)
         if problem:
             skipped.append((f"office recipient {x.name}", problem))
             continue

@@ -32,7 +32,7 @@ SCHEMAS = {**{f"swiss/{k}": v for k, v in SWISS_SCHEMAS.items()},
 ENUMERATED = [(k, c.name) for k, s in SCHEMAS.items() for c in s.columns if c.vocabulary]
 
 _VALID = {ColType.INT: "1", ColType.FLOAT: "1", ColType.MONEY: "1", ColType.DATE: "2024-01-01",
-          ColType.DATETIME: "2024-01-01T10:00", ColType.BOOL: "true"}
+          ColType.DATETIME: "2024-01-01T10:00", ColType.BOOL: "true", ColType.EMAIL: "a@b.example"}
 
 
 def rows(schema: Schema, column: str, cells: list[str]) -> pl.DataFrame:

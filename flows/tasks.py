@@ -166,10 +166,14 @@ def compose_letters(pub: Publication, cfg: EventConfig | None, letters: list[Let
     date = dt.datetime.combine(as_of, dt.time(18, 0)).strftime("%a, %d %b %Y %H:%M:%S +0000")
     out = []
     for letter in letters:
-        msg = mail.compose(letter, sender=cfg.publish.sender, subject_prefix=cfg.publish.subject_prefix,
-                           site_url=cfg.publish.site_url,
-                           signature=f"{cfg.event.organiser} — {cfg.event.contact}", date=date,
-                           attachments=files)
+        try:
+            msg = mail.compose(letter, sender=cfg.publish.sender, subject_prefix=cfg.publish.subject_prefix,
+                               site_url=cfg.publish.site_url,
+                               signature=f"{cfg.event.organiser} — {cfg.event.contact}", date=date,
+                               attachments=files)
+        except ValueError as e:  # a header the email library refuses (e.g. a line break)
+            pub.notes.append(f"mail: no message {letter.key}: {e}")
+            continue
         pub.files[f"outbox/{letter.key}.eml"] = msg.as_bytes()
         out.append(outbox.Outgoing.of(letter.key, msg))
     return out

@@ -6,6 +6,7 @@ after a run was killed while the server had it (flows/publish/outbox.py)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import threading
 import time
 from dataclasses import replace
@@ -249,3 +250,31 @@ def test_the_message_reads_as_its_recipient_sees_it():
     text = m.get_body(("plain",)).get_content().replace("\r\n", "\n")  # as sent: CRLF
     assert text.startswith("Dear Ann,\n\nRound 5: you won.\n\nPoints 4.\n")
     assert "<p>Round 5: you won.</p>" in m.get_body(("html",)).get_content()
+
+
+def test_a_dry_run_writes_the_outbox_and_sends_nothing(tmp_path, prefect_harness):
+    from flows import tasks
+    from flows.publish.pages import MAIL_PAGE, Publication, event_context
+    from transforms.core.config import parse_event_config
+
+    inbox = Inbox()
+    ctl = start(inbox)
+    try:
+        cfg = parse_event_config(
+            '[event]\nid = "t"\nname = "T"\nkind = "swiss"\nstart = 2024-09-16\nend = 2024-09-20\n'
+            'venue = "V"\norganiser = "O"\ncurrency = "INR"\ncontact = "c"\n'
+            f'[publish]\nsender = "r@x.example"\nsmtp_host = "127.0.0.1"\nsmtp_port = {ctl.port}\n'
+            '[swiss]\nrounds = 5\ncategories = [{ id = "open", name = "Open" }]\n')
+        pub = Publication(tmp_path, ctx=event_context(cfg, dt.date(2024, 9, 20)))
+        out = tasks.compose_letters(pub, cfg, three(), {}, dt.date(2024, 9, 20))
+        report = tasks.send_letters(pub, cfg, tmp_path, three(), out, send_mail=False)
+        assert report["dry_run"] is True and report["would_send"] == 3
+        assert sorted(k for k in pub.files if k.startswith("outbox/")) == [
+            "outbox/ann.eml", "outbox/bob.eml", "outbox/cy.eml"]
+        assert "Dry run" in (tmp_path / MAIL_PAGE).read_text()
+        report = tasks.send_letters(pub, cfg, tmp_path, three(), out, send_mail=True)
+        assert report["sent"] == 3
+    finally:
+        ctl.stop()
+    assert len(inbox.received) == 3
+    assert ledger(tmp_path)["ann"]["status"] == "sent"

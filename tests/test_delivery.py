@@ -7,6 +7,7 @@ after a run was killed while the server had it (flows/publish/outbox.py)."""
 from __future__ import annotations
 
 import datetime as dt
+import ssl
 import threading
 import time
 from dataclasses import replace
@@ -123,16 +124,25 @@ def test_without_credentials_an_auth_server_refuses_and_nothing_counts_as_sent(t
     assert all(r["reply"].startswith("530") or "not attempted" in r["reply"] for r in rows.values())
 
 
-def test_an_unknown_certificate_is_refused_unless_verification_is_turned_off(tmp_path, tls_server):
+def test_an_unknown_certificate_is_refused_when_checked_and_a_local_one_is_not_checked_by_default(
+        tmp_path, tls_server):
     ctl, inbox, _, _ = tls_server
     env = {outbox.USER_ENV: USER, outbox.PASSWORD_ENV: PASSWORD}
-    d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port, smtp_starttls=True, smtp_retries=1),
+    d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port, smtp_starttls=True, smtp_retries=1, smtp_verify=True),
                        outgoing(three()), env=env)
     assert d.sent == 0 and d.pending == 3
     assert "CERTIFICATE_VERIFY_FAILED" in ledger(tmp_path)["ann"]["reply"]
-    d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port, smtp_starttls=True, smtp_verify=False),
-                       outgoing(three()), env=env)
+    # 127.0.0.1 without smtp_verify: a relay on this machine, its certificate not checked
+    d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port, smtp_starttls=True), outgoing(three()), env=env)
     assert d.sent == 3
+
+
+def test_a_remote_server_s_certificate_is_checked_by_default(tmp_path):
+    remote = PublishConfig(sender="r@x.example", smtp_host="smtp.example.org", smtp_starttls=True)
+    assert outbox.tls_context(remote, tmp_path).verify_mode is ssl.CERT_REQUIRED
+    local = replace(remote, smtp_host="127.0.0.1")
+    assert outbox.tls_context(local, tmp_path).verify_mode is ssl.CERT_NONE
+    assert outbox.tls_context(replace(local, smtp_verify=True), tmp_path).verify_mode is ssl.CERT_REQUIRED
 
 
 def test_a_451_is_retried_and_then_the_message_goes(tmp_path):

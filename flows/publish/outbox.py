@@ -36,6 +36,8 @@ from transforms.core.config import PublishConfig
 LEDGER = "outbox/ledger.csv"
 FIELDS = ("key", "recipient", "subject", "content_sha256", "status", "attempts", "reply", "time")
 USER_ENV, PASSWORD_ENV = "CHESSFED_SMTP_USER", "CHESSFED_SMTP_PASSWORD"
+LOOPBACK = ("localhost", "127.0.0.1", "::1")
+"""Servers on this machine: their certificate is not checked unless asked (``smtp_verify``)."""
 DONE = ("sent", "failed", "unknown")
 """Statuses after which the same content is never sent again."""
 
@@ -127,12 +129,15 @@ class Delivery:
 
 def tls_context(cfg: PublishConfig, event_dir: Path) -> ssl.SSLContext:
     """The TLS context of ``smtp_starttls`` / ``smtp_tls``: the system's authorities, or
-    ``smtp_ca_file``; no verification only with ``smtp_verify = false``."""
+    ``smtp_ca_file``. Decision: without ``smtp_verify`` the certificate is checked unless the
+    server is on this machine (:data:`LOOPBACK`) and no ``smtp_ca_file`` is given."""
     ca = cfg.smtp_ca_file
     if ca and not Path(ca).is_absolute():
         ca = str(event_dir / ca)
     ctx = ssl.create_default_context(cafile=ca or None)
-    if not cfg.smtp_verify:
+    verify = cfg.smtp_verify if cfg.smtp_verify is not None else (
+        bool(ca) or cfg.smtp_host.lower() not in LOOPBACK)
+    if not verify:
         ctx.check_hostname = False
         ctx.verify_mode = ssl.CERT_NONE
     return ctx

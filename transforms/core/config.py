@@ -94,9 +94,11 @@ class PublishConfig:
     """Upgrade the connection with STARTTLS before AUTH and sending (port 587)."""
     smtp_tls: bool = False
     """Implicit TLS from the first byte (port 465); not together with ``smtp_starttls``."""
-    smtp_verify: bool = True
+    smtp_verify: bool | None = None
     """Check the server's TLS certificate and host name (against the system's authorities,
-    or ``smtp_ca_file``). False only for a test server with a self-signed certificate."""
+    or ``smtp_ca_file``). Left out: checked, except for a server on this machine (``localhost``,
+    ``127.0.0.1``, ``::1``: a relay whose traffic never leaves it, often with a self-signed
+    certificate). False: never checked (only for a test server)."""
     smtp_ca_file: str = ""
     """A PEM file of the authority (or the self-signed certificate) to trust, relative to the
     event folder or absolute."""

@@ -23,7 +23,7 @@ install: $(VENV)/.installed
 	@$(BIN)/python -m compileall -q flows transforms
 
 demo: install
-	$(BIN)/chessfed run inputs --out outputs
+	$(BIN)/chessfed run inputs --out outputs || [ $$? -eq 1 ]  # 1: published; the demo's inputs have rejected rows on purpose
 
 # -rs: a skipped test says why (the browser tests skip where Chromium is not installed;
 # CHESSFED_REQUIRE_BROWSER=1, as .ci/run sets it, makes that a failure).

@@ -11,13 +11,25 @@ from flows.commands import pair as pair_cli
 
 
 def _run(args: argparse.Namespace) -> int:
-    from flows.events import run_events
+    """Exit status: 0 clean, 1 published with rejected input rows, 2 an event failed or the
+    command was wrong (``flows.events.exit_status``)."""
+    from flows.events import event_folders, exit_status, run_events
 
-    status = run_events(Path(args.inputs), Path(args.out), args.as_of, args.only or None,
+    inputs = Path(args.inputs)
+    if not inputs.is_dir():
+        print(f"chessfed run: {inputs} is not a folder", file=sys.stderr)
+        return 2
+    known = [p.name for p in event_folders(inputs)]
+    unknown = sorted(set(args.only or []) - set(known))
+    if unknown:
+        print(f"chessfed run: no event folder {', '.join(unknown)} under {inputs} "
+              f"(there are: {', '.join(known) or 'none'})", file=sys.stderr)
+        return 2
+    status = run_events(inputs, Path(args.out), args.as_of, args.only or None,
                         not args.dry_run_mail)
     for name, s in status.items():
         print(f"{name}: {s}")
-    return 0 if all(s == "ok" for s in status.values()) else 2
+    return exit_status(Path(args.out), status)
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -3,6 +3,7 @@ sub-flow; one event's failure is reported and does not stop the others."""
 
 from __future__ import annotations
 
+import csv
 import datetime as dt
 import json
 import traceback
@@ -29,6 +30,30 @@ def check_config(folder: Path) -> EventConfig:
     return parse_event_config(text, file=name)
 
 
+def event_folders(inputs: Path) -> list[Path]:
+    """The event folders of a run: ``inputs`` itself when it has an event.toml, else every
+    folder under it that has one, by name."""
+    inputs = Path(inputs)
+    if (inputs / "event.toml").exists():
+        return [inputs]
+    return sorted(p for p in inputs.iterdir() if (p / "event.toml").exists())
+
+
+def exit_status(out: Path, status: dict[str, str]) -> int:
+    """What an unattended job learns from a run: 0 every event published with clean inputs,
+    1 every event published but some input rows were rejected (errors in an event's
+    ``office/validation.csv``), 2 an event failed or could not be run."""
+    if any(s != "ok" for s in status.values()):
+        return 2
+    for name in status:
+        path = Path(out) / name / "office" / "validation.csv"
+        if path.exists():
+            with open(path, newline="", encoding="utf-8") as fh:
+                if any(row.get("severity") == "error" for row in csv.DictReader(fh)):
+                    return 1
+    return 0
+
+
 @flow(name="chessfed-run")
 def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
                only: list[str] | None = None, send_mail: bool = True) -> dict[str, str]:
@@ -37,8 +62,7 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
     event folder. ``send_mail=False`` (``--dry-run-mail``): the outbox is written, nothing is
     sent through SMTP."""
     inputs, out = Path(inputs), Path(out)
-    folders = [inputs] if (inputs / "event.toml").exists() else sorted(
-        p for p in inputs.iterdir() if (p / "event.toml").exists())
+    folders = event_folders(inputs)
     status: dict[str, str] = {}
     names: dict[str, str] = {}
     for folder in folders:

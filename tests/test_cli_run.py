@@ -1,0 +1,39 @@
+"""`chessfed run` as an unattended job sees it: an unknown `--only` event is an error, and the
+exit status says clean (0), published with rejected input rows (1) or failed (2)
+(flows/cli.py `_run`, flows/events.py `exit_status`)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from flows.cli import main
+from flows.events import exit_status
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_an_unknown_only_event_is_an_error_naming_the_known_ones(capsys):
+    assert main(["run", str(ROOT / "inputs"), "--only", "no-such-event", "--out", "/nonexistent"]) == 2
+    err = capsys.readouterr().err
+    assert "no event folder no-such-event" in err and "national-junior-2024" in err
+
+
+def test_inputs_that_are_not_a_folder_are_an_error(capsys, tmp_path):
+    assert main(["run", str(tmp_path / "missing")]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+
+
+def write_validation(out: Path, event: str, severities: list[str]) -> None:
+    d = out / event / "office"
+    d.mkdir(parents=True)
+    rows = "".join(f"players.csv,{i + 2},name,x,{s},why\n" for i, s in enumerate(severities))
+    (d / "validation.csv").write_text("file,line,column,value,severity,reason\n" + rows)
+
+
+def test_exit_status_is_0_clean_1_rejected_rows_2_failure(tmp_path):
+    write_validation(tmp_path, "a", ["warning"])
+    write_validation(tmp_path, "b", [])
+    assert exit_status(tmp_path, {"a": "ok", "b": "ok"}) == 0
+    write_validation(tmp_path, "c", ["warning", "error"])
+    assert exit_status(tmp_path, {"a": "ok", "c": "ok"}) == 1
+    assert exit_status(tmp_path, {"a": "ok", "c": "ok", "d": "error: boom"}) == 2

@@ -43,6 +43,21 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+def _deploy(args: argparse.Namespace) -> int:
+    from flows.commands.deploy import deploy
+
+    try:
+        names = deploy(Path(args.inputs), Path(args.out), pool=args.pool, cron=args.cron or "",
+                       timezone=args.timezone or "")
+    except ValueError as e:
+        print(f"chessfed deploy: {e}", file=sys.stderr)
+        return 2
+    for name in names:
+        print(f"deployed {name} (work pool {args.pool}): start a worker with "
+              f"`prefect worker start --pool {args.pool}`")
+    return 0
+
+
 def _import_trf(args: argparse.Namespace) -> int:
     from flows.commands.demo_inputs import import_trf
 
@@ -71,6 +86,14 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--dry-run-mail", action="store_true",
                    help="build everything and write the outbox, send nothing over SMTP")
     r.set_defaults(func=_run)
+    d = sub.add_parser("deploy", help="a deployment per event on a Prefect server, with the "
+                       "event's [schedule] (PREFECT_API_URL names the server)")
+    d.add_argument("inputs", nargs="?", default="inputs")
+    d.add_argument("--out", default="outputs")
+    d.add_argument("--pool", default="chessfed", help="the process work pool (created if missing)")
+    d.add_argument("--cron", help="the schedule of every event (default: each event's [schedule] cron)")
+    d.add_argument("--timezone", help="the time zone of --cron (default: [schedule] timezone, else UTC)")
+    d.set_defaults(func=_deploy)
     s = sub.add_parser("serve", help="run every event on a cron schedule (needs a Prefect server)")
     s.add_argument("inputs", nargs="?", default="inputs")
     s.add_argument("--out", default="outputs")

@@ -82,7 +82,11 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
         except Exception as e:  # noqa: BLE001 - one event's failure must not stop the others
             status[folder.name] = f"error: {e}"
             traceback.print_exc()
-    write_outputs.fn(out, {"index.html": site_index(out, [f.name for f in folders], status, names)})
+    # the index lists also the events other runs published into the same folder (one
+    # deployment per event: each run has one event, the index has them all)
+    others = sorted(p.name for p in out.iterdir() if (p / "manifest.json").exists()) if out.exists() else []
+    listed = sorted({f.name for f in folders} | set(others))
+    write_outputs.fn(out, {"index.html": site_index(out, listed, status, names)})
     return status
 
 

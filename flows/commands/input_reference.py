@@ -347,6 +347,9 @@ def event_toml() -> list[str]:
     out += config_table("[golden_knights]", GKRules,
                         "Correspondence events: the Golden Knights rules as numbers. The "
                         "defaults are the 2017-2020 regulations.")
+    out += config_table("[schedule]", config.ScheduleConfig,
+                        "Both kinds (optional): when `chessfed deploy` has the office's Prefect "
+                        "server run the event.")
     return out
 
 

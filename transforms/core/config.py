@@ -247,6 +247,29 @@ class SwissConfig:
         raise KeyError(cid)
 
 
+CRON_FIELD = re.compile(r"[0-9*/,\-A-Za-z?LW#]+")
+TIMEZONE = re.compile(r"[A-Za-z][A-Za-z0-9_+\-]*(?:/[A-Za-z0-9_+\-]+)*")
+
+
+@dataclass(frozen=True)
+class ScheduleConfig:
+    """``[schedule]``: when the office's server runs the event (``chessfed deploy``)."""
+
+    cron: str
+    """Five cron fields, minute hour day month weekday, e.g. ``"0 21 * * *"`` (every evening
+    at 21:00 during a Swiss) or ``"0 8 * * 1"`` (Monday mornings for a correspondence stage)."""
+    timezone: str = "UTC"
+    """The IANA time zone the cron is read in, e.g. ``"Asia/Kolkata"``, ``"America/Chicago"``."""
+
+    def __post_init__(self) -> None:
+        fields = self.cron.split()
+        if len(fields) != 5 or not all(CRON_FIELD.fullmatch(f) for f in fields):
+            raise ConfigError("", "cron", f"{self.cron!r} is not five cron fields "
+                              "(minute hour day month weekday), e.g. '0 21 * * *'")
+        if not TIMEZONE.fullmatch(self.timezone):
+            raise ConfigError("", "timezone", f"{self.timezone!r} is not a time zone name such as 'Asia/Kolkata'")
+
+
 @dataclass(frozen=True)
 class EventConfig:
     """A whole event.toml."""
@@ -264,6 +287,9 @@ class EventConfig:
     events); None: no rating report is written."""
     source: str = "event.toml"
     """The file the configuration was read from, as named in error messages."""
+    schedule: ScheduleConfig | None = None
+    """``[schedule]``: the cron of the event's deployment; None: run by hand or by the
+    ``chessfed deploy --cron`` given."""
 
 
 # ---------------------------------------------------------------------------------------------
@@ -395,7 +421,7 @@ def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(file, "", f"not valid TOML: {e}") from None
-    known = {"event", "publish", "swiss", "entries", "golden_knights", "fide_report"}
+    known = {"event", "publish", "swiss", "entries", "golden_knights", "fide_report", "schedule"}
     for k in data:
         if k not in known:
             raise ConfigError(file, k, f"unknown table (known: {', '.join(sorted(known))})")
@@ -431,8 +457,11 @@ def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
         for k in ("swiss", "entries", "fide_report"):
             if k in data:
                 raise ConfigError(file, k, "a table of Swiss events")
+    schedule = (from_table(ScheduleConfig, data["schedule"], file=file, key="schedule")
+                if "schedule" in data else None)
     return EventConfig(event=event, publish=publish, swiss=swiss, entries=entries,
-                       golden_knights=golden_knights, fide_report=fide_report, source=file)
+                       golden_knights=golden_knights, fide_report=fide_report, source=file,
+                       schedule=schedule)
 
 
 def check_fide_report(rules: RatingReportRules, event: EventInfo, swiss: SwissConfig, *,

@@ -1,0 +1,128 @@
+"""Scheduled operation against a real Prefect server (``prefect server start`` with SQLite in a
+temporary PREFECT_HOME, a free port): ``chessfed deploy`` creates the work pool and the event's
+deployment with its cron and time zone from ``[schedule]``; a run of it, executed by
+``prefect worker start``, writes the same outputs as ``chessfed run`` (all but the manifest's
+timings). Slow by nature (the server starts in about 20 s): one test."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+TINY_TOML = """[event]
+id = "tiny"
+name = "Tiny Open"
+kind = "swiss"
+start = 2024-09-16
+end = 2024-09-20
+venue = "Chennai"
+organiser = "TNSCA"
+currency = "INR"
+contact = "x"
+as_of = 2024-09-16
+[publish]
+sender = "a@b.example"
+[swiss]
+rounds = 3
+categories = [{ id = "open", name = "Open" }]
+[schedule]
+cron = "0 21 * * *"
+timezone = "Asia/Kolkata"
+"""
+TINY_PLAYERS = (
+    "player_id,name,section,gender,birth_date,nationality,state,fide_id,rating,title,entry_type,"
+    "seed_reason,registered_at,fee_paid,aicf_registered,email\n"
+    + "".join(f"{p},{n},open,{g},2006-01-0{i + 1},IND,TN,{i + 1},{2000 - 100 * i},,quota,,2024-08-01T10:00,2000,true,\n"
+              for i, (p, n, g) in enumerate([("A", "Ann", "F"), ("B", "Bob", "M"), ("C", "Cy", "M"), ("D", "Di", "F")])))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*")
+            if p.is_file() and p.name != "manifest.json"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    home = tmp_path_factory.mktemp("prefect-home")
+    port = free_port()
+    env = {**os.environ, "PREFECT_HOME": str(home), "PREFECT_API_URL": f"http://127.0.0.1:{port}/api",
+           "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_LOGGING_LEVEL": "WARNING"}
+    for k in ("PREFECT_API_KEY", "PREFECT_PROFILES_PATH"):
+        env.pop(k, None)
+    log = open(home / "server.log", "w")  # noqa: SIM115 - open for the server's whole life
+    proc = subprocess.Popen([str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1",
+                             "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 180
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"the Prefect server did not start: {(home / 'server.log').read_text()[-2000:]}")
+                time.sleep(0.5)
+        yield env
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+def run(args: list[str], env: dict, timeout: int = 300) -> subprocess.CompletedProcess:
+    return subprocess.run(args, env=env, cwd=ROOT, capture_output=True, text=True, timeout=timeout)
+
+
+def test_a_deployed_event_runs_on_a_worker_and_publishes_what_chessfed_run_does(server, tmp_path):
+    event = tmp_path / "inputs" / "tiny"
+    event.mkdir(parents=True)
+    (event / "event.toml").write_text(TINY_TOML)
+    (event / "players.csv").write_text(TINY_PLAYERS)
+    (event / "associations.csv").write_text("state,name,arrears_cleared,email\nTN,Tamil Nadu,true,\n")
+    scheduled, direct = tmp_path / "scheduled", tmp_path / "direct"
+
+    r = run([str(BIN / "chessfed"), "deploy", str(tmp_path / "inputs"), "--out", str(scheduled),
+             "--pool", "chessfed-test"], server)
+    assert r.returncode == 0, r.stderr
+    assert "deployed chessfed-run/tiny" in r.stdout
+    r = run([str(BIN / "prefect"), "--no-prompt", "deployment", "inspect", "chessfed-run/tiny"], server)
+    assert "'cron': '0 21 * * *'" in r.stdout and "'timezone': 'Asia/Kolkata'" in r.stdout
+
+    r = run([str(BIN / "prefect"), "--no-prompt", "deployment", "run", "chessfed-run/tiny"], server)
+    assert r.returncode == 0, r.stderr
+    r = run([str(BIN / "prefect"), "--no-prompt", "worker", "start", "--pool", "chessfed-test", "--run-once"],
+            server)
+    assert r.returncode == 0, r.stdout + r.stderr
+    manifest = json.loads((scheduled / "tiny" / "manifest.json").read_text())
+    assert manifest["event"] == "tiny"
+    req = urllib.request.Request(server["PREFECT_API_URL"] + "/flow_runs/filter", method="POST",
+                                 data=b"{}", headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=10) as resp:
+        states = [fr["state"]["type"] for fr in json.loads(resp.read()) if fr.get("deployment_id")
+                  and fr["state"]["type"] != "SCHEDULED"]
+    assert states == ["COMPLETED"]
+
+    r = run([str(BIN / "chessfed"), "run", str(tmp_path / "inputs"), "--out", str(direct)], server)
+    assert r.returncode == 0, r.stderr
+    assert files(scheduled) == files(direct)
+    assert "pairings/round-01.html" in {k.removeprefix("tiny/") for k in files(direct)}

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -17,40 +16,20 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import BROKEN_TOML
+from tests.smtp_servers import free_port
+
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
-TINY_TOML = """[event]
-id = "tiny"
-name = "Tiny Open"
-kind = "swiss"
-start = 2024-09-16
-end = 2024-09-20
-venue = "Chennai"
-organiser = "TNSCA"
-currency = "INR"
-contact = "x"
-as_of = 2024-09-16
-[publish]
-sender = "a@b.example"
-[swiss]
-rounds = 3
-categories = [{ id = "open", name = "Open" }]
-[schedule]
-cron = "0 21 * * *"
-timezone = "Asia/Kolkata"
-"""
+TINY_TOML = (BROKEN_TOML.replace('id = "broken-open"', 'id = "tiny"').replace("Broken Open", "Tiny Open")
+             + '[schedule]\ncron = "0 21 * * *"\ntimezone = "Asia/Kolkata"\n')
+"""A small valid Swiss event (the e2e broken event's header) with a schedule."""
 TINY_PLAYERS = (
     "player_id,name,section,gender,birth_date,nationality,state,fide_id,rating,title,entry_type,"
     "seed_reason,registered_at,fee_paid,aicf_registered,email\n"
     + "".join(f"{p},{n},open,{g},2006-01-0{i + 1},IND,TN,{i + 1},{2000 - 100 * i},,quota,,2024-08-01T10:00,2000,true,\n"
               for i, (p, n, g) in enumerate([("A", "Ann", "F"), ("B", "Bob", "M"), ("C", "Cy", "M"), ("D", "Di", "F")])))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def files(folder: Path) -> dict[str, bytes]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import os
 import sys
 from pathlib import Path
 
@@ -116,12 +117,36 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+PROJECT = Path(__file__).resolve().parents[1]
+
+
+def prefect_settings(env: dict[str, str] | os._Environ, *, verbose: bool = False) -> dict[str, str]:
+    """The project's Prefect settings (what ``prefect.toml`` says, which Prefect reads only
+    from the current folder) as environment defaults, so that ``chessfed`` behaves the same
+    from any folder: state in the project's ``.prefect/``, analytics and telemetry off, 180 s
+    for the ephemeral server's first start, warnings only (``-v``: info). A value already in
+    the environment wins (e.g. ``PREFECT_API_URL`` of a real server); returns what was set."""
+    defaults = {"PREFECT_HOME": str(PROJECT / ".prefect"),
+                "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+                "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
+                "PREFECT_LOGGING_LEVEL": "INFO" if verbose else "WARNING"}
+    if verbose:
+        env["PREFECT_LOGGING_LEVEL"] = "INFO"
+    added = {k: v for k, v in defaults.items() if k not in env}
+    env.update(added)
+    return added
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["pair"]:
         # the pairing engine's interface (JaVaFo/bbpPairings), called once per round by
         # arbiters' tools: the same arguments, without loading the rest of chessfed
         return pair_cli.main(argv[1:])
+    verbose = bool(argv[:1]) and argv[0] in ("-v", "--verbose")
+    if verbose:
+        argv = argv[1:]
+    prefect_settings(os.environ, verbose=verbose)
     args = build_parser().parse_args(argv)
     return int(args.func(args) or 0)
 

@@ -37,3 +37,20 @@ def test_exit_status_is_0_clean_1_rejected_rows_2_failure(tmp_path):
     write_validation(tmp_path, "c", ["warning", "error"])
     assert exit_status(tmp_path, {"a": "ok", "c": "ok"}) == 1
     assert exit_status(tmp_path, {"a": "ok", "c": "ok", "d": "error: boom"}) == 2
+
+
+def test_the_projects_prefect_settings_apply_from_any_folder_and_the_environment_wins():
+    from flows.cli import PROJECT, prefect_settings
+
+    env: dict[str, str] = {"PREFECT_API_URL": "http://127.0.0.1:4200/api", "PREFECT_HOME": "/srv/prefect"}
+    added = prefect_settings(env)
+    assert added == {"PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+                     "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
+                     "PREFECT_LOGGING_LEVEL": "WARNING"}
+    assert env["PREFECT_HOME"] == "/srv/prefect" and env["PREFECT_API_URL"].endswith(":4200/api")
+    fresh: dict[str, str] = {}
+    prefect_settings(fresh)
+    assert fresh["PREFECT_HOME"] == str(PROJECT / ".prefect")
+    loud: dict[str, str] = {"PREFECT_LOGGING_LEVEL": "WARNING"}
+    prefect_settings(loud, verbose=True)
+    assert loud["PREFECT_LOGGING_LEVEL"] == "INFO"

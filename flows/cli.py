@@ -2,19 +2,26 @@
 
 from __future__ import annotations
 
-import argparse
-import datetime as dt
-import os
-import sys
-from pathlib import Path
+import time
 
-from flows.commands import pair as pair_cli
+_STARTED = time.perf_counter()  # the program's start, for the run's timings
+
+import argparse  # noqa: E402 - after the clock
+import datetime as dt  # noqa: E402
+import json  # noqa: E402
+import logging  # noqa: E402
+import os  # noqa: E402
+import sys  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+from flows.commands import pair as pair_cli  # noqa: E402
 
 
 def _run(args: argparse.Namespace) -> int:
     """Exit status: 0 clean, 1 published with rejected input rows, 2 an event failed or the
     command was wrong (``flows.events.exit_status``)."""
-    from flows.events import event_folders, exit_status, run_events
+    t0 = time.perf_counter()
+    from flows.events import CLOCK, event_folders, exit_status, run_events
 
     inputs = Path(args.inputs)
     if not inputs.is_dir():
@@ -26,11 +33,61 @@ def _run(args: argparse.Namespace) -> int:
         print(f"chessfed run: no event folder {', '.join(unknown)} under {inputs} "
               f"(there are: {', '.join(known) or 'none'})", file=sys.stderr)
         return 2
+    if not args.quiet:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        progress = logging.getLogger("chessfed.progress")
+        progress.addHandler(handler)
+        progress.setLevel(logging.INFO)
+        progress.propagate = False
+    t_call = time.perf_counter()
     status = run_events(inputs, Path(args.out), args.as_of, args.only or None,
-                        not args.dry_run_mail)
+                        not args.dry_run_mail, jobs=args.jobs, task_runner=args.task_runner,
+                        dask_address=args.dask_address)
+    t_end = time.perf_counter()
     for name, s in status.items():
         print(f"{name}: {s}")
+    summary = run_summary(Path(args.out), status, started=_STARTED, imported=t0, called=t_call,
+                          flow_started=CLOCK.get("flow_started", t_call),
+                          flow_ended=CLOCK.get("flow_ended", t_end), ended=t_end)
+    summary |= {"jobs": args.jobs, "task_runner": args.task_runner}
+    from flows.io import atomic_write
+
+    atomic_write(Path(args.out) / "run.json", json.dumps(summary, indent=2) + "\n")
+    if not args.quiet:
+        print(f"run: {summary['wall_s']:.1f} s; orchestration {summary['orchestration_s']:.1f} s "
+              f"({summary['orchestration_share']:.0%}: Prefect's start {summary['prefect_start_s']:.1f} s, "
+              f"in the events {summary['prefect_in_events_s']:.1f} s, end "
+              f"{summary['prefect_end_s']:.1f} s) — {Path(args.out) / 'run.json'}", file=sys.stderr)
     return exit_status(Path(args.out), status)
+
+
+def run_summary(out: Path, status: dict[str, str], *, started: float, imported: float,
+                called: float, flow_started: float, flow_ended: float,
+                ended: float) -> dict[str, object]:
+    """How a run's time divides (``outputs/run.json``): the program's own start (Python and
+    imports), Prefect's start (the ephemeral server and the flow run's creation, up to the
+    flow's first line), the events (each manifest's steps, ``work_s``, and Prefect's
+    bookkeeping inside the event, ``orchestration_s``), and Prefect's end. Orchestration =
+    Prefect's start + its part inside the events + its end."""
+    events = {}
+    for name in status:
+        try:
+            t = json.loads((out / name / "manifest.json").read_text(encoding="utf-8"))["timings"]
+        except (OSError, ValueError, KeyError):
+            continue
+        events[name] = {k: t[k] for k in ("total_s", "work_s", "orchestration_s") if k in t}
+    wall = ended - started
+    prefect_start, prefect_end = flow_started - called, ended - flow_ended
+    inside = sum(e.get("orchestration_s", 0.0) for e in events.values())
+    orchestration = prefect_start + inside + prefect_end
+    return {"wall_s": round(wall, 3), "program_start_s": round(called - started, 3),
+            "imports_s": round(called - imported, 3), "prefect_start_s": round(prefect_start, 3),
+            "events_s": round(flow_ended - flow_started, 3),
+            "prefect_in_events_s": round(inside, 3), "prefect_end_s": round(prefect_end, 3),
+            "orchestration_s": round(orchestration, 3),
+            "orchestration_share": round(orchestration / wall, 3) if wall > 0 else 0.0,
+            "events": events}
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -86,6 +143,15 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--only", action="append", help="run only this event folder (repeatable)")
     r.add_argument("--dry-run-mail", action="store_true",
                    help="build everything and write the outbox, send nothing over SMTP")
+    r.add_argument("--jobs", "-j", type=int, default=None,
+                   help="events run at once (default: one per core)")
+    r.add_argument("--task-runner", choices=("threads", "dask"), default="threads",
+                   help="threads (this process) or dask (prefect-dask: a LocalCluster, or the "
+                        "cluster at --dask-address)")
+    r.add_argument("--dask-address", default=None,
+                   help="the scheduler of a running Dask cluster, e.g. tcp://10.0.0.5:8786")
+    r.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress lines (each event's status only)")
     r.set_defaults(func=_run)
     d = sub.add_parser("deploy", help="a deployment per event on a Prefect server, with the "
                        "event's [schedule] (PREFECT_API_URL names the server)")

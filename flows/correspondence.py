@@ -2,7 +2,6 @@
 (``run_golden_knights``: entries, sections, results and rulings, qualifiers, weighted points,
 prizes, awards) → publish."""
 
-from __future__ import annotations
 
 import datetime as dt
 import time
@@ -12,6 +11,7 @@ import polars as pl
 from prefect import flow
 
 from flows import tasks
+from flows.progress import Steps
 from flows.publish.gk_letters import gk_letters
 from flows.publish.golden_knights import home_links, publish_event
 from flows.publish.mail import bulletin_letters
@@ -26,6 +26,7 @@ from flows.publish.present import Section
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding
 from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, has_errors, validate_files
+from transforms.core.steps import StepTimer, no_step
 from transforms.golden_knights.event import GKResult, run_golden_knights
 
 
@@ -40,7 +41,8 @@ def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date) ->
 
 
 def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFrame],
-                 findings: list[Finding], as_of: dt.date) -> tuple[list[str], GKResult | None]:
+                 findings: list[Finding], as_of: dt.date, step: StepTimer = no_step
+                 ) -> tuple[list[str], GKResult | None]:
     """The rulebook's run and every page of the event's site, assembled in ``pub`` (no I/O:
     the flow writes it); returns the highlights of the messages and the rulebook's run (None
     when members.csv or entries.csv has errors)."""
@@ -54,14 +56,12 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
         pub.notes.append(msg)
         bulletin.append(Section("Not published", intro=[msg]))
     else:
-        t = time.perf_counter()
-        res = compute(cfg, typed, as_of)
-        pub.timings["rules_s"] = round(time.perf_counter() - t, 3)
+        with step("rules"):
+            res = compute(cfg, typed, as_of)
         findings += res.findings
-        t = time.perf_counter()
-        bulletin, highlights, home = publish_event(pub, cfg, cfg.golden_knights, res, as_of,
-                                                   members=typed["members.csv"])
-        pub.timings["pages_s"] = round(time.perf_counter() - t, 3)
+        with step("pages"):
+            bulletin, highlights, home = publish_event(pub, cfg, cfg.golden_knights, res, as_of,
+                                                       members=typed["members.csv"])
     publish_validation(pub, cfg, findings, as_of)
     publish_bulletin(pub, bulletin, as_of)
     publish_homes(pub, facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],
@@ -73,23 +73,29 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
 
 @flow(name="correspondence-event")
 def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
-                         send_mail: bool = True) -> dict:
-    """Run one Golden Knights event folder into ``out_dir``."""
+                         send_mail: bool = True, renderer: str = "local") -> dict:
+    """Run one Golden Knights event folder into ``out_dir`` (``renderer``: where its PDFs
+    render, ``local`` processes or the ``dask`` cluster the run executes on)."""
     started = time.perf_counter()
-    cfg = tasks.read_config(event_dir)
+    step = Steps(event_dir.name)
+    with step("read"):
+        cfg = tasks.read_config(event_dir)
+        names = list(GK_SCHEMAS)
+        raw = tasks.read_inputs(event_dir, names)
     as_of = as_of or cfg.event.as_of or dt.date.today()
-    pub = Publication(out_dir, ctx=event_context(cfg, as_of))
-    names = list(GK_SCHEMAS)
-    raw = tasks.read_inputs(event_dir, names)
-    typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
-    highlights, res = publish_site(pub, cfg, typed, findings, as_of)
+    pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings)
+    with step("validate"):
+        typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
+    highlights, res = publish_site(pub, cfg, typed, findings, as_of, step=step)
     letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],
                                event_name=cfg.event.name,
                                lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
                                highlights=highlights)
     if res is not None:
-        personal, skipped = gk_letters(cfg, res, typed["members.csv"], as_of)
+        with step("letters"):
+            personal, skipped = gk_letters(cfg, res, typed["members.csv"], as_of)
         letters += personal
         for who, why in skipped:
             pub.notes.append(f"No letter to {who}: {why}.")
-    return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters, send_mail=send_mail)
+    return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters, send_mail=send_mail,
+                        step=step, renderer=renderer)

@@ -1,15 +1,18 @@
 """The top-level flow: every event folder under an inputs folder, each an independent
 sub-flow; one event's failure is reported and does not stop the others."""
 
-from __future__ import annotations
 
+import contextlib
 import csv
 import datetime as dt
 import json
+import os
+import time
 import traceback
 from pathlib import Path
 
-from prefect import flow
+from prefect import flow, task
+from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows.correspondence import correspondence_event
 from flows.publish import render
@@ -54,40 +57,103 @@ def exit_status(out: Path, status: dict[str, str]) -> int:
     return 0
 
 
+TASK_RUNNERS = ("threads", "dask")
+
+CLOCK: dict[str, float] = {}
+"""When this process's last ``chessfed-run`` flow body started and ended (``perf_counter``):
+the command line's measure of Prefect's start and end around the events."""
+
+
+def default_jobs() -> int:
+    """How many events run at once unless told: one per core."""
+    return os.cpu_count() or 1
+
+
+def event_runner(task_runner: str, jobs: int, dask_address: str | None = None) -> TaskRunner:
+    """Where the events of a run execute: ``threads`` (this process, ``jobs`` events at once;
+    their PDFs render in the run's process pool) or ``dask`` (prefect-dask: the cluster at
+    ``dask_address``, else a ``LocalCluster`` of ``jobs`` single-threaded worker processes;
+    events and their PDFs are tasks of the cluster)."""
+    if task_runner == "threads":
+        return ThreadPoolTaskRunner(max_workers=jobs)
+    if task_runner == "dask":
+        from prefect_dask import DaskTaskRunner
+
+        if dask_address:
+            return DaskTaskRunner(address=dask_address)
+        return DaskTaskRunner(cluster_kwargs={"n_workers": jobs, "threads_per_worker": 1,
+                                              "processes": True, "dashboard_address": None})
+    raise ValueError(f"task runner {task_runner!r}: expected one of {', '.join(TASK_RUNNERS)}")
+
+
+@task(name="event")
+def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
+              renderer: str = "local") -> tuple[str, str]:
+    """One event folder into ``out_dir``: (its status, its name). Any failure is the event's
+    status, never raised (one event's failure does not stop the others)."""
+    if renderer == "dask":
+        with contextlib.suppress(ValueError):  # not in a Dask worker's task thread
+            import distributed
+
+            distributed.secede()  # waiting on its own PDFs must not hold a worker's thread
+    try:
+        try:
+            cfg = check_config(folder)
+        except ConfigError as err:
+            publish_config_error(folder, out_dir, err)
+            return f"error: {err}", folder.name
+        runner = swiss_event if cfg.event.kind is EventKind.SWISS else correspondence_event
+        runner(folder, out_dir, as_of, send_mail, renderer)
+        return "ok", cfg.event.name
+    except Exception as e:  # noqa: BLE001 - one event's failure must not stop the others
+        traceback.print_exc()
+        return f"error: {e}", folder.name
+
+
 @flow(name="chessfed-run")
 def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
-               only: list[str] | None = None, send_mail: bool = True) -> dict[str, str]:
+               only: list[str] | None = None, send_mail: bool = True, jobs: int | None = None,
+               task_runner: str = "threads", dask_address: str | None = None) -> dict[str, str]:
     """Run every event folder (one with an event.toml) under ``inputs`` into ``out/<folder>``,
     then write the run's index of events (``out/index.html``). ``inputs`` may also be a single
     event folder. ``send_mail=False`` (``--dry-run-mail``): the outbox is written, nothing is
-    sent through SMTP."""
+    sent through SMTP. The events are independent flow runs, ``jobs`` of them at once (default
+    one per core) on ``task_runner`` (:func:`event_runner`)."""
+    CLOCK["flow_started"] = time.perf_counter()
     inputs, out = Path(inputs), Path(out)
-    folders = event_folders(inputs)
+    folders = [f for f in event_folders(inputs) if not only or f.name in only]
+    jobs = max(1, min(jobs or default_jobs(), len(folders) or 1))
+    task_runner = "dask" if dask_address else task_runner
+    renderer = "dask" if task_runner == "dask" else "local"
+    if task_runner == "dask":
+        share_prefect_api()
     status: dict[str, str] = {}
     names: dict[str, str] = {}
-    for folder in folders:
-        if only and folder.name not in only:
-            continue
-        try:
+    with event_runner(task_runner, jobs, dask_address) as runner:
+        futures = {f.name: runner.submit(run_event, parameters={
+            "folder": f, "out_dir": out / f.name, "as_of": as_of, "send_mail": send_mail,
+            "renderer": renderer}) for f in folders}
+        for name, future in futures.items():
             try:
-                cfg = check_config(folder)
-            except ConfigError as err:
-                publish_config_error(folder, out / folder.name, err)
-                status[folder.name] = f"error: {err}"
-                continue
-            names[folder.name] = cfg.event.name
-            runner = swiss_event if cfg.event.kind is EventKind.SWISS else correspondence_event
-            runner(folder, out / folder.name, as_of, send_mail)
-            status[folder.name] = "ok"
-        except Exception as e:  # noqa: BLE001 - one event's failure must not stop the others
-            status[folder.name] = f"error: {e}"
-            traceback.print_exc()
+                status[name], names[name] = future.result()
+            except Exception as e:  # noqa: BLE001 - e.g. a Dask worker lost: that event's failure
+                status[name] = f"error: {type(e).__name__}: {e}"
     # the index lists also the events other runs published into the same folder (one
     # deployment per event: each run has one event, the index has them all)
     others = sorted(p.name for p in out.iterdir() if (p / "manifest.json").exists()) if out.exists() else []
     listed = sorted({f.name for f in folders} | set(others))
     write_outputs.fn(out, {"index.html": site_index(out, listed, status, names)})
+    CLOCK["flow_ended"] = time.perf_counter()
     return status
+
+
+def share_prefect_api() -> None:
+    """Dask worker processes started by this run find its Prefect API: the environment gets
+    the URL of the server this flow talks to (the ephemeral one included) unless it has one."""
+    if not os.environ.get("PREFECT_API_URL"):
+        from prefect.client.orchestration import get_client
+
+        os.environ["PREFECT_API_URL"] = str(get_client(sync_client=True).api_url)
 
 
 def site_index(out: Path, folders: list[str], status: dict[str, str],

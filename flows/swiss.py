@@ -1,7 +1,6 @@
 """The Swiss event flow (National Junior): read → run the rulebook (``run_swiss``) → publish
 (pages, PDFs, bulletin, TRF export, outbox, manifest)."""
 
-from __future__ import annotations
 
 import datetime as dt
 import time
@@ -10,8 +9,10 @@ from pathlib import Path
 from prefect import flow
 
 from flows import tasks
+from flows.progress import Steps
 from flows.publish import swiss as pages
 from flows.publish import swiss_site as site
+from flows.publish.letters import Letter
 from flows.publish.mail import bulletin_letters
 from flows.publish.pages import (
     OFFICE,
@@ -23,6 +24,7 @@ from flows.publish.pages import (
 )
 from flows.publish.present import Section
 from flows.publish.swiss_letters import swiss_letters
+from transforms.core.config import EventConfig
 from transforms.core.errors import Severity
 from transforms.core.ingest import SWISS_SCHEMAS
 from transforms.fide.rating_report import check_rating_report, rating_report, report_header
@@ -33,18 +35,29 @@ from transforms.swiss.rounds import RoundSetup, trf_players
 
 @flow(name="swiss-event")
 def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
-                send_mail: bool = True) -> dict:
-    """Run one Swiss event folder into ``out_dir``."""
+                send_mail: bool = True, renderer: str = "local") -> dict:
+    """Run one Swiss event folder into ``out_dir`` (``renderer``: where its PDFs render,
+    ``local`` processes or the ``dask`` cluster the run executes on)."""
     started = time.perf_counter()
-    cfg = tasks.read_config(event_dir)
-    assert cfg.swiss is not None
+    step = Steps(event_dir.name)
+    with step("read"):
+        cfg = tasks.read_config(event_dir)
+        assert cfg.swiss is not None
+        names = list(SWISS_SCHEMAS)
+        raw = tasks.read_inputs(event_dir, names)
     as_of = as_of or cfg.event.as_of or dt.date.today()
-    pub = Publication(out_dir, ctx=event_context(cfg, as_of))
-    names = list(SWISS_SCHEMAS)
-    raw = tasks.read_inputs(event_dir, names)
-    t = time.perf_counter()
-    run = run_swiss(cfg, raw, as_of)
-    pub.timings["rules_s"] = round(time.perf_counter() - t, 3)
+    pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings)
+    run = run_swiss(cfg, raw, as_of, step=step)
+    with step("pages"):
+        bulletin, highlights, letters = publish_site(pub, cfg, run, as_of)
+    return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters, send_mail=send_mail,
+                        step=step, renderer=renderer)
+
+
+def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.date
+                 ) -> tuple[list[Section], list[str], list[Letter]]:
+    """Every page of the event's site and its letters, assembled in ``pub`` (no I/O: the flow
+    writes it)."""
     bulletin, highlights = [], []
     if run.entries is not None:
         pages.entries(pub, run)  # office pages: not in the bulletin the public reads
@@ -72,7 +85,7 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
     personal, skipped = swiss_letters(run, as_of)
     pub.notes += [f"no letter to {who}: {why}" for who, why in skipped]
     letters += personal
-    return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters, send_mail=send_mail)
+    return bulletin, highlights, letters
 
 
 def fide_rating_reports(pub: Publication, run: SwissRun) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 from prefect import task
 
 from flows import io
+from flows.progress import Steps
 from flows.publish import mail, outbox, pages, render
 from flows.publish.letters import Letter
 from flows.publish.pages import OFFICE, Publication, findings_frame
@@ -63,14 +64,18 @@ def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError) -> 
 
 
 @task
-def render_pdfs(htmls: dict[str, str], previous: dict[str, str]) -> dict[str, bytes | None]:
+def render_pdfs(htmls: dict[str, str], previous: dict[str, str],
+                renderer: str = "local") -> dict[str, bytes | None]:
     """Render the PDFs whose HTML changed since the last run (``previous``: path -> sha256 of
     the HTML it was made from); unchanged ones come back as None and are kept. The longest
-    documents go first, so that the parallel renderers finish close together."""
+    documents go first, so that the parallel renderers finish close together. ``renderer``:
+    ``local`` (the run's process pool, one per core) or ``dask`` (tasks of the Dask cluster
+    the run executes on)."""
     todo = sorted((p for p, h in htmls.items()
                    if previous.get(p) != hashlib.sha256(h.encode()).hexdigest()),
                   key=lambda p: (-len(htmls[p]), p))
-    pdfs = render.htmls_to_pdfs([htmls[p] for p in todo])
+    batch = [htmls[p] for p in todo]
+    pdfs = render.htmls_to_pdfs_dask(batch) if renderer == "dask" and batch else render.htmls_to_pdfs(batch)
     out: dict[str, bytes | None] = {p: None for p in htmls}
     out.update(zip(todo, pdfs))
     return out
@@ -101,26 +106,30 @@ def previous_render_hashes(out_dir: Path) -> dict[str, str]:
 
 def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_names: list[str],
            as_of: dt.date, started: float, letters: list[Letter] | None = None,
-           send_mail: bool = True) -> dict[str, Any]:
+           send_mail: bool = True, step: Steps | None = None,
+           renderer: str = "local") -> dict[str, Any]:
     """Render PDFs, write the outputs and the outbox, then send (after everything is
-    published: a mail failure never blocks publishing), and the manifest."""
-    t = time.perf_counter()
+    published: a mail failure never blocks publishing), and the manifest (with the timings of
+    every step, ``step``)."""
+    step = step or Steps(event_dir.name, pub.timings)
     previous = previous_render_hashes(pub.out_dir)
-    pdfs = render_pdfs(pub.pdfs, previous)
-    pub.timings["render_pdf_s"] = round(time.perf_counter() - t, 3)
-    pub.timings["pdfs_rendered"] = sum(data is not None for data in pdfs.values())
+    with step("pdfs") as info:
+        pdfs = render_pdfs(pub.pdfs, previous, renderer)
+        rendered = sum(data is not None for data in pdfs.values())
+        info["detail"] = f"{rendered} rendered, {len(pdfs) - rendered} unchanged"
+    pub.timings["pdfs_rendered"] = rendered
     for rel, data in pdfs.items():
         if data is not None:
             pub.files[rel] = data
     letters = letters or []
-    outgoing = compose_letters(pub, cfg, letters, pdfs, as_of)
-    t = time.perf_counter()
-    write_outputs(pub.out_dir, pub.files)
-    pub.timings["write_s"] = round(time.perf_counter() - t, 3)
-    t = time.perf_counter()
-    mail_report = send_letters(pub, cfg, event_dir, letters, outgoing, send_mail)
-    pub.timings["mail_s"] = round(time.perf_counter() - t, 3)
-    pub.timings["total_s"] = round(time.perf_counter() - started, 3)
+    with step("messages") as info:
+        outgoing = compose_letters(pub, cfg, letters, pdfs, as_of)
+        info["detail"] = f"{len(outgoing)} messages"
+    with step("write"):
+        write_outputs(pub.out_dir, pub.files)
+    with step("mail"):
+        mail_report = send_letters(pub, cfg, event_dir, letters, outgoing, send_mail)
+    step.finish(time.perf_counter() - started)
     outputs = []
     for rel in sorted(set(pub.files) | set(pdfs)):
         entry: dict[str, Any] = {"path": rel}

@@ -16,25 +16,18 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import BROKEN_TOML
+from tests.conftest import tiny_event
 from tests.smtp_servers import free_port
 
 ROOT = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
 
-TINY_TOML = (BROKEN_TOML.replace('id = "broken-open"', 'id = "tiny"').replace("Broken Open", "Tiny Open")
-             + '[schedule]\ncron = "0 21 * * *"\ntimezone = "Asia/Kolkata"\n')
-"""A small valid Swiss event (the e2e broken event's header) with a schedule."""
-TINY_PLAYERS = (
-    "player_id,name,section,gender,birth_date,nationality,state,fide_id,rating,title,entry_type,"
-    "seed_reason,registered_at,fee_paid,aicf_registered,email\n"
-    + "".join(f"{p},{n},open,{g},2006-01-0{i + 1},IND,TN,{i + 1},{2000 - 100 * i},,quota,,2024-08-01T10:00,2000,true,\n"
-              for i, (p, n, g) in enumerate([("A", "Ann", "F"), ("B", "Bob", "M"), ("C", "Cy", "M"), ("D", "Di", "F")])))
+SCHEDULE = '[schedule]\ncron = "0 21 * * *"\ntimezone = "Asia/Kolkata"\n'
 
 
 def files(folder: Path) -> dict[str, bytes]:
     return {str(p.relative_to(folder)): p.read_bytes() for p in folder.rglob("*")
-            if p.is_file() and p.name != "manifest.json"}
+            if p.is_file() and p.name not in ("manifest.json", "run.json")}
 
 
 @pytest.fixture(scope="module")
@@ -73,11 +66,7 @@ def run(args: list[str], env: dict, timeout: int = 300) -> subprocess.CompletedP
 
 
 def test_a_deployed_event_runs_on_a_worker_and_publishes_what_chessfed_run_does(server, tmp_path):
-    event = tmp_path / "inputs" / "tiny"
-    event.mkdir(parents=True)
-    (event / "event.toml").write_text(TINY_TOML)
-    (event / "players.csv").write_text(TINY_PLAYERS)
-    (event / "associations.csv").write_text("state,name,arrears_cleared,email\nTN,Tamil Nadu,true,\n")
+    tiny_event(tmp_path / "inputs" / "tiny", extra_toml=SCHEDULE)
     scheduled, direct = tmp_path / "scheduled", tmp_path / "direct"
 
     r = run([str(BIN / "chessfed"), "deploy", str(tmp_path / "inputs"), "--out", str(scheduled),

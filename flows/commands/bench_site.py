@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
         label = f"rounds <= {through}" if not n else f"+ round {through}"
         t = manifest["timings"]
         print(f"{label:<22} {len(done):>13} {pages:>6} {total - len(done):>5} "
-              f"{t['render_pdf_s']:>9.1f} {t['total_s']:>8.1f} {wall:>7.1f}", flush=True)
+              f"{t['pdfs_s']:>9.1f} {t['total_s']:>8.1f} {wall:>7.1f}", flush=True)
         if n:
             print("  rendered again: " + ", ".join(done), flush=True)
     if not args.keep:

@@ -81,6 +81,8 @@ def deploy(inputs: Path, out: Path, *, pool: str = "chessfed", cron: str = "",
     for p in planned:
         flow.deploy(name=p.name, work_pool_name=pool, schedules=[Cron(p.cron, timezone=p.timezone)],
                     parameters={"inputs": str(p.event_dir), "out": str(Path(out).resolve())},
+                    # the steps' progress lines reach the run's logs on the server
+                    job_variables={"env": {"PREFECT_LOGGING_EXTRA_LOGGERS": "chessfed"}},
                     print_next_steps=False, ignore_warnings=True)
         names.append(f"chessfed-run/{p.name}")
     return names

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import logging
+import multiprocessing
 import os
+import threading
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from importlib.metadata import PackageNotFoundError, version
@@ -59,10 +62,45 @@ def html_to_pdf(html: str) -> bytes:
     return HTML(string=html, base_url=str(TEMPLATES)).write_pdf()
 
 
+_POOL: ProcessPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def pdf_workers() -> int:
+    """How many PDFs render at once: one per core (``CHESSFED_PDF_WORKERS`` to change it),
+    shared by every event of a run, so that events run side by side do not oversubscribe the
+    machine."""
+    try:
+        return max(1, int(os.environ.get("CHESSFED_PDF_WORKERS", "")))
+    except ValueError:
+        return os.cpu_count() or 1
+
+
+def _pool() -> ProcessPoolExecutor:
+    """The run's renderers: processes started from a clean fork server with WeasyPrint
+    already imported (not forked from the run's process, whose Prefect threads may hold
+    locks), started once and shared by every event of the run."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            ctx = multiprocessing.get_context("forkserver")
+            ctx.set_forkserver_preload(["weasyprint", "flows.publish.render"])
+            _POOL = ProcessPoolExecutor(max_workers=pdf_workers(), mp_context=ctx)
+            atexit.register(_POOL.shutdown, cancel_futures=True)
+        return _POOL
+
+
 def htmls_to_pdfs(htmls: list[str]) -> list[bytes]:
     """Render independent documents in parallel processes (WeasyPrint is CPU-bound)."""
-    workers = min(len(htmls), os.cpu_count() or 1)
-    if workers <= 1:
+    if len(htmls) <= 1 or pdf_workers() <= 1:
         return [html_to_pdf(h) for h in htmls]
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        return list(pool.map(html_to_pdf, htmls, chunksize=1))
+    return list(_pool().map(html_to_pdf, htmls, chunksize=1))
+
+
+def htmls_to_pdfs_dask(htmls: list[str]) -> list[bytes]:
+    """Render independent documents as tasks of the Dask cluster this run executes on (the
+    worker's client; outside a worker, the scheduler ``DASK_SCHEDULER_ADDRESS`` names)."""
+    import distributed
+
+    client = distributed.get_client()
+    return client.gather(client.map(html_to_pdf, htmls, pure=False))

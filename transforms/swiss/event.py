@@ -27,6 +27,7 @@ from transforms.core.ingest import (
     has_errors,
     validate_files,
 )
+from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import pair_round
 from transforms.fide.dutch.state import Board
 from transforms.fide.standings import allocate_prizes, rank_players
@@ -259,25 +260,34 @@ def audit(run: SwissRun, c: CategoryRun) -> tuple[list[dict], dict[int, list[str
     return out, logs
 
 
-def run_swiss(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> SwissRun:
+def run_swiss(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date,
+              step: StepTimer = no_step) -> SwissRun:
     """FIDE C.04.3, C.07 and the event's regulations — one run of a Swiss event.
 
     Standings after every complete round, the audit of every recorded round, the next round's
     pairing, and (after the last round) the prize list of each category with a prize table
     (National Junior 2024 "Prizes": not shared unless ``prizes_shared``). Nothing of it when
-    ``blocked`` (errors in the files it depends on)."""
-    run = prepare(cfg, raw, as_of)
+    ``blocked`` (errors in the files it depends on). ``step`` is the caller's step timer
+    (``with step("pairing"):``; the rulebook itself reads no clock)."""
+    with step("validate"):
+        run = prepare(cfg, raw, as_of)
     s = cfg.swiss
     assert s is not None
     if run.blocked:
         return run
+    with step("standings"):
+        for c in run.categories:
+            for r in range(1, c.done + 1):
+                c.rankings[r] = standings(run, c, r)
+    with step("audit"):
+        for c in run.categories:
+            c.audit, c.rule_logs = audit(run, c)
+    with step("pairing"):
+        for c in run.categories:
+            c.pairing = next_pairing(run, c)
+            if c.pairing is not None and c.pairing.log:
+                c.rule_logs[c.pairing.round] = c.pairing.log
     for c in run.categories:
-        for r in range(1, c.done + 1):
-            c.rankings[r] = standings(run, c, r)
-        c.audit, c.rule_logs = audit(run, c)
-        c.pairing = next_pairing(run, c)
-        if c.pairing is not None and c.pairing.log:
-            c.rule_logs[c.pairing.round] = c.pairing.log
         if c.done == s.rounds and c.cat.prizes:
             c.prizes = allocate_prizes(c.rankings[c.done], c.cat.prizes, shared=s.prizes_shared)
     return run

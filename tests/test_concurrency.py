@@ -1,0 +1,99 @@
+"""Many events at once (issue 13): the events of a run are independent flow runs executed
+side by side (``jobs`` bounded), on threads or on a Dask cluster (prefect-dask); the outputs
+are byte for byte those of one event after another, and one event's crash stays its own."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import tiny_event
+
+
+def outputs(folder: Path) -> dict[str, bytes]:
+    """Every output but the manifests (their timings differ from run to run)."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name not in ("manifest.json", "run.json")}
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory) -> Path:
+    """Three small Swiss events and one that crashes while it is read (its players.csv is a
+    folder: the read task fails after its retries)."""
+    base = tmp_path_factory.mktemp("season") / "inputs"
+    for name in ("east", "north", "west"):
+        tiny_event(base / name, event_id=name)
+    crash = tiny_event(base / "crash", event_id="crash")
+    (crash / "players.csv").unlink()
+    (crash / "players.csv").mkdir()
+    return base
+
+
+def event_runs(out: Path) -> list[tuple[str, float, float]]:
+    """(event folder, start, end) of every event flow run that wrote into ``out``."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowFilter, FlowFilterName
+
+    with get_client(sync_client=True) as client:
+        runs = client.read_flow_runs(flow_filter=FlowFilter(name=FlowFilterName(any_=["swiss-event"])),
+                                     limit=200)
+    return sorted((Path(r.parameters["out_dir"]).name, r.start_time.timestamp(), r.end_time.timestamp())
+                  for r in runs if str(r.parameters.get("out_dir", "")).startswith(str(out))
+                  and r.start_time and r.end_time)
+
+
+def overlapping(runs: list[tuple[str, float, float]]) -> bool:
+    return any(a[1] < b[2] and b[1] < a[2] for i, a in enumerate(runs) for b in runs[i + 1:])
+
+
+@pytest.fixture(scope="module")
+def one_by_one(prefect_harness, season, tmp_path_factory):
+    from flows.events import run_events
+
+    out = tmp_path_factory.mktemp("sequential") / "out"
+    return out, run_events(season, out, jobs=1)
+
+
+def test_one_event_after_another_when_jobs_is_1(one_by_one):
+    out, status = one_by_one
+    assert {k: v == "ok" for k, v in status.items()} == {"crash": False, "east": True,
+                                                          "north": True, "west": True}
+    assert "players.csv" in status["crash"]
+    assert not overlapping(event_runs(out))
+
+
+def test_events_run_side_by_side_with_the_same_outputs(one_by_one, season, tmp_path):
+    from flows.events import run_events
+
+    seq_out, seq_status = one_by_one
+    out = tmp_path / "out"
+    status = run_events(season, out, jobs=3)
+    assert status == seq_status  # the crash is the crashing event's alone
+    assert overlapping(event_runs(out)), "jobs=3: the event flow runs should overlap in time"
+    assert outputs(out) == outputs(seq_out)
+    assert not (out / "crash" / "manifest.json").exists()  # never published
+    assert "east/pairings/round-01.html" in outputs(out)
+
+
+def test_a_dask_cluster_gives_the_same_outputs_byte_for_byte(one_by_one, season, tmp_path,
+                                                             monkeypatch):
+    """The events and their PDFs are tasks of a Dask LocalCluster (worker processes: the
+    scheduler's task list shows them); the outputs equal the local run's."""
+    import distributed
+    from prefect.client.orchestration import get_client
+
+    from flows.events import run_events
+
+    seq_out, seq_status = one_by_one
+    # the workers, started below, find this session's Prefect server
+    monkeypatch.setenv("PREFECT_API_URL", str(get_client(sync_client=True).api_url))
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None) as cluster:
+        out = tmp_path / "out"
+        status = run_events(season, out, task_runner="dask", dask_address=cluster.scheduler_address)
+        prefixes = set(cluster.scheduler.task_prefixes)
+    assert status == seq_status
+    assert outputs(out) == outputs(seq_out)
+    assert "html_to_pdf" in prefixes, prefixes
+    assert overlapping(event_runs(out))

@@ -3,6 +3,7 @@ sub-flow; one event's failure is reported and does not stop the others."""
 
 
 import contextlib
+import contextvars
 import csv
 import datetime as dt
 import json
@@ -92,10 +93,7 @@ def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: boo
     """One event folder into ``out_dir``: (its status, its name). Any failure is the event's
     status, never raised (one event's failure does not stop the others)."""
     if renderer == "dask":
-        with contextlib.suppress(ValueError):  # not in a Dask worker's task thread
-            import distributed
-
-            distributed.secede()  # waiting on its own PDFs must not hold a worker's thread
+        join_dask_cluster()
     try:
         try:
             cfg = check_config(folder)
@@ -103,7 +101,13 @@ def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: boo
             publish_config_error(folder, out_dir, err)
             return f"error: {err}", folder.name
         runner = swiss_event if cfg.event.kind is EventKind.SWISS else correspondence_event
-        runner(folder, out_dir, as_of, send_mail, renderer)
+        if renderer == "dask":
+            # On a Dask worker the event's flow is a flow run of its own (an empty context):
+            # nested under the task's context rebuilt from the submitting process, it would
+            # share that context's API client, which is not open in this process.
+            contextvars.Context().run(runner, folder, out_dir, as_of, send_mail, renderer)
+        else:
+            runner(folder, out_dir, as_of, send_mail, renderer)
         return "ok", cfg.event.name
     except Exception as e:  # noqa: BLE001 - one event's failure must not stop the others
         traceback.print_exc()
@@ -145,6 +149,22 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
     write_outputs.fn(out, {"index.html": site_index(out, listed, status, names)})
     CLOCK["flow_ended"] = time.perf_counter()
     return status
+
+
+def join_dask_cluster() -> None:
+    """On a Dask worker: the event's task leaves the worker's thread pool (waiting on its own
+    PDFs, tasks of the same cluster, must not hold a thread they need), and every thread of
+    this process finds the cluster's scheduler (the event's flow runs in threads of its own)."""
+    import dask
+    import distributed
+
+    try:
+        worker = distributed.get_worker()
+    except ValueError:  # not on a worker: the scheduler is the one the configuration names
+        return
+    dask.config.set({"scheduler-address": worker.scheduler.address})
+    with contextlib.suppress(ValueError):
+        distributed.secede()
 
 
 def share_prefect_api() -> None:

@@ -22,7 +22,7 @@ PACKAGES = ("flows", "transforms", "tests")
 ALLOWED_IMPORTS = {"polars", "transforms", "__future__"}
 STDLIB_OK = {"dataclasses", "datetime", "decimal", "enum", "typing", "types", "collections",
              "itertools", "functools", "math", "re", "random", "tomllib", "heapq", "bisect",
-             "operator", "statistics", "string", "abc", "copy"}
+             "operator", "statistics", "string", "abc", "copy", "contextlib"}
 """The standard library's pure modules. Not ``os``, ``sys``, ``io``, ``pathlib``, ``time``,
 ``subprocess``, ``socket``, ``logging``: the flows do I/O, read the clock and the environment."""
 FORBIDDEN_CALLS = {"open", "input", "print", "exec", "eval", "breakpoint", "__import__"}
@@ -35,8 +35,9 @@ FORBIDDEN_METHODS = {"read_text", "write_text", "read_bytes", "write_bytes", "__
 POLARS_IO = re.compile(r"^(read|scan|write|sink)_")
 REGULATION = re.compile(r"^(FIDE |GK rules? |NJ 2024 |National Junior |DESIGN\.md )")
 """How a rule's docstring starts: the text it carries out (STYLE.md rule 2)."""
-TOOLS = {"transforms/core/money.py", "transforms/fide/dutch/matching.py"}
-"""Modules of tools, not rules: formatting amounts, the weighted-matching solver."""
+TOOLS = {"transforms/core/money.py", "transforms/fide/dutch/matching.py", "transforms/core/steps.py"}
+"""Modules of tools, not rules: formatting amounts, the weighted-matching solver, the step
+timer's protocol."""
 
 
 def sources(*packages: str) -> list[Path]:

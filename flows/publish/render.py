@@ -99,8 +99,10 @@ def htmls_to_pdfs(htmls: list[str]) -> list[bytes]:
 
 def htmls_to_pdfs_dask(htmls: list[str]) -> list[bytes]:
     """Render independent documents as tasks of the Dask cluster this run executes on (the
-    worker's client; outside a worker, the scheduler ``DASK_SCHEDULER_ADDRESS`` names)."""
+    worker's client, else one to the scheduler Dask's ``scheduler-address`` names — an event
+    on a worker sets it, :func:`flows.events.join_dask_cluster`)."""
+    import dask
     import distributed
 
-    client = distributed.get_client()
+    client = distributed.get_client(dask.config.get("scheduler-address", None))
     return client.gather(client.map(html_to_pdf, htmls, pure=False))

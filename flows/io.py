@@ -6,6 +6,7 @@ import csv
 import hashlib
 import io
 import os
+import re
 import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -79,6 +80,7 @@ def read_csv_strings(path: Path) -> tuple[pl.DataFrame, list[Finding]]:
                                                    "the file is empty (a header line is required)")]
     if 1 in bad_lines:
         findings.append(bad_lines.pop(1))
+    physical = re.split(r"\r\n|\r|\n", text)  # as the reader counts lines
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
         header = [h.strip() for h in next(reader)]
@@ -117,7 +119,7 @@ def read_csv_strings(path: Path) -> tuple[pl.DataFrame, list[Finding]]:
         if not rec or all(not c.strip() for c in rec):
             continue  # blank line
         if len(rec) != len(header):
-            findings.append(Finding(name, line, "", ",".join(rec), Severity.ERROR,
+            findings.append(Finding(name, line, "", "\n".join(physical[line - 1:end]), Severity.ERROR,
                                     f"{len(rec)} fields, the header has {len(header)}: the row is set aside"))
             continue
         clash = [(h, i) for i, h in enumerate(header) if h and first[h] != i and rec[i].strip() != rec[first[h]].strip()]

@@ -1,7 +1,9 @@
 """Two tiny, clean event folders for the bad-input matrix (tests/test_bad_inputs.py): a Swiss
-event of six players, three rounds, two of them played; a Golden Knights event of seven
-members in one published preliminary section with a few games. Small enough that the flow
-renders them in seconds; every file of both kinds is present, so that each can be broken."""
+event of seven players, three rounds, two of them played; a Golden Knights event of seven
+entries in one published preliminary section with a few games. Player S7 (players.csv line 8)
+has no game yet and member 12000008 (members.csv line 9) no entry, so that a bad cell in their
+rows touches nothing else. Small enough that the flow renders them in seconds; every file of
+both kinds is present, so that each can be broken."""
 
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ S3,"Das, Chitra",open,F,2009-03-12,IND,HR,25000103,1800,,quota,,2024-08-21T10:00
 S4,"Sen, Dev",open,M,2010-04-13,IND,HR,25000104,1700,,quota,,2024-08-21T11:00,2000,true,s4@players.example
 S5,"Nair, Esha",open,F,2006-05-14,IND,AP,25000105,1600,,quota,,2024-08-22T10:00,2000,true,s5@players.example
 S6,"Bose, Farid",open,M,2007-06-15,IND,HR,25000106,1500,,quota,,2024-08-22T11:00,2000,true,s6@players.example
+S7,"Kapoor, Gita",open,F,2008-07-16,IND,AP,25000107,1400,,quota,,2024-08-23T10:00,2000,true,s7@players.example
 """
 ASSOCIATIONS = """state,name,arrears_cleared,email
 AP,Andhra Pradesh Chess Association,true,ap@assoc.example
@@ -119,6 +122,7 @@ MEMBERS = """member_id,name,email,membership_expires,country,region,apo_fpo,rati
 12000005,Ed Evans,ed@members.example,2025-12-31,MX,,false,1700
 12000006,Flo Ford,flo@members.example,2025-12-31,US,NY,false,1650
 12000007,Gus Gray,gus@members.example,2025-12-31,US,,true,1600
+12000008,Hal Hunt,hal@members.example,2025-12-31,US,OH,false,1550
 """
 ENTRIES = """entry_id,member_id,received,channel,fee_paid
 E1,12000001,2018-12-02,online,25.00

@@ -498,7 +498,7 @@ def _locate(text: str, key: str) -> tuple[int | None, str]:
     names = [re.sub(r"\[\d+\]", "", p) for p in parts]
     index = [int(m.group(1)) if (m := re.search(r"\[(\d+)\]", p)) else 0 for p in parts]
     lines = text.splitlines()
-    for k in range(len(names) - 1, -1, -1):
+    for k in range(len(names), -1, -1):  # the key as a table, then each table it may be in
         table, name = ".".join(names[:k]), names[k] if k < len(names) else ""
         wanted = index[k - 1] if k else 0  # which [[table]] of an array of tables
         current, seen, header_line = "", -1, None

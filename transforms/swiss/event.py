@@ -166,7 +166,7 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> SwissR
         return SwissRun(cfg, as_of, typed, findings, None, [],
                         blocked="associations.csv is missing or cannot be read (see the validation "
                                 "report): the entries cannot be decided, nothing else is computed.")
-    if assoc is not None and cfg.entries is None:
+    if assoc is not None and cfg.entries is None and not unusable(findings, "associations.csv"):
         findings += check_states(players, set(assoc["state"]))
     if assoc is not None and cfg.entries is not None and "arrears_cleared" in assoc.columns:
         entries = evaluate_entries(players, assoc, cfg.entries, currency=cfg.event.currency)

@@ -415,7 +415,7 @@ KINDS = [
     Kind("gk-game-not-in-section", "gk", cell(G, 3, "white", "E9"),
          ((G, 3, "white", "E9", E, "white is not in that section"),)),
     Kind("gk-game-contradictory", "gk", append(G, "preliminary,P01,E2,E1,1-0,2019-03-05"),
-         ((G, 6, "black", "E1", E, "contradicts line 2 (1-0 for E1)"),)),
+         ((G, 6, "black", "E1", E, "recorded twice in this section, contradicting line 2 (1-0 for E1)"),)),
     Kind("gk-game-duplicate-row", "gk", append(G, "preliminary,P01,E1,E2,1-0,2019-03-01"),
          ((G, 6, "stage+section+white+black", "preliminary/P01/E1/E2", E,
            "duplicate stage+section+white+black: first on line 2"),)),

@@ -93,7 +93,8 @@ def section_games(
                 why = f"game between these two players recorded twice in this section (line {first})"
             else:
                 shown = "in progress" if res is None else f"{res} for {white}"
-                why = f"contradicts line {first} ({shown}): the same game with another result or colours"
+                why = (f"game between these two players recorded twice in this section, contradicting "
+                       f"line {first} ({shown}): another result or colours")
             f.append(Finding("games.csv", line, "black", r["black"], Severity.ERROR, why + "; later row ignored"))
             continue
         seen[key] = (line, r["white"], r["result"])

@@ -46,6 +46,8 @@ class Outcome:
     """Swiss: the players in the standings after the last complete round."""
     paired: int | None = None
     """Swiss: the round this run paired."""
+    boards: int = 0
+    """Swiss: its boards (a bye counts)."""
     blocked: str = ""
     standings: list[tuple] = field(default_factory=list)
     accepted: set[str] = field(default_factory=set)
@@ -81,7 +83,7 @@ def run_files(kind: str, files: Files, tmp: Path) -> Outcome:
                 out.ranked |= {ids[s] for s in table["sno"]}
                 out.standings += [(ids[s], p) for s, p in zip(table["sno"], table["points"])]
             if c.pairing is not None:
-                out.paired = c.pairing.round
+                out.paired, out.boards = c.pairing.round, len(c.pairing.boards)
         return out
     raw = {n: io.read_csv_strings(folder / n) for n in GK_SCHEMAS if (folder / n).exists()}
     typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
@@ -163,6 +165,12 @@ def header_only(file: str) -> Callable[[Files], None]:
     return whole(file, lambda b: b.split(b"\n", 1)[0] + b"\n")
 
 
+def remove(file: str) -> Callable[[Files], None]:
+    def edit(files: Files) -> None:
+        del files[file]
+    return edit
+
+
 def both(*edits: Callable[[Files], None]) -> Callable[[Files], None]:
     def edit(files: Files) -> None:
         for e in edits:
@@ -193,6 +201,8 @@ class Kind:
     """GK: whether the rulebook ran (False: members.csv or entries.csv cannot be read)."""
     same_as_clean: bool = False
     """Accepted input: the result equals the clean event's."""
+    paired_more: bool = False
+    """Swiss: round 3 pairs more players than the clean event (no withdrawal, no bye request)."""
 
 
 P, R, A = "players.csv", "results.csv", "associations.csv"
@@ -264,6 +274,9 @@ KINDS = [
            "15 fields, the header has 16: the row is set aside"),), WITHOUT_S7),
     Kind("empty-file", "swiss", whole(P, lambda b: b""),
          ((P, 1, "", "", E, "the file is empty"),), set(), blocked="players.csv is missing or cannot be read"),
+    Kind("missing-required-file", "swiss", remove(P),
+         ((P, None, "", "", E, "required file is missing"),), set(), blocked="players.csv is missing"),
+    Kind("missing-optional-file", "swiss", both(remove(WD), remove(BY)), (), paired_more=True),
     Kind("header-only-file", "swiss", both(header_only(P), header_only(R), header_only(WD), header_only(BY)),
          ((P, 1, "", "", W, "the file has a header and no rows"),), set()),
     Kind("latin1-line", "swiss", set_line(P, 8, LATIN1.encode("latin-1")),
@@ -388,6 +401,8 @@ KINDS = [
          ((EN, 9, "entry_id", "E1", E, "duplicate entry_id: first on line 2"),)),
     Kind("gk-entry-ragged", "gk", append(EN, "E8,12000008,2018-12-09"),
          ((EN, 9, "", "E8,12000008,2018-12-09", E, "3 fields, the header has 5"),)),
+    Kind("gk-missing-required-file", "gk", remove(EN),
+         ((EN, None, "", "", E, "required file is missing"),), computed=False),
     Kind("gk-entries-empty-file", "gk", whole(EN, lambda b: b""),
          ((EN, 1, "", "", E, "the file is empty"),), computed=False),
     # sections.csv: rule 2
@@ -509,10 +524,11 @@ def test_bad_input_kind(tmp_path, k: Kind):
     for row in k.rows:
         assert [f for f in out.findings if matches(f, row)], (row, out.findings)
     assert len(out.findings) == len(k.rows), out.findings  # nothing else is reported
-    if k.same_as_clean:
+    if k.same_as_clean or k.paired_more:
         base = run_files(k.event, clean(k.event), tmp_path / "clean")
         assert (out.standings, out.paired, out.accepted, out.seated) == \
             (base.standings, base.paired, base.accepted, base.seated)
+        assert out.boards > base.boards if k.paired_more else out.boards == base.boards
     if any(r[0] == T for r in k.rows):  # event.toml: nothing is computed, one row says why
         assert not out.computed
         return

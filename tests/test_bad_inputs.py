@@ -253,7 +253,7 @@ KINDS = [
     Kind("duplicate-row", "swiss", append(P, SWISS_FILES[P].splitlines()[7]),
          ((P, 9, "player_id", "S7", E, "duplicate player_id: first on line 8"),)),
     Kind("unknown-association", "swiss", cell(P, 8, "state", "ZZ"),
-         ((P, 8, "state", "ZZ", W, "state ZZ is not in associations.csv (AP, HR)"),)),
+         ((P, 8, "state", "ZZ", W, "state ZZ is not in associations.csv, or its row there was set aside (known: AP, HR)"),)),
     # players.csv: the file's shape
     Kind("extra-column", "swiss", add_column(P, "nickname", lambda n: f"nick{n}"),
          ((P, 1, "nickname", "nickname", W, "unknown column 'nickname': its cells are not read"),),

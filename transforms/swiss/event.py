@@ -123,7 +123,8 @@ def check_states(players: pl.DataFrame, states: set[str]) -> list[Finding]:
     Decision: a warning; the player plays (the state only groups the statistics and, with
     ``last_round_same_state``, keeps players of one state apart)."""
     return [Finding("players.csv", r["line"], "state", r["state"], Severity.WARNING,
-                    f"state {r['state']} is not in associations.csv ({', '.join(sorted(states)) or 'empty'})")
+                    f"state {r['state']} is not in associations.csv, or its row there was set aside "
+                    f"(known: {', '.join(sorted(states)) or 'none'})")
             for r in players.iter_rows(named=True) if r["state"] and r["state"] not in states]
 
 

@@ -25,7 +25,7 @@ from flows.publish.pages import (
 from flows.publish.present import Section
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding
-from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, has_errors, validate_files
+from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, unusable, validate_files
 from transforms.core.steps import StepTimer, no_step
 from transforms.golden_knights.event import GKResult, run_golden_knights
 
@@ -45,14 +45,20 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
                  ) -> tuple[list[str], GKResult | None]:
     """The rulebook's run and every page of the event's site, assembled in ``pub`` (no I/O:
     the flow writes it); returns the highlights of the messages and the rulebook's run (None
-    when members.csv or entries.csv has errors)."""
+    when members.csv or entries.csv cannot be read at all).
+
+    Decision: rows of members.csv or entries.csv with errors are set aside and the rest of the
+    event is computed without them (their entries are rejected, each with its validation row);
+    only a file that cannot be read at all (missing, empty, a required column missing) stops
+    everything after it."""
     bulletin: list[Section] = []
     highlights: list[str] = []
     home: list[Section] = []
     findings = list(findings)
     res: GKResult | None = None
-    if has_errors(findings, "members.csv", "entries.csv"):
-        msg = "members.csv or entries.csv has errors: nothing else is computed (see the validation report)."
+    if unusable(findings, "members.csv", "entries.csv"):
+        msg = ("members.csv or entries.csv cannot be read (see the validation report): nothing else "
+               "is computed.")
         pub.notes.append(msg)
         bulletin.append(Section("Not published", intro=[msg]))
     else:

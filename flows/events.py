@@ -30,7 +30,10 @@ def check_config(folder: Path) -> EventConfig:
     try:
         text = (folder / "event.toml").read_text(encoding="utf-8")
     except UnicodeDecodeError as e:
-        raise ConfigError(name, "", f"not UTF-8 text: {e}") from None
+        data = (folder / "event.toml").read_bytes()
+        line = data[: e.start].count(b"\n") + 1
+        raise ConfigError(name, "", f"not UTF-8 text at line {line} (byte 0x{data[e.start]:02X}): "
+                                    "save event.toml as UTF-8") from None
     return parse_event_config(text, file=name)
 
 

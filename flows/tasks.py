@@ -8,7 +8,6 @@ import hashlib
 import json
 import os
 import platform
-import re
 import time
 from importlib.metadata import version
 from pathlib import Path
@@ -21,8 +20,8 @@ from flows.progress import Steps
 from flows.publish import mail, outbox, pages, render
 from flows.publish.letters import Letter
 from flows.publish.pages import OFFICE, Publication, findings_frame
-from transforms.core.config import EventConfig, parse_event_config
-from transforms.core.errors import ConfigError, Finding, Severity
+from transforms.core.config import EventConfig, config_finding, parse_event_config
+from transforms.core.errors import ConfigError
 from transforms.core.ingest import RawFile
 
 
@@ -48,10 +47,9 @@ def read_inputs(event_dir: Path, names: list[str]) -> dict[str, RawFile]:
 def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError) -> None:
     """An event whose event.toml cannot be used still gets its validation report (office) and
     a home page saying it is not published."""
-    m = re.search(r"at line (\d+)", error.reason)
-    finding = Finding("event.toml", int(m.group(1)) if m else None, error.key, "", Severity.ERROR,
-                      error.reason)
-    frame = findings_frame([finding])
+    path = event_dir / "event.toml"
+    text = path.read_bytes().decode("utf-8", "replace") if path.exists() else None
+    frame = findings_frame([config_finding(error, text)])
     pub = Publication(out_dir, ctx={"event": {"name": event_dir.name, "venue": "", "dates": "",
                                               "code": ""}, "as_of": ""})
     pub.page("index.html", "index.html", pdf=False, title=event_dir.name, facts=[],

@@ -66,17 +66,20 @@ def test_every_bad_cell_is_reported_not_just_the_first(tmp_path):
     assert {f.line for f in findings} == {3}
 
 
-def test_unknown_column_is_an_error_on_the_header_line(tmp_path):
+def test_unknown_column_is_a_warning_on_the_header_line_and_the_rows_are_used(tmp_path):
     text = players_file(P1).replace("email", "email,shoe_size").replace("a@x.in", "a@x.in,42")
-    _, findings = run(tmp_path, {"players.csv": text})
+    typed, findings = run(tmp_path, {"players.csv": text})
     f = one(findings, column="shoe_size")
-    assert f.line == 1 and "unknown column" in f.reason
+    assert (f.line, f.severity) == (1, Severity.WARNING) and "unknown column" in f.reason
+    assert typed["players.csv"]["player_id"].to_list() == ["O1"]
 
 
 def test_missing_required_column_is_an_error(tmp_path):
     text = "player_id,name\nO1,Rao\n"
     _, findings = run(tmp_path, {"players.csv": text})
-    assert one(findings, column="birth_date").reason == "required column is missing"
+    f = one(findings, column="birth_date")
+    assert (f.line, f.severity) == (1, Severity.ERROR)
+    assert f.reason.startswith("required column 'birth_date' is missing from the header")
 
 
 def test_missing_required_file_is_an_error(tmp_path):
@@ -100,7 +103,7 @@ def test_not_utf8_is_reported_with_its_line(tmp_path):
     data = (players_file(P1) + "O4,\"M\xfcller, Jan\",open,M\n").encode("latin-1")
     _, findings = run(tmp_path, {"players.csv": data})
     f = one(findings, file="players.csv")
-    assert f.line == 3 and f.reason == "not UTF-8 text"
+    assert f.line == 3 and f.reason.startswith("not UTF-8 text (byte 0xFC at position 6")
 
 
 def test_bom_is_accepted(tmp_path):
@@ -215,7 +218,7 @@ def test_an_amount_that_is_not_exact_to_the_paisa_is_an_error_not_rounded(tmp_pa
     typed, findings = run(tmp_path, {"players.csv": players_file(P1.replace(",2000,", f",{cell},"))})
     f = one(findings, column="fee_paid")
     assert (f.line, f.value, f.severity) == (2, cell, Severity.ERROR)
-    assert f.reason == "not a valid amount (at most two decimals)"
+    assert f.reason == "not an amount (digits with at most two decimals, e.g. 2000 or 25.00)"
     assert typed["players.csv"].height == 0
 
 

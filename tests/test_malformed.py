@@ -125,8 +125,9 @@ def test_empty_and_non_utf8_files(tmp_path):
     (folder / "time_oversteps.csv").write_bytes(b"")
     (folder / "sections.csv").write_bytes("stage,section,entry_id\npreliminary,P\xe9,GK19-0001\n".encode("latin-1"))
     findings = gk_findings(folder)
-    assert any(f.file == "time_oversteps.csv" and f.reason == "the file is empty" for f in findings)
-    assert any(f.file == "sections.csv" and f.line == 2 and f.reason == "not UTF-8 text" for f in findings)
+    assert any(f.file == "time_oversteps.csv" and f.reason.startswith("the file is empty") for f in findings)
+    assert any(f.file == "sections.csv" and f.line == 2 and f.reason.startswith("not UTF-8 text")
+               for f in findings)
 
 
 def test_bad_event_toml_key_is_named(tmp_path):

@@ -43,6 +43,10 @@ def rows(schema: Schema, column: str, cells: list[str]) -> pl.DataFrame:
             data[c.name] = cells
         elif c.vocabulary is not None:
             data[c.name] = [c.vocabulary.codes[0]] * len(cells)
+        elif c.codes is not None:  # a country code list
+            data[c.name] = [c.codes.example] * len(cells)
+        elif c.pattern is not None:  # fide_id
+            data[c.name] = [str(i + 1) for i in range(len(cells))]
         else:
             data[c.name] = [_VALID.get(c.type, f"x{i}") for i in range(len(cells))]
     return pl.DataFrame(data)

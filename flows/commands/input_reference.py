@@ -182,13 +182,20 @@ def conventions() -> list[str]:
         "## Conventions (every file)", "",
         "- One folder per event under this folder, holding `event.toml` and the CSV files of its "
         "kind. `chessfed run inputs` runs every folder that has an `event.toml`.",
-        "- UTF-8 CSV with a header row (a byte-order mark is accepted). Columns may come in any "
-        "order. A column not listed is an error; a column whose \"in the header\" is *no* may be "
-        "left out.",
+        "- UTF-8 CSV with a header row (a byte-order mark and CRLF line ends are accepted; a "
+        "UTF-16 file with its byte-order mark is read, with a warning). A line that is not "
+        "UTF-8 is reported and only its row is set aside. Columns may come in any order. A "
+        "column not listed is a warning and its cells are not read; a required column "
+        "missing from the header is an error and the file's rows are not used; a column whose "
+        "\"in the header\" is *no* may be left out. A column named twice is a warning: the "
+        "first is read, and a row whose two cells differ is set aside.",
         f"- Types: text (surrounding spaces are ignored in every cell); integer; number; "
         f"{ColType.MONEY.value} (`2000`, `2,000.50`; never rounded); {ColType.DATE.value}; "
         f"{ColType.DATETIME.value} (event local time); boolean: {bools_true} for yes and "
         f"{bools_false} for no, in any case. An empty cell is no value.",
+        "- `fide_id` holds digits only (else a warning, read as no FIDE ID); `nationality` an "
+        "ISO 3166-1 alpha-3 code and `country` an ISO 3166-1 alpha-2 code, in any case (else "
+        "an error naming the code meant, e.g. `USA` for `country`: did you mean `US`?).",
         "- Codes: an enumerated column holds one of the codes listed under it, or one of that "
         "code's other accepted wordings (the regulation's words, other programs' spellings), "
         "compared ignoring case, spaces and underscores (`Half-point bye`, `half-point bye` "

@@ -20,7 +20,7 @@ from decimal import Decimal, InvalidOperation
 from enum import Enum, StrEnum
 from typing import Any
 
-from transforms.core.errors import ConfigError
+from transforms.core.errors import ConfigError, Finding, Severity
 from transforms.core.model import EMAIL_ADDRESS, Acceleration, Colour, DutchEdition
 from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.tiebreaks import Edition, parse_code
@@ -484,3 +484,54 @@ def check_fide_report(rules: RatingReportRules, event: EventInfo, swiss: SwissCo
             if cid not in cats:
                 raise ConfigError(file, f"fide_report.{key}",
                                   f"{cid!r} is not a category of [swiss] ({', '.join(sorted(cats))})")
+
+
+_TABLE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\-\s\"]+?)\s*\]\]?")
+
+
+def _locate(text: str, key: str) -> tuple[int | None, str]:
+    """The physical line (1-based) of ``key`` (a path such as ``swiss.rounds`` or
+    ``swiss.categories[1].prizes[0]``) in the TOML ``text`` and the value written there; where
+    the key itself is not written (a missing key), the line of its table's header. Best effort:
+    (None, "") when neither is found."""
+    parts = [p for p in re.split(r"\.(?![^\[]*\])", key) if p]
+    names = [re.sub(r"\[\d+\]", "", p) for p in parts]
+    index = [int(m.group(1)) if (m := re.search(r"\[(\d+)\]", p)) else 0 for p in parts]
+    lines = text.splitlines()
+    for k in range(len(names), -1, -1):  # the key as a table, then each table it may be in
+        table, name = ".".join(names[:k]), names[k] if k < len(names) else ""
+        wanted = index[k - 1] if k else 0  # which [[table]] of an array of tables
+        current, seen, header_line = "", -1, None
+        for no, line in enumerate(lines, start=1):
+            m = _TABLE.match(line)
+            if m:
+                current = m.group(1).replace(" ", "").replace('"', "")
+                if current == table:
+                    seen += 1
+                    if seen == wanted:
+                        header_line = no
+                continue
+            if current == table and seen == wanted and re.match(rf"^\s*{re.escape(name)}\s*=", line):
+                return no, line.split("=", 1)[1].split(" #", 1)[0].strip()
+        if header_line is not None:
+            return header_line, ""
+    return None, ""
+
+
+def config_finding(error: ConfigError, text: str | None) -> Finding:
+    """DESIGN.md Outputs (validation) — the validation row of an event.toml that cannot be
+    used: the key at fault, its physical line and the value written there (a TOML syntax
+    error: the line the parser names and its text; a missing key: its table's header line).
+
+    Decision: the finding's file is ``event.toml`` (the folder's, whatever ``error.file``
+    says) and its severity is error: nothing of the event is computed from it."""
+    m = re.search(r"at line (\d+)", error.reason)
+    if m:
+        line = int(m.group(1))
+        rows = (text or "").splitlines()
+        value = rows[line - 1].strip() if 0 < line <= len(rows) else ""
+    elif text is not None and error.key:
+        line, value = _locate(text, error.key)
+    else:
+        line, value = None, ""
+    return Finding("event.toml", line, error.key, value, Severity.ERROR, error.reason)

@@ -22,6 +22,7 @@ from enum import Enum, StrEnum
 
 import polars as pl
 
+from transforms.core.countries import ALPHA2, ALPHA3, CodeList
 from transforms.core.errors import Finding, Severity
 from transforms.core.model import (
     EMAIL_ADDRESS,
@@ -73,6 +74,15 @@ _POLARS = {
     ColType.MONEY: MONEY, ColType.DATE: pl.Date, ColType.DATETIME: pl.Datetime("us"),
     ColType.BOOL: pl.Boolean, ColType.EMAIL: pl.String,
 }
+EXPECTED = {
+    ColType.INT: "not an integer (digits, e.g. 1850)",
+    ColType.FLOAT: "not a number (e.g. 4.5)",
+    ColType.MONEY: "not an amount (digits with at most two decimals, e.g. 2000 or 25.00)",
+    ColType.DATE: "not a date (YYYY-MM-DD)",
+    ColType.DATETIME: "not a datetime (YYYY-MM-DDTHH:MM)",
+    ColType.BOOL: "not a boolean (true/false, yes/no, 1/0)",
+}
+"""Why a cell of each type is rejected, saying what is expected."""
 BOOLEANS = {"true": True, "yes": True, "1": True, "false": False, "no": False, "0": False}
 """The accepted spellings of a boolean cell (ignoring case)."""
 
@@ -162,6 +172,13 @@ class Column:
     vocabulary: Vocabulary | None = None
     """The codes of an enumerated column and their other wordings: a cell holding a wording
     is read as its code."""
+    pattern: tuple[str, str] | None = None
+    """For text columns: (regular expression a value must match, what is expected). A value
+    that does not match is a warning and is read as no value (the row stays)."""
+    codes: CodeList | None = None
+    """For text columns: the closed list of codes (e.g. ISO 3166-1 countries) a value must be
+    one of, ignoring case; a value outside it is an error naming the list (and the code meant,
+    where it is the other form of one)."""
     closed: bool = True
     """Whether a value outside ``vocabulary`` is rejected here. False where the event's
     configuration holds the closed set and a rule checks it (``seed_reason``:
@@ -213,6 +230,8 @@ def _cast_expr(col: Column) -> pl.Expr:
     s = pl.col(col.name).str.strip_chars()
     s = pl.when(s == "").then(None).otherwise(s)
     match col.type:
+        case ColType.STR if col.pattern is not None:
+            return pl.when(s.str.contains(col.pattern[0])).then(s).otherwise(None)
         case ColType.STR:
             return s.str.replace_all(LINE_BREAK, " ")
         case ColType.EMAIL:
@@ -238,25 +257,31 @@ def cast_frame(raw: pl.DataFrame, schema: Schema) -> tuple[pl.DataFrame, list[Fi
     """DESIGN.md Inputs — cast a raw all-string frame to ``schema``, reporting every bad cell.
 
     Returns the typed frame of the rows without errors (with ``line``) and the findings.
-    Decision: a header problem (missing required column, unknown column) is one error on
-    line 1 and no rows are used, since columns can't be trusted.
+    Decision: a column the schema does not know is a warning on line 1 and its cells are not
+    read; the rows are used (a spreadsheet's extra notes column must not stop an event).
+    Decision: a required column missing from the header is one error on line 1 naming it, and
+    the file's rows are not used (each would lack a value the rules need); the steps that do
+    not depend on the file go on.
     """
     f = schema.file
     findings: list[Finding] = []
     header = [c for c in raw.columns if c != "line"]
-    known = {c.name for c in schema.columns}
+    known = [c.name for c in schema.columns]
     for c in header:
         if c not in known and not schema.allow_extra:
-            findings.append(Finding(f, 1, c, c, Severity.ERROR,
-                                    f"unknown column (expected: {', '.join(sorted(known))})"))
+            findings.append(Finding(f, 1, c, c, Severity.WARNING,
+                                    f"unknown column {c!r}: its cells are not read (the columns of "
+                                    f"{f}: {', '.join(known)})"))
     for c in schema.columns:
         if c.required and c.name not in header:
-            findings.append(Finding(f, 1, c.name, "", Severity.ERROR, "required column is missing"))
+            findings.append(Finding(f, 1, c.name, "", Severity.ERROR,
+                                    f"required column {c.name!r} is missing from the header: the "
+                                    "file's rows are not used until it is added"))
     dups = [c for c in header if header.count(c) > 1]
     for c in sorted(set(dups)):
         findings.append(Finding(f, 1, c, c, Severity.ERROR, "column appears twice in the header"))
     typed_schema = {"line": pl.Int64, **{c.name: _POLARS[c.type] for c in schema.columns}}
-    if findings:
+    if any(x.severity is Severity.ERROR for x in findings):
         return pl.DataFrame(schema=typed_schema), findings
 
     raw = raw.with_columns([pl.lit(None, pl.String).alias(c.name)
@@ -282,12 +307,21 @@ def cast_frame(raw: pl.DataFrame, schema: Schema) -> tuple[pl.DataFrame, list[Fi
             report(present & tcol.is_null(), c, "not a valid email address (one local@domain.tld, "
                    "nothing else): no message goes to it", Severity.WARNING)
         elif c.type is not ColType.STR:
-            report(present & tcol.is_null(), c, f"not a valid {c.type.value}")
+            report(present & tcol.is_null(), c, EXPECTED[c.type])
+        elif c.pattern is not None:
+            report(present & tcol.is_null(), c, f"{c.pattern[1]}: read as no value", Severity.WARNING)
         else:
             report(rawcol.str.contains(LINE_BREAK), c, "a line break or control character in a "
                    "one-line value: read as a space", Severity.WARNING)
         if c.nonempty:
             report(~present.fill_null(False), c, "a value is required")
+        if c.codes is not None:
+            for i, v in enumerate(rawcol.to_list()):
+                problem = c.codes.problem(c.name, v) if v else None
+                if problem:
+                    findings.append(Finding(f, int(raw["line"][i]), c.name, raw[c.name][i],
+                                            Severity.ERROR, problem))
+                    bad_rows.add(i)
         accepted = c.accepted
         if accepted is not None:
             report(present & ~tcol.is_in(list(accepted)), c, f"not one of: {', '.join(accepted)}")
@@ -332,8 +366,19 @@ def validate_files(raw: dict[str, RawFile], schemas: dict[str, Schema],
             frame = pl.DataFrame(schema={"line": pl.Int64, **{c.name: pl.String for c in schema.columns}})
         frame, cast_findings = cast_frame(normalise_results(frame), schema)
         findings.extend(cast_findings)
+        if name in required and not read_findings and not cast_findings and raw[name][0].height == 0:
+            findings.append(Finding(name, 1, "", "", Severity.WARNING,
+                                    "the file has a header and no rows"))
         typed[name] = frame
     return typed, findings
+
+
+def unusable(findings: list[Finding], *files: str) -> bool:
+    """DESIGN.md Outputs (validation) — whether any of ``files`` could not be read at all: an
+    error about the whole file or its header (line 1), not about a row (its rows are then not
+    used: the steps that need the file do not run)."""
+    return any(f.severity is Severity.ERROR and f.file in files and f.line in (None, 1)
+               for f in findings)
 
 
 def has_errors(findings: list[Finding], *files: str) -> bool:
@@ -379,6 +424,9 @@ STAGE_VOCABULARY = Vocabulary.of(Stage, STAGE_WORDINGS)
 CHANNELS = Vocabulary.of(Channel, CHANNEL_WORDINGS)
 OVERRIDE_KINDS = Vocabulary.of(OverrideKind, OVERRIDE_KIND_WORDINGS)
 
+FIDE_ID = (r"^[0-9]{1,10}$", "not a FIDE ID (digits only, e.g. 25000101)")
+"""players.csv ``fide_id``: FIDE's ids are numbers (TRF columns 58-68)."""
+
 SWISS_SCHEMAS = {
     "players.csv": Schema("players.csv", (
         Column("player_id", nonempty=True, description=(
@@ -393,13 +441,13 @@ SWISS_SCHEMAS = {
         Column("birth_date", ColType.DATE, nonempty=True, description=(
             "NJ 2024 Age Limit: \"Players should be born on or after 1.1.2005\" "
             "(`[entries] born_on_or_after`).")),
-        Column("nationality", nonempty=True, description=(
+        Column("nationality", nonempty=True, codes=ALPHA3, description=(
             "ISO 3166 alpha-3, e.g. `IND` (any case): \"Only Indian nationals are eligible\" "
             "(`[entries] nationality`).")),
         Column("state", required=False, description=(
             "The State Association's code (associations.csv `state`) the entry comes through; "
             "empty for an area where no State Association exists.")),
-        Column("fide_id", required=False, description=(
+        Column("fide_id", required=False, pattern=FIDE_ID, description=(
             "FIDE ID. The same id on two entries is a warning (a player has one entry).")),
         Column("rating", ColType.INT, minimum=0, maximum=3500, description=(
             "FIDE rating; 0 or empty: unrated. Orders the start numbers (FIDE C.04.2 A.2).")),
@@ -494,7 +542,7 @@ GK_SCHEMAS = {
         Column("membership_expires", ColType.DATE, nonempty=True, description=(
             "Rule 1: \"US Chess membership must remain current throughout your participation "
             "in the tournament.\"")),
-        Column("country", nonempty=True, description=(
+        Column("country", nonempty=True, codes=ALPHA2, description=(
             "ISO 3166 alpha-2, e.g. `US`, `CA`: rule 1, members \"who reside on the North "
             "American continent and islands, Hawaii\".")),
         Column("region", required=False, description=(

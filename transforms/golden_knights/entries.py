@@ -52,6 +52,9 @@ def judge_entries(
     Decision: residence is the member's country in ``residence_countries`` (Hawaii is US) and
     not in ``excluded_regions``; an APO/FPO address is accepted wherever it is.
     Decision: ``fee_paid`` below the entry fee (or empty) rejects the entry; more is accepted.
+    Decision: an entry whose member is not in members.csv is also an error finding (a
+    reference across files that the office must correct); the other rejections are the rules'
+    decisions, listed with their reasons in the entry decisions, not in the validation report.
     """
     findings: list[Finding] = []
     opening = rules.opening(event_year)
@@ -79,6 +82,12 @@ def judge_entries(
         pl.lit(True).alias("_known"),
     ).unique("member_id", keep="first")
     df = df.join(m, on="member_id", how="left")
+    for row in df.filter(pl.col("_known").is_null() & (pl.col("_ord") == pl.col("_ord").min().over("entry_id"))
+                         ).iter_rows(named=True):
+        findings.append(Finding(row["file"], row["line"], "member_id", row["member_id"] or "", Severity.ERROR,
+                                f"member {row['member_id']} is not in members.csv (or its row there was set "
+                                "aside, see members.csv in this report): the entry is rejected (rule 1: "
+                                "open to US Chess members)"))
     effective = pl.max_horizontal(pl.col("received"), pl.lit(opening))
     fee = pl.col("fee_paid").cast(MONEY)
     in_na = pl.col("country").str.to_uppercase().is_in(countries) & ~(

@@ -67,7 +67,7 @@ def section_games(
     g = g.join(ks, on=["stage", "section"], how="left").join(in_w, on=["stage", "section", "white"], how="left") \
         .join(in_b, on=["stage", "section", "black"], how="left").sort("line")
     keep = []
-    seen: set[tuple[str, str, str, str]] = set()
+    seen: dict[tuple[str, str, str, str], tuple[int, str, str | None]] = {}
     whites: dict[tuple[str, str], int] = {}
     for r in g.iter_rows(named=True):
         line, reason, col, val = r["line"], None, "", ""
@@ -88,10 +88,16 @@ def section_games(
             continue
         key = (r["stage"], r["section"], *sorted((r["white"], r["black"])))
         if key in seen:
-            f.append(Finding("games.csv", line, "black", r["black"], Severity.ERROR,
-                             "game between these two players recorded twice in this section; later row ignored"))
+            first, white, res = seen[key]
+            if (white, res) == (r["white"], r["result"]):
+                why = f"game between these two players recorded twice in this section (line {first})"
+            else:
+                shown = "in progress" if res is None else f"{res} for {white}"
+                why = (f"game between these two players recorded twice in this section, contradicting "
+                       f"line {first} ({shown}): another result or colours")
+            f.append(Finding("games.csv", line, "black", r["black"], Severity.ERROR, why + "; later row ignored"))
             continue
-        seen.add(key)
+        seen[key] = (line, r["white"], r["result"])
         wk = (r["stage"], r["white"])
         whites[wk] = whites.get(wk, 0) + 1
         if whites[wk] == rules.whites_per_player + 1:
@@ -104,6 +110,15 @@ def section_games(
         if key not in seen:
             keep.append((*r, None, None, None, "schedule"))
     return pl.DataFrame(keep, schema=GAMES_SCHEMA, orient="row"), f
+
+
+def _no_game(file: str, o: dict, games: list[dict], then: str) -> Finding:
+    """A row naming a game (stage, section, entry_id, opponent) that the section does not have:
+    the column at fault is the entry that does not play in that section, else the opponent."""
+    playing = {(g["stage"], g["section"], p) for g in games for p in (g["white"], g["black"])}
+    col = "entry_id" if (o["stage"], o["section"], o["entry_id"]) not in playing else "opponent"
+    return Finding(file, o["line"], col, o[col] or "", Severity.ERROR,
+                   f"no game between {o['entry_id']} and {o['opponent']} in {o['stage']} {o['section']}; {then}")
 
 
 def rule_12_rulings(
@@ -133,8 +148,7 @@ def rule_12_rulings(
     for o in ov.iter_rows(named=True):
         key = (o["stage"], o["section"], *sorted((o["entry_id"] or "", o["opponent"] or "")))
         if key not in idx:
-            f.append(Finding("time_oversteps.csv", o["line"], "opponent", o["opponent"] or "", Severity.ERROR,
-                             "no game between entry_id and opponent in that stage and section; row ignored"))
+            f.append(_no_game("time_oversteps.csv", o, rows, "row ignored"))
             continue
         ck = (o["stage"], o["entry_id"])
         counts[ck] = counts.get(ck, 0) + 1
@@ -188,8 +202,7 @@ def rule_7_result_overrides(
                              "unknown result code; override ignored"))
             continue
         if key not in idx:
-            f.append(Finding("overrides.csv", o["line"], "opponent", o["opponent"] or "", Severity.ERROR,
-                             "no game between entry_id and opponent in that stage and section; override ignored"))
+            f.append(_no_game("overrides.csv", o, rows, "override ignored"))
             continue
         g = rows[idx[key]]
         white_view = code if (code is None or g["white"] == o["entry_id"]) else ResultCode(code).reversed.value

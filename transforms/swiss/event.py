@@ -25,6 +25,7 @@ from transforms.core.ingest import (
     SWISS_SCHEMAS,
     RawFile,
     has_errors,
+    unusable,
     validate_files,
 )
 from transforms.core.steps import StepTimer, no_step
@@ -115,6 +116,19 @@ def check_players(players: pl.DataFrame, cfg: EventConfig, as_of: dt.date) -> li
     return out
 
 
+def check_states(players: pl.DataFrame, states: set[str]) -> list[Finding]:
+    """DESIGN.md Inputs (players.csv ``state``: an associations.csv ``state``) — for an event
+    without entry rules (no ``[entries]``, where NJ 2024 "through the concerned State
+    Association" rejects such an entry): a state that associations.csv does not list.
+
+    Decision: a warning; the player plays (the state only groups the statistics and, with
+    ``last_round_same_state``, keeps players of one state apart)."""
+    return [Finding("players.csv", r["line"], "state", r["state"], Severity.WARNING,
+                    f"state {r['state']} is not in associations.csv, or its row there was set aside "
+                    f"(known: {', '.join(sorted(states)) or 'none'})")
+            for r in players.iter_rows(named=True) if r["state"] and r["state"] not in states]
+
+
 def check_player_refs(frame: pl.DataFrame, file: str, known: set[str], rounds: int) -> list[Finding]:
     """DESIGN.md Inputs — withdrawals and bye requests name known players and real rounds."""
     out = []
@@ -141,14 +155,21 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> SwissR
     assert cfg.swiss is not None
     typed, findings = validate_files(raw, SWISS_SCHEMAS, SWISS_REQUIRED)
     players = typed.get("players.csv")
-    if players is None or "registered_at" not in players.columns or players.schema["registered_at"] == pl.String:
+    if players is None or unusable(findings, "players.csv"):
         return SwissRun(cfg, as_of, typed, findings, None, [],
-                        blocked="players.csv is missing or unreadable (see the validation report).")
+                        blocked="players.csv is missing or cannot be read (see the validation report): "
+                                "nothing else is computed.")
     findings += check_players(players, cfg, as_of)
     bad = {f.line for f in findings if f.file == "players.csv" and f.severity is Severity.ERROR}
     players = players.filter(~pl.col("line").is_in(sorted(x for x in bad if x is not None)))
     entries = None
     assoc = typed.get("associations.csv")
+    if cfg.entries is not None and unusable(findings, "associations.csv"):
+        return SwissRun(cfg, as_of, typed, findings, None, [],
+                        blocked="associations.csv is missing or cannot be read (see the validation "
+                                "report): the entries cannot be decided, nothing else is computed.")
+    if assoc is not None and cfg.entries is None and not unusable(findings, "associations.csv"):
+        findings += check_states(players, set(assoc["state"]))
     if assoc is not None and cfg.entries is not None and "arrears_cleared" in assoc.columns:
         entries = evaluate_entries(players, assoc, cfg.entries, currency=cfg.event.currency)
         findings += list(entries.findings)

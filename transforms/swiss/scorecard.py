@@ -49,7 +49,10 @@ def check_results(results: pl.DataFrame, players: pl.DataFrame, *, rounds: int,
     Unknown player references, a bye with an opponent or a game without one, a player
     against themself or someone from another section, a round beyond the event's rounds,
     the same board twice in a round, a player twice in one round are errors (the row is set
-    aside); a game recorded for a withdrawn player is a warning. Returns the usable rows,
+    aside); a game recorded for a withdrawn player is a warning.
+    Decision: a game of a round recorded again (the same two players) is one error on the
+    later row: "the same game" when the row repeats the first, "contradicts" when its result
+    or colours differ (which one is right is for the arbiter to say). Returns the usable rows,
     with ``section`` added, and the findings."""
     file = "results.csv"
     findings: list[Finding] = []
@@ -59,6 +62,7 @@ def check_results(results: pl.DataFrame, players: pl.DataFrame, *, rounds: int,
                  dict(zip(withdrawals["player_id"], withdrawals["from_round"])))
     seen_board: dict[tuple, int] = {}
     seen_player: dict[tuple, int] = {}
+    seen_game: dict[tuple, tuple[int, str | None]] = {}
     for row in results.iter_rows(named=True):
         line, w, b, res, rnd = row["line"], row["white_id"], row["black_id"], row["result"], row["round"]
 
@@ -86,6 +90,18 @@ def check_results(results: pl.DataFrame, players: pl.DataFrame, *, rounds: int,
             err("black_id", b, f"plays in section {sec[b]!r}, white in {sec[w]!r}")
         if line in bad:
             continue
+        game = (rnd, frozenset((w, b)))
+        if b is not None and game in seen_game:
+            first, first_res = seen_game[game]
+            if first_res == res and (w, b) == (row["white_id"], row["black_id"]):
+                err("", f"{rnd},{row['board']},{w},{b},{res or ''}",
+                    f"the same game as line {first} (a row entered twice)")
+            else:
+                err("result", res, f"contradicts line {first}, which has {first_res or 'no result'} for "
+                    f"the game of {w} and {b} in round {rnd}")
+            continue
+        if b is not None:
+            seen_game[game] = (line, res)
         key = (sec[w], rnd, row["board"])
         if key in seen_board:
             err("board", row["board"], f"board {row['board']} of round {rnd} is already on line {seen_board[key]}")

@@ -17,9 +17,9 @@ _KEEP = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
 RESERVED = frozenset({"CON", "PRN", "AUX", "NUL", *(f"COM{i}" for i in range(1, 10)),
                       *(f"LPT{i}" for i in range(1, 10))})
 """Device names Windows will not use as a file name, whatever the extension."""
-MAX_PART = 48
+MAX_PART = 40
 """Longest part :func:`file_part` returns (a letter key joins up to five parts and must stay
-well under the 255 bytes of a file name)."""
+under the 240 characters of ``letters.KEY``, its file well under the 255 bytes of a name)."""
 
 
 def file_part(text: str | None, *, lower: bool = False) -> str:
@@ -29,7 +29,7 @@ def file_part(text: str | None, *, lower: bool = False) -> str:
     must not differ by case only) lower-cases first and writes the hex digits in lower case.
 
     Decision: an empty value is ``~``; a Windows device name (``CON``, ``nul.txt``, ``COM1``)
-    gets a leading ``~``; a part longer than :data:`MAX_PART` keeps its first 30 characters,
+    gets a leading ``~``; a part longer than :data:`MAX_PART` keeps its first 22 characters,
     then ``~~`` and 16 hex digits of the SHA-256 of the value (``~`` is never kept as itself,
     so ``~~`` marks a shortened part and cannot come from another value)."""
     t = text or ""
@@ -47,5 +47,5 @@ def file_part(text: str | None, *, lower: bool = False) -> str:
         part = "~" + part
     if len(part) > MAX_PART:
         digest = hashlib.sha256(t.encode("utf-8", "surrogatepass")).hexdigest()[:16]
-        part = part[:30] + "~~" + digest
+        part = part[:MAX_PART - 18] + "~~" + digest
     return part.lower() if lower else part

@@ -29,6 +29,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flows import tasks
+from flows.io import read_csv_strings as read_csv
 from flows.publish.gk_letters import _entry_key
 from flows.publish.gk_links import certificate_file, member_page, section_page, stage_page
 from flows.publish.letters import KEY, Letter
@@ -215,6 +216,55 @@ def test_markup_in_a_name_shows_as_text_in_the_pdf(tmp_path):
     flat = re.sub(r"\s+", "", text)
     for raw in MARKUP:
         assert re.sub(r"\s+", "", raw) in flat, raw
+
+
+def test_a_golden_knights_member_and_entry_with_hostile_ids_and_markup(tmp_path):
+    """The demo Golden Knights event with one member's id ``../../m\\CON``, one of his entries
+    ``/etc/e1`` and his name in markup (every file that names them changed alike), assembled
+    through the flow's ``publish_site`` and letters without Prefect: every page, PDF source and
+    letter key is a plain path inside the event folder; his member page and certificate are
+    where ``file_part`` puts them; no page carries his name as markup."""
+    import polars as pl
+
+    from flows.correspondence import publish_site
+    from flows.publish.gk_letters import gk_letters
+    from flows.publish.pages import event_context
+    from transforms.core.config import parse_event_config
+    from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, validate_files
+
+    gk = ROOT / "inputs" / "golden-knights-2019"
+    cfg = parse_event_config((gk / "event.toml").read_text())
+    raw = {n: read_csv(gk / n) for n in GK_SCHEMAS if (gk / n).exists()}
+    typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
+    entry = typed["entries.csv"].row(0, named=True)
+    member, entry_id = entry["member_id"], entry["entry_id"]
+    evil_member, evil_entry, evil_name = "../../m\\CON", "/etc/e1", "<script>alert(1)</script>"
+
+    def swap(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.with_columns(
+            pl.when(pl.col(c) == member).then(pl.lit(evil_member))
+            .when(pl.col(c) == entry_id).then(pl.lit(evil_entry)).otherwise(pl.col(c)).alias(c)
+            for c, t in frame.schema.items() if t == pl.String)
+
+    typed = {n: swap(f) for n, f in typed.items()}
+    typed["members.csv"] = typed["members.csv"].with_columns(
+        name=pl.when(pl.col("member_id") == evil_member).then(pl.lit(evil_name))
+        .otherwise(pl.col("name")))
+    pub = Publication(tmp_path, ctx=event_context(cfg, cfg.event.as_of))
+    _highlights, res = publish_site(pub, cfg, typed, findings, cfg.event.as_of)
+    letters, _skipped = gk_letters(cfg, res, typed["members.csv"], cfg.event.as_of)
+    paths = [*pub.files, *pub.pdfs, *(f"outbox/{x.key}.eml" for x in letters)]
+    for rel in paths:
+        assert posixpath.normpath(rel) == rel and not rel.startswith(("../", "/")), rel
+        assert "\\" not in rel and "\x00" not in rel, rel
+    assert member_page(evil_member) in pub.files
+    assert member_page(evil_member) == f"members/{file_part(evil_member)}.html"
+    assert any(x.key.startswith(f"member-{file_part(evil_member, lower=True)}-") for x in letters)
+    page = pub.files[member_page(evil_member)]
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in page
+    for rel, html in [*pub.files.items(), *pub.pdfs.items()]:
+        if rel.endswith((".html", ".pdf")):
+            assert evil_name not in html, rel
 
 
 # ----------------------------------------------------------------------------- mail headers

@@ -39,10 +39,12 @@ def check_config(folder: Path) -> EventConfig:
 
 def event_folders(inputs: Path) -> list[Path]:
     """The event folders of a run: ``inputs`` itself when it has an event.toml, else every
-    folder under it that has one, by name."""
+    folder under it that has one, by name. ``inputs`` itself is resolved, so that ``.`` or
+    ``..`` give the folder's real name (the outputs go to ``<out>/<name>``, never to ``<out>``
+    or beside it)."""
     inputs = Path(inputs)
     if (inputs / "event.toml").exists():
-        return [inputs]
+        return [inputs.resolve()]
     return sorted(p for p in inputs.iterdir() if (p / "event.toml").exists())
 
 

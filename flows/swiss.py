@@ -14,6 +14,7 @@ from flows.publish import swiss as pages
 from flows.publish import swiss_site as site
 from flows.publish.letters import Letter
 from flows.publish.mail import bulletin_letters
+from flows.publish.names import file_part
 from flows.publish.pages import (
     OFFICE,
     Publication,
@@ -68,7 +69,7 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
         site.publish_rounds_and_players(pub, run)
         for c in run.categories:
             if c.done:
-                pub.files[f"event-{c.cat.id}.trf"] = write_trf(engine_input(
+                pub.files[f"event-{file_part(c.cat.id)}.trf"] = write_trf(engine_input(
                     run, c, c.done + 1, RoundSetup({}, frozenset())))
         fide_rating_reports(pub, run)
         bulletin += site.publish_results(pub, run, highlights)
@@ -105,12 +106,12 @@ def fide_rating_reports(pub: Publication, run: SwissRun) -> None:
                                  tiebreaks=s.tiebreaks),
             total_rounds=s.rounds, edition=s.dutch_edition, initial_colour=s.initial_colour.colour,
             format=rules.format, tournament_code=rules.tournament_codes.get(c.cat.id, ""))
-        rel = f"{OFFICE}fide/rating-report-{c.cat.id}.trf"
+        rel = f"{OFFICE}fide/rating-report-{file_part(c.cat.id)}.trf"
         text = write_trf(t)
         found = check_rating_report(parse_trf(text, source=rel), source=rel)
         pub.files[rel] = text
-        pub.files[f"{OFFICE}fide/rating-report-{c.cat.id}-check.csv"] = findings_frame(found).write_csv()
+        pub.files[f"{OFFICE}fide/rating-report-{file_part(c.cat.id)}-check.csv"] = findings_frame(found).write_csv()
         errors = sum(f.severity is Severity.ERROR for f in found)
         pub.notes.append(f"FIDE rating report {c.cat.id} ({rules.format}): {errors} error(s), "
                          f"{len(found) - errors} warning(s) for FIDE (fide/rating-report-"
-                         f"{c.cat.id}-check.csv)")
+                         f"{file_part(c.cat.id)}-check.csv)")

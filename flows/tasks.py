@@ -81,7 +81,18 @@ def render_pdfs(htmls: dict[str, str], previous: dict[str, str],
 
 @task(retries=2, retry_delay_seconds=[1, 3])
 def write_outputs(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
-    """Write every output atomically; files that are byte-identical are left untouched."""
+    """Write every output atomically; files that are byte-identical are left untouched.
+
+    The last guard against a path made from the inputs (the pages name their files through
+    ``flows.publish.names.file_part``): a path that is absolute, holds a NUL or a backslash,
+    or resolves outside ``out_dir`` (``..``, a symbolic link) is refused before anything is
+    written — ValueError naming it, so the event fails and says why."""
+    root = Path(out_dir).resolve()
+    for rel in files:
+        target = (root / rel).resolve() if rel and "\0" not in rel else None
+        if (not rel or "\0" in rel or "\\" in rel or Path(rel).is_absolute()
+                or target is None or target == root or not target.is_relative_to(root)):
+            raise ValueError(f"refusing to write {rel!r}: not a file inside {out_dir}")
     written = []
     for rel, data in sorted(files.items()):
         path = out_dir / rel

@@ -20,10 +20,10 @@ import pytest
 from flows import io
 from flows.correspondence import compute
 from flows.publish import gk_awards
-from flows.publish.gk_letters import gk_letters, key_part
+from flows.publish.gk_letters import gk_letters
 from flows.publish.gk_links import People, certificate_file
 from flows.publish.letters import KEY, address_problem, html_body, text_body
-from flows.publish.mail import address_key
+from flows.publish.names import file_part
 from flows.publish.pages import Publication, event_context
 from transforms.core.config import parse_event_config
 from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, validate_files
@@ -303,7 +303,7 @@ def test_director_letter_lists_the_rule_11_and_12_cases_to_every_office_recipien
     office = [r for r in cfg.publish.recipients if r.role == "office"]
     d = by_kind(letters)["director-review"]
     assert [x.to_email for x in d] == [r.email for r in office] == ["ccd@uschess.example"]
-    assert d[0].key == f"director-{address_key('ccd@uschess.example')}-review"
+    assert d[0].key == f"director-{file_part('ccd@uschess.example', lower=True)}-review"
     rows = d[0].blocks[0].table[1:]
     rv = res.director_review.filter(pl.col("rule").is_in(["11", "12"]))
     assert len(rows) == rv.height == 13
@@ -322,7 +322,7 @@ def test_a_removed_overstep_changes_the_directors_letter_and_only_the_letters_it
     assert all("overstep-gk19-0179" in k for k in gone) and len(gone) == 4
     changed = {k for k in now if k in before and now[k] != before[k]}
     # the two losses of game are now the recorded results: no other letter changes
-    assert changed == {f"director-{address_key('ccd@uschess.example')}-review"}
+    assert changed == {f"director-{file_part('ccd@uschess.example', lower=True)}-review"}
     assert len(now[next(iter(changed))].blocks[0].table) == len(before[next(iter(changed))].blocks[0].table) - 2
 
 
@@ -421,6 +421,9 @@ def test_one_letter_of_each_kind_renders_as_plain_text(demo, prelim):
 
 
 def test_key_part_keeps_different_ids_apart():
+    def key_part(text):
+        return file_part(text, lower=True)
+
     assert key_part("GK19-0001") == "gk19-0001"
     assert key_part("a.b") != key_part("a_b") != key_part("a b")
     assert KEY.fullmatch("member-" + key_part("Ünïcode id/1"))

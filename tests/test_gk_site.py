@@ -22,7 +22,8 @@ from markupsafe import escape
 from flows import io
 from flows.correspondence import compute, publish_site
 from flows.publish import golden_knights as gk_pages
-from flows.publish.gk_links import AWARD_NAMES, member_page, section_page, slug
+from flows.publish.gk_links import AWARD_NAMES, member_page, section_page
+from flows.publish.names import file_part as slug
 from flows.publish.pages import OFFICE, Publication, event_context
 from transforms.core.config import parse_event_config
 from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, validate_files

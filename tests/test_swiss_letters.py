@@ -25,7 +25,7 @@ from transforms.swiss.rounds import pairing_rows
 
 NJ = Path(__file__).resolve().parent.parent / "inputs" / "national-junior-2024"
 CFG = parse_event_config((NJ / "event.toml").read_text())
-OFFICE_KEY = "office-chief.arbiter_haryanachess.example"
+OFFICE_KEY = "office-chief.arbiter~40haryanachess.example"  # the address through file_part
 
 
 def raw_inputs(through: int | None = None, players=None, associations=None, results=None) -> dict:

@@ -55,13 +55,12 @@ from flows.publish.gk_links import (
     certificate_file,
     member_page,
     section_page,
-    slug,
     stage_name,
 )
 from flows.publish.gk_members import half, outcome
 from flows.publish.gk_sections import RESULT_TEXT, ruling_text
 from flows.publish.letters import Block, Letter, address_problem
-from flows.publish.mail import address_key
+from flows.publish.names import file_part
 from flows.publish.pages import OFFICE
 from transforms.core.config import EventConfig
 from transforms.core.model import Kind, Stage
@@ -73,29 +72,17 @@ REVIEW_PAGE = f"{OFFICE}review.html"
 COLOUR = {"w": "White", "b": "Black"}
 
 
-def key_part(text: str) -> str:
-    """An id from the input files as a part of a letter key: lower case; letters, digits and
-    ``-`` kept, every other character as ``_`` and its code (so different ids stay apart)."""
-    out = []
-    for ch in (text or "").lower():
-        if ("a" <= ch <= "z") or ("0" <= ch <= "9") or ch == "-":
-            out.append(ch)
-        else:
-            out.append("_" + "".join(f"{b:02x}" for b in ch.encode()))
-    return "".join(out) or "_"
-
-
 def day_text(d: dt.date) -> str:
     """A date in a letter: 9 January 2020."""
     return f"{d.day} {d:%B %Y}"
 
 
 def _entry_key(member_id: str, entry_id: str, *rest: str) -> str:
-    return "-".join(["member", key_part(member_id), key_part(entry_id), *rest])
+    return "-".join(["member", file_part(member_id, lower=True), file_part(entry_id, lower=True), *rest])
 
 
 def _entry_link(member_id: str, entry_id: str) -> tuple[str, str]:
-    return ("Your member page", f"{member_page(member_id)}#{slug(entry_id)}")
+    return ("Your member page", f"{member_page(member_id)}#{file_part(entry_id)}")
 
 
 class _Writer:
@@ -146,7 +133,7 @@ class _Writer:
         whites = sum(1 for g in games if g[0] == 0)
         name = stage_name(stage)
         return Letter(
-            key=_entry_key(m, e, key_part(stage), "assignment"),
+            key=_entry_key(m, e, file_part(stage, lower=True), "assignment"),
             to_name=self.name(m), to_email=self.email(m),
             subject=f"{name}: your section {section} (entry {e})",
             lead=f"Your entry {e} is placed in {name.lower()} section {section} of {r.section_size} players: "
@@ -167,7 +154,7 @@ class _Writer:
             what = outcome(g["points"], g["kind"])
             ended = f" ({day_text(g['ended'])})" if g["ended"] is not None else ""
             out.append(Letter(
-                key=_entry_key(m, e, key_part(stage), "forfeit", key_part(g["opponent"])),
+                key=_entry_key(m, e, file_part(stage, lower=True), "forfeit", file_part(g["opponent"], lower=True)),
                 to_name=self.name(m), to_email=self.email(m),
                 subject=f"{stage_name(stage)} section {section}: your game against {opp} (entry {e})",
                 lead=f"Your game against {opp} in {stage_name(stage).lower()} section {section} was decided by "
@@ -185,7 +172,7 @@ class _Writer:
                 (self.people.entry_name(g["opponent"]), COLOUR.get(g["colour"], ""),
                  RESULT_TEXT.get(g["result"], g["result"] or "")) for g in lost.iter_rows(named=True))
             out.append(Letter(
-                key=_entry_key(m, e, key_part(stage), "rule-11"),
+                key=_entry_key(m, e, file_part(stage, lower=True), "rule-11"),
                 to_name=self.name(m), to_email=self.email(m),
                 subject=f"{stage_name(stage)} section {section}: forfeits to two opponents (entry {e})",
                 lead=f"Your entry {e} lost by forfeit to {len(table) - 1} opponents in {stage_name(stage).lower()} "
@@ -227,10 +214,10 @@ class _Writer:
                              "one the game (rule 12.1).")
             else:
                 lines.append("In the final an overstep loses the game (rule 12.2).")
-            rid = "-".join(["overstep", key_part(r["entry_id"]), key_part(r["opponent"]),
+            rid = "-".join(["overstep", file_part(r["entry_id"], lower=True), file_part(r["opponent"], lower=True),
                             f"{r['reported']:%Y%m%d}"])
             out.append(Letter(
-                key=_entry_key(m, e, key_part(stage), rid),
+                key=_entry_key(m, e, file_part(stage, lower=True), rid),
                 to_name=self.name(m), to_email=self.email(m),
                 subject=f"{stage_name(stage)} section {section}: time-overstep ruling (entry {e})",
                 lead=lead, blocks=(Block(lines=tuple(lines)),),
@@ -261,7 +248,7 @@ class _Writer:
             verdict = f"does not qualify for the {nxt}"
             after = "Thank you for playing; any award for this entry comes in a separate letter (rule 4)."
         return Letter(
-            key=_entry_key(m, e, key_part(stage), "qualification"),
+            key=_entry_key(m, e, file_part(stage, lower=True), "qualification"),
             to_name=self.name(m), to_email=self.email(m), subject=subject,
             lead=f"Your entry {e} scored {half(q0['score'])} in {stage_name(stage).lower()} section {section} "
                  f"and {verdict} (rule 3).",
@@ -350,7 +337,7 @@ class _Writer:
             lead = f"Your US Chess membership expires on {day_text(expires)}."
             when = f"{expires:%Y-%m-%d}"
         return Letter(
-            key=f"member-{key_part(m)}-membership-{when}", to_name=self.name(m), to_email=self.email(m),
+            key=f"member-{file_part(m, lower=True)}-membership-{when}", to_name=self.name(m), to_email=self.email(m),
             subject="Your US Chess membership" + (" has lapsed" if lapsed else " needs renewing"),
             lead=lead,
             blocks=(Block(lines=(
@@ -374,7 +361,7 @@ class _Writer:
         n11 = rv.filter(pl.col("rule") == "11").height
         n12 = rv.height - n11
         return Letter(
-            key=f"director-{address_key(email)}-review", to_name=name, to_email=email,
+            key=f"director-{file_part(email, lower=True)}-review", to_name=name, to_email=email,
             subject="For your decision: forfeits (rule 11) and time-overstep rulings (rule 12)",
             lead=f"{n11} forfeit case(s) under rule 11 and {n12} time-overstep ruling(s) under rule 12 are "
                  "listed for your decision (rule 7).",

@@ -4,12 +4,12 @@ words the pages use for the rulebook's codes (presentation only)."""
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 import polars as pl
 
+from flows.publish.names import file_part
 from flows.publish.present import Table
 from transforms.core.model import Stage
 
@@ -27,30 +27,20 @@ MEMBERS = "members/index.html"
 STANDINGS, QUALIFIERS, PRIZES, AWARDS, RULINGS = (
     "standings.html", "qualifiers.html", "prizes.html", "awards.html", "rulings.html")
 
-_SAFE = re.compile(r"[A-Za-z0-9_-]")
-
-
-def slug(text: str) -> str:
-    """A file-name part for an id from the input files: letters, digits, ``_`` and ``-`` kept,
-    every other byte written as ``~XX`` (so two different ids never share a file)."""
-    return "".join(ch if _SAFE.fullmatch(ch) else "".join(f"~{b:02X}" for b in ch.encode())
-                   for ch in text) or "~"
-
-
 def member_page(member_id: str) -> str:
-    return f"members/{slug(member_id)}.html"
+    return f"members/{file_part(member_id)}.html"
 
 
 def stage_page(stage: str) -> str:
-    return f"stages/{slug(stage)}.html"
+    return f"stages/{file_part(stage)}.html"
 
 
 def section_page(stage: str, section: str) -> str:
-    return f"sections/{slug(stage)}-{slug(section)}.html"
+    return f"sections/{file_part(stage)}-{file_part(section)}.html"
 
 
 def certificate_file(entry_id: str) -> str:
-    return f"certificates/{slug(entry_id)}.pdf"
+    return f"certificates/{file_part(entry_id)}.pdf"
 
 
 def href(from_rel: str, to_rel: str) -> str:
@@ -96,7 +86,7 @@ class People:
     def entry_href(self, from_rel: str, entry_id: str | None) -> str:
         """The link from ``from_rel`` to the entry's part of its member's page ("" unknown)."""
         m = self.member_of.get(entry_id or "")
-        return href(from_rel, f"{member_page(m)}#{slug(entry_id or '')}") if m else ""
+        return href(from_rel, f"{member_page(m)}#{file_part(entry_id or '')}") if m else ""
 
     def member_ids(self) -> list[str]:
         return sorted(set(self.member_of.values()))

@@ -28,12 +28,12 @@ from flows.publish.gk_links import (
     keep_words,
     member_page,
     section_page,
-    slug,
     stage_name,
     stage_sorted,
     surname_key,
 )
 from flows.publish.gk_sections import SOURCE_NOTES, rulings_frame
+from flows.publish.names import file_part
 from flows.publish.pages import OFFICE, Publication
 from flows.publish.present import Section, Table, table_from_frame
 from transforms.core.model import Kind, Stage
@@ -167,7 +167,7 @@ def weighted_table(rules: GKRules, record: pl.DataFrame, total: float | None) ->
 def entry_part(rules: GKRules, res: GKResult, people: People, data: MemberData, ps: PrizeSplit,
                currency: str, rel: str, entry: dict) -> EntryPart:
     e = entry["entry_id"]
-    part = EntryPart(anchor=slug(e), heading=f"Entry {e}")
+    part = EntryPart(anchor=file_part(e), heading=f"Entry {e}")
     part.facts.append(Fact("Status", STATUS_NAMES.get(entry["status"], entry["status"])))
     for st in data.waiting.get(e, []):
         part.facts.append(Fact("Waiting", f"for a {stage_name(st).lower()} section of {rules.section_size} "

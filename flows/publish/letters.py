@@ -17,8 +17,10 @@ from dataclasses import dataclass, field
 from flows.publish import render
 from transforms.core.model import EMAIL_ADDRESS
 
-KEY = re.compile(r"[a-z0-9][a-z0-9._-]{0,150}")
-"""A letter's key: lower-case letters, digits, ``.``, ``_`` and ``-`` (it is a file name)."""
+KEY = re.compile(r"[a-z0-9][a-z0-9._~-]{0,239}")
+"""A letter's key: lower-case letters, digits, ``.``, ``_``, ``~`` and ``-`` (it is a file name,
+``outbox/<key>.eml``; the parts that come from the inputs are made by
+:func:`flows.publish.names.file_part` with ``lower=True``)."""
 
 
 @dataclass(frozen=True)

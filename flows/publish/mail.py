@@ -4,18 +4,32 @@ the outbox as .eml (the embedded default); delivery over SMTP is flows/publish/o
 from __future__ import annotations
 
 import hashlib
+import unicodedata
 from collections.abc import Iterable
 from email.message import EmailMessage
 from email.utils import formataddr
 
 from flows.publish.letters import Block, Letter, html_body, text_body
+from flows.publish.names import file_part
 
 
 def build_message(*, sender: str, to_name: str, to_email: str, subject: str, html: str,
                   text: str, attachments: Iterable[tuple[str, bytes]], date: str,
                   domain: str = "chessfed.local", key: str = "") -> EmailMessage:
     """A multipart message; ``date`` is given (no clock here) so reruns are byte-identical
-    except where the event data changed."""
+    except where the event data changed.
+
+    Decision: a header value (sender, name, address, subject) holding a line break or any
+    other control character (CR, LF, NUL, tab, U+0085, U+2028, U+2029) is refused with
+    ValueError — whatever the email library would let through (it passes NUL and the Unicode
+    line separators in a name) — so the letter is not made and the run notes it; nothing
+    from the inputs can add a header."""
+    for what, value in (("sender", sender), ("name", to_name), ("address", to_email),
+                        ("subject", subject)):
+        bad = [ch for ch in value if unicodedata.category(ch) in ("Cc", "Zl", "Zp")]
+        if bad:
+            raise ValueError(f"{what} {value!r} holds a line break or control character "
+                             f"({', '.join(sorted({f'U+{ord(c):04X}' for c in bad}))})")
     msg = EmailMessage()
     msg["From"] = sender
     msg["To"] = formataddr((to_name, to_email))
@@ -52,14 +66,10 @@ def bulletin_letters(recipients: Iterable[tuple[str, str]], *, event_name: str, 
                      highlights: list[str]) -> list[Letter]:
     """The bulletin to each listed recipient (``[publish] recipients``): the highlights, the
     bulletin PDF attached, the event home linked."""
-    return [Letter(key=f"bulletin-{address_key(email)}", to_name=name, to_email=email,
+    return [Letter(key=f"bulletin-{file_part(email, lower=True)}", to_name=name, to_email=email,
                    subject=f"{event_name} — bulletin", lead=lead,
                    blocks=(Block(lines=tuple(f"• {h}" for h in highlights)),) if highlights else (),
                    links=(("The event's pages", "index.html"),), attachments=("bulletin.pdf",),
                    kind="bulletin")
             for name, email in recipients]
 
-
-def address_key(email: str) -> str:
-    """An email address as a letter key's part (lower case, other characters as ``_``)."""
-    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in email.lower())

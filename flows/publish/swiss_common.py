@@ -5,21 +5,23 @@ from __future__ import annotations
 
 import polars as pl
 
+from flows.publish.names import file_part
 from transforms.core.model import Kind, ResultCode
 from transforms.fide.tiebreaks import parse_code
 
 PLAYERS = "players/"
-"""Every player's page is ``players/<category>/<sno>.html``; the lists are beside them."""
+"""Every player's page is ``players/<category>/<sno>.html``; the lists are beside them (the
+category id through :func:`~flows.publish.names.file_part`: event.toml names it)."""
 
 
 def player_rel(category: str, sno: int) -> str:
     """The player's page, inside the event folder."""
-    return f"{PLAYERS}{category}/{sno}.html"
+    return f"{PLAYERS}{file_part(category)}/{int(sno)}.html"
 
 
 def list_rel(category: str, alphabetical: bool = False) -> str:
     """The category's starting rank list (or its alphabetical list)."""
-    return f"{PLAYERS}{category}/{'alphabetical' if alphabetical else 'index'}.html"
+    return f"{PLAYERS}{file_part(category)}/{'alphabetical' if alphabetical else 'index'}.html"
 
 
 def href(page: str, target: str) -> str:
@@ -34,7 +36,7 @@ def with_player_href(frame: pl.DataFrame, page: str, category: str, sno: str = "
     up = "../" * page.count("/")
     return frame.with_columns(
         pl.when(pl.col(sno).is_not_null())
-        .then(pl.format(f"{up}{PLAYERS}{category}/{{}}.html", pl.col(sno)))
+        .then(pl.format(f"{up}{PLAYERS}{file_part(category)}/{{}}.html", pl.col(sno)))
         .otherwise(None).alias(out))
 
 

@@ -29,7 +29,7 @@ from collections.abc import Iterable
 import polars as pl
 
 from flows.publish.letters import Block, Letter, address_problem
-from flows.publish.mail import address_key
+from flows.publish.names import file_part
 from flows.publish.pages import OFFICE, findings_frame
 from flows.publish.present import fmt
 from flows.publish.swiss import round_items, round_rel
@@ -267,7 +267,7 @@ class CategoryView:
                            f"Place {st['rank_label']} of {len(self.standing)}, "
                            f"{points_text(st['points'])}.", prize_line, self.tied_line(sno)) if x),
                              table)]
-            return Letter(key=f"player-{self.cid}-{sno}-final", to_name=p["name"], to_email=p["email"],
+            return Letter(key=f"player-{file_part(self.cid, lower=True)}-{sno}-final", to_name=p["name"], to_email=p["email"],
                           subject=f"{name} — your final result",
                           lead=(f"The {name} is over: you finished in place {st['rank_label']} with "
                                 f"{points_text(st['points'])}."),
@@ -292,7 +292,7 @@ class CategoryView:
         else:
             lead = f"Round 1 of the {name} is paired: here is your board (start number {sno})."
             subject = f"{name} — your round 1 pairing"
-        return Letter(key=f"player-{self.cid}-{sno}-{round_key(self.r)}", to_name=p["name"],
+        return Letter(key=f"player-{file_part(self.cid, lower=True)}-{sno}-{round_key(self.r)}", to_name=p["name"],
                       to_email=p["email"], subject=subject, lead=lead, blocks=tuple(blocks),
                       links=self.links(sno), kind="player-round",
                       meta={"category": self.cid, "sno": str(sno)})
@@ -364,7 +364,7 @@ def association_letters(run, views: list[CategoryView]) -> tuple[list[Letter], l
         if not final and any(v.next_round is not None for v in views):
             links.append((f"Pairings of round {r + 1}", round_rel("pairings", r + 1)))
         letters.append(Letter(
-            key=f"association-{address_key(st)}-{word}", to_name=a["name"], to_email=a["email"],
+            key=f"association-{file_part(st, lower=True)}-{word}", to_name=a["name"], to_email=a["email"],
             subject=(f"{run.cfg.event.name} — your players, final" if final
                      else f"{run.cfg.event.name} — your players after round {r}" if r
                      else f"{run.cfg.event.name} — your players' round 1 pairing"),
@@ -461,7 +461,7 @@ def office_letters(run, views: list[CategoryView]) -> tuple[list[Letter], list[t
             skipped.append((f"office recipient {x.name}", problem))
             continue
         letters.append(Letter(
-            key=f"office-{address_key(x.email)}-{round_key(r)}", to_name=x.name, to_email=x.email,
+            key=f"office-{file_part(x.email, lower=True)}-{round_key(r)}", to_name=x.name, to_email=x.email,
             subject=f"{run.cfg.event.name} — office report after round {r}" if r
             else f"{run.cfg.event.name} — office report",
             lead=(f"What needs the office's eye after round {r}: {errors.height} input error(s), "

@@ -47,6 +47,10 @@ def section_games(
     (error, later row ignored), a player with more than ``whites_per_player`` Whites (warning).
     Decision: a pair with no row in games.csv is a game in progress, its colours taken from
     :func:`~transforms.golden_knights.sections.section_schedule`.
+    Decision: the Whites of rule 2 are counted over the player's whole section, the recorded
+    games and those still in progress (a recorded game with the colours the other way round
+    gives one player a fourth White even while his other games are unfinished); the warning
+    is on the first games.csv row where he has White against the schedule.
     """
     from transforms.golden_knights.sections import section_schedule
 
@@ -68,7 +72,6 @@ def section_games(
         .join(in_b, on=["stage", "section", "black"], how="left").sort("line")
     keep = []
     seen: dict[tuple[str, str, str, str], tuple[int, str, str | None]] = {}
-    whites: dict[tuple[str, str], int] = {}
     for r in g.iter_rows(named=True):
         line, reason, col, val = r["line"], None, "", ""
         if r["stage"] not in {s.value for s in Stage}:
@@ -98,17 +101,28 @@ def section_games(
             f.append(Finding("games.csv", line, "black", r["black"], Severity.ERROR, why + "; later row ignored"))
             continue
         seen[key] = (line, r["white"], r["result"])
-        wk = (r["stage"], r["white"])
-        whites[wk] = whites.get(wk, 0) + 1
-        if whites[wk] == rules.whites_per_player + 1:
-            f.append(Finding("games.csv", line, "white", r["white"], Severity.WARNING,
-                             f"player has more than {rules.whites_per_player} games with White (rule 2)"))
         keep.append((r["stage"], r["section"], r["white"], r["black"], r["result"], r["ended"], line, "games"))
     sched = section_schedule(rules, seated)
+    scheduled_white = set()
     for r in sched.iter_rows():
+        scheduled_white.add((r[0], r[1], r[2], r[3]))
         key = (r[0], r[1], *sorted((r[2], r[3])))
         if key not in seen:
             keep.append((*r, None, None, None, "schedule"))
+    whites: dict[tuple[str, str], int] = {}
+    for stage, _section, white, *_ in keep:
+        whites[(stage, white)] = whites.get((stage, white), 0) + 1
+    warned: set[tuple[str, str]] = set()
+    for stage, section, white, black, _res, _end, line, _src in sorted(
+            (k for k in keep if k[7] == "games"), key=lambda k: k[6]):
+        wk = (stage, white)
+        if (whites[wk] > rules.whites_per_player and wk not in warned
+                and (stage, section, white, black) not in scheduled_white):
+            warned.add(wk)
+            f.append(Finding("games.csv", line, "white", white, Severity.WARNING,
+                             f"player has {whites[wk]} games with White in his section, not "
+                             f"{rules.whites_per_player} (rule 2)"))
+    f.sort(key=lambda x: x.line or 0)
     return pl.DataFrame(keep, schema=GAMES_SCHEMA, orient="row"), f
 
 

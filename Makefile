@@ -5,7 +5,7 @@ BIN      := $(VENV)/bin
 export PREFECT_HOME := $(CURDIR)/.prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: demo test bench bench-site lint lock clean install demo-inputs
+.PHONY: demo test bench bench-site bench-season lint lock clean install demo-inputs
 
 $(BIN)/uv:
 	$(PY) -m venv $(VENV)
@@ -39,6 +39,12 @@ bench: install
 # What a rerun after one new round renders again (National Junior demo, rounds 1-9, then 10).
 bench-site: install
 	$(BIN)/python -m flows.commands.bench_site
+
+# A generated season (50 events: Swiss 100-1,000 players, Golden Knights 200-2,000 entries) run
+# one event after another, side by side and on a Dask LocalCluster (SCALE=0.2 for a quick one).
+SCALE ?= 1.0
+bench-season: install
+	$(BIN)/python -m flows.commands.bench_season --scale $(SCALE)
 
 lint: install
 	$(BIN)/ruff check flows transforms tests

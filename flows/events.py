@@ -15,6 +15,7 @@ from pathlib import Path
 from prefect import flow, task
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
+from flows import publish_folder
 from flows.correspondence import correspondence_event
 from flows.publish import render
 from flows.swiss import swiss_event
@@ -100,23 +101,31 @@ def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: boo
     if renderer == "dask":
         join_dask_cluster()
     try:
-        try:
-            cfg = check_config(folder)
-        except ConfigError as err:
-            publish_config_error(folder, out_dir, err)
-            return f"error: {err}", folder.name
-        runner = swiss_event if cfg.event.kind is EventKind.SWISS else correspondence_event
-        if renderer == "dask":
-            # On a Dask worker the event's flow is a flow run of its own (an empty context):
-            # nested under the task's context rebuilt from the submitting process, it would
-            # share that context's API client, which is not open in this process.
-            contextvars.Context().run(runner, folder, out_dir, as_of, send_mail, renderer)
-        else:
-            runner(folder, out_dir, as_of, send_mail, renderer)
-        return "ok", cfg.event.name
+        with publish_folder.event_lock(out_dir):
+            return _run_event(folder, out_dir, as_of, send_mail, renderer)
+    except publish_folder.Busy as e:
+        return f"error: {e}", folder.name
     except Exception as e:  # noqa: BLE001 - one event's failure must not stop the others
         traceback.print_exc()
         return f"error: {e}", folder.name
+
+
+def _run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
+               renderer: str) -> tuple[str, str]:
+    try:
+        cfg = check_config(folder)
+    except ConfigError as err:
+        publish_config_error(folder, out_dir, err)
+        return f"error: {err}", folder.name
+    runner = swiss_event if cfg.event.kind is EventKind.SWISS else correspondence_event
+    if renderer == "dask":
+        # On a Dask worker the event's flow is a flow run of its own (an empty context):
+        # nested under the task's context rebuilt from the submitting process, it would
+        # share that context's API client, which is not open in this process.
+        contextvars.Context().run(runner, folder, out_dir, as_of, send_mail, renderer)
+    else:
+        runner(folder, out_dir, as_of, send_mail, renderer)
+    return "ok", cfg.event.name
 
 
 @flow(name="chessfed-run")
@@ -149,7 +158,8 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
                 status[name] = f"error: {type(e).__name__}: {e}"
     # the index lists also the events other runs published into the same folder (one
     # deployment per event: each run has one event, the index has them all)
-    others = sorted(p.name for p in out.iterdir() if (p / "manifest.json").exists()) if out.exists() else []
+    others = sorted(p.name for p in out.iterdir() if not p.name.startswith(".")
+                    and (p / "manifest.json").exists()) if out.exists() else []
     listed = sorted({f.name for f in folders} | set(others))
     write_outputs.fn(out, {"index.html": site_index(out, listed, status, names)})
     CLOCK["flow_ended"] = time.perf_counter()

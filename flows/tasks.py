@@ -15,7 +15,7 @@ from typing import Any
 
 from prefect import task
 
-from flows import io
+from flows import io, publish_folder
 from flows.progress import Steps
 from flows.publish import mail, outbox, pages, render
 from flows.publish.letters import Letter
@@ -58,7 +58,9 @@ def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError) -> 
              highlights=[], errors=None, warnings=None, links=[])
     files = {**pub.files, f"{OFFICE}validation.csv": frame.write_csv(),
              "manifest.json": json.dumps({"event": event_dir.name, "error": str(error)}, indent=2) + "\n"}
-    write_outputs.fn(out_dir, files)
+    staging = publish_folder.stage(out_dir)
+    write_outputs.fn(staging, files)
+    publish_folder.publish(staging, out_dir)
 
 
 @task
@@ -135,14 +137,31 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
         outgoing = compose_letters(pub, cfg, letters, pdfs, as_of)
         info["detail"] = f"{len(outgoing)} messages"
     with step("write"):
-        write_outputs(pub.out_dir, pub.files)
-    with step("mail"):
+        # built whole in a staging folder, then switched in one step (flows/publish_folder.py):
+        # a run killed before the switch leaves the previous outputs as they were
+        staging = publish_folder.stage(pub.out_dir)
+        write_outputs(staging, pub.files)
+        write_outputs(staging, {"manifest.json": manifest_json(
+            pub, cfg, event_dir, input_names, as_of, pdfs, staging,
+            {"messages": len(letters), "by_kind": _by_kind(letters), "state": "not sent yet"})})
+        publish_folder.publish(staging, pub.out_dir)
+    with step("mail"):  # after the switch: the ledger of what went is the published one
         mail_report = send_letters(pub, cfg, event_dir, letters, outgoing, send_mail)
     step.finish(time.perf_counter() - started)
+    text = manifest_json(pub, cfg, event_dir, input_names, as_of, pdfs, pub.out_dir, mail_report)
+    write_outputs(pub.out_dir, {"manifest.json": text})
+    return json.loads(text)
+
+
+def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
+                  input_names: list[str], as_of: dt.date, pdfs: dict[str, bytes | None],
+                  root: Path, mail_report: dict[str, Any]) -> str:
+    """The event's manifest (inputs and outputs with their checksums as written under
+    ``root``, versions, timings, what the mail did, notes)."""
     outputs = []
     for rel in sorted(set(pub.files) | set(pdfs)):
         entry: dict[str, Any] = {"path": rel}
-        path = pub.out_dir / rel
+        path = root / rel
         if path.exists():
             entry["sha256"] = io.sha256(path)
             entry["bytes"] = path.stat().st_size
@@ -163,8 +182,7 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
         "mail": mail_report,
         "notes": pub.notes,
     }
-    write_outputs(pub.out_dir, {"manifest.json": json.dumps(manifest, indent=2, sort_keys=False) + "\n"})
-    return manifest
+    return json.dumps(manifest, indent=2, sort_keys=False) + "\n"
 
 
 def compose_letters(pub: Publication, cfg: EventConfig | None, letters: list[Letter],

@@ -7,26 +7,96 @@ import time
 _STARTED = time.perf_counter()  # the program's start, for the run's timings
 
 import argparse  # noqa: E402 - after the clock
+import atexit  # noqa: E402
 import datetime as dt  # noqa: E402
+import importlib.util  # noqa: E402
 import json  # noqa: E402
 import logging  # noqa: E402
 import os  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
 import sys  # noqa: E402
+import urllib.request  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from flows.commands import pair as pair_cli  # noqa: E402
 
 
+def start_local_server(env: dict[str, str] | os._Environ) -> subprocess.Popen | None:
+    """Without ``PREFECT_API_URL``: Prefect's server of the ephemeral kind (no UI, no
+    background services; state in PREFECT_HOME) started at once in a process of its own, the
+    way Prefect starts it (uvicorn on its application factory), so that it boots while this
+    process imports and reads the events; ``PREFECT_API_URL`` then names it and it stops when
+    chessfed does. Returns None (Prefect then starts its own, later) where a URL is set."""
+    if env.get("PREFECT_API_URL"):
+        return None
+    spec = importlib.util.find_spec("prefect")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "uvicorn", "--app-dir",
+         str(Path(next(iter(spec.submodule_search_locations))).parent), "--factory",
+         "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port", str(port),
+         "--log-level", "error", "--lifespan", "on"],
+        env={**env, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
+             "PREFECT__SERVER_FINAL": "1"})
+    atexit.register(_stop, proc)
+    env["PREFECT_API_URL"] = f"http://127.0.0.1:{port}/api"
+    return proc
+
+
+def _stop(proc: subprocess.Popen) -> None:
+    if proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def wait_for_server(proc: subprocess.Popen | None, env: dict[str, str] | os._Environ,
+                    timeout: float = 180) -> None:
+    """Until the server :func:`start_local_server` started answers; if it ended instead, the
+    run goes on with Prefect's own ephemeral server."""
+    if proc is None:
+        return
+    url = env["PREFECT_API_URL"] + "/health"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            env.pop("PREFECT_API_URL", None)
+            return
+        try:
+            with urllib.request.urlopen(url, timeout=2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"chessfed run: the local Prefect server did not answer within {timeout:.0f} s")
+
+
 def _run(args: argparse.Namespace) -> int:
     """Exit status: 0 clean, 1 published with rejected input rows, 2 an event failed or the
     command was wrong (``flows.events.exit_status``)."""
-    t0 = time.perf_counter()
-    from flows.events import CLOCK, event_folders, exit_status, run_events
-
     inputs = Path(args.inputs)
     if not inputs.is_dir():
         print(f"chessfed run: {inputs} is not a folder", file=sys.stderr)
         return 2
+    server = start_local_server(os.environ) if not args.prefect_ephemeral else None
+    try:
+        return _run_events(args, inputs, server)
+    finally:
+        if server is not None:
+            _stop(server)
+            os.environ.pop("PREFECT_API_URL", None)
+
+
+def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen | None) -> int:
+    t0 = time.perf_counter()
+    from flows.events import CLOCK, event_folders, exit_status, run_events
+
     known = [p.name for p in event_folders(inputs)]
     unknown = sorted(set(args.only or []) - set(known))
     if unknown:
@@ -40,6 +110,8 @@ def _run(args: argparse.Namespace) -> int:
         progress.addHandler(handler)
         progress.setLevel(logging.INFO)
         progress.propagate = False
+    t_wait = time.perf_counter()
+    wait_for_server(server, os.environ)
     t_call = time.perf_counter()
     status = run_events(inputs, Path(args.out), args.as_of, args.only or None,
                         not args.dry_run_mail, jobs=args.jobs, task_runner=args.task_runner,
@@ -47,7 +119,7 @@ def _run(args: argparse.Namespace) -> int:
     t_end = time.perf_counter()
     for name, s in status.items():
         print(f"{name}: {s}")
-    summary = run_summary(Path(args.out), status, started=_STARTED, imported=t0, called=t_call,
+    summary = run_summary(Path(args.out), status, started=_STARTED, imported=t0, waited=t_wait, called=t_call,
                           flow_started=CLOCK.get("flow_started", t_call),
                           flow_ended=CLOCK.get("flow_ended", t_end), ended=t_end)
     summary |= {"jobs": args.jobs, "task_runner": args.task_runner}
@@ -63,13 +135,14 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def run_summary(out: Path, status: dict[str, str], *, started: float, imported: float,
-                called: float, flow_started: float, flow_ended: float,
+                waited: float, called: float, flow_started: float, flow_ended: float,
                 ended: float) -> dict[str, object]:
-    """How a run's time divides (``outputs/run.json``): the program's own start (Python and
-    imports), Prefect's start (the ephemeral server and the flow run's creation, up to the
-    flow's first line), the events (each manifest's steps, ``work_s``, and Prefect's
-    bookkeeping inside the event, ``orchestration_s``), and Prefect's end. Orchestration =
-    Prefect's start + its part inside the events + its end."""
+    """How a run's time divides (``outputs/run.json``): the program's own start (Python,
+    imports, reading the events), Prefect's start (waiting for the local server beyond that,
+    then the flow run's creation up to the flow's first line; with ``--prefect-ephemeral``
+    Prefect's own server start falls there too), the events (each manifest's steps,
+    ``work_s``, and Prefect's bookkeeping inside the event, ``orchestration_s``), and
+    Prefect's end. Orchestration = Prefect's start + its part inside the events + its end."""
     events = {}
     for name in status:
         try:
@@ -78,11 +151,11 @@ def run_summary(out: Path, status: dict[str, str], *, started: float, imported: 
             continue
         events[name] = {k: t[k] for k in ("total_s", "work_s", "orchestration_s") if k in t}
     wall = ended - started
-    prefect_start, prefect_end = flow_started - called, ended - flow_ended
+    prefect_start, prefect_end = (called - waited) + (flow_started - called), ended - flow_ended
     inside = sum(e.get("orchestration_s", 0.0) for e in events.values())
     orchestration = prefect_start + inside + prefect_end
-    return {"wall_s": round(wall, 3), "program_start_s": round(called - started, 3),
-            "imports_s": round(called - imported, 3), "prefect_start_s": round(prefect_start, 3),
+    return {"wall_s": round(wall, 3), "program_start_s": round(waited - started, 3),
+            "imports_s": round(waited - imported, 3), "prefect_start_s": round(prefect_start, 3),
             "events_s": round(flow_ended - flow_started, 3),
             "prefect_in_events_s": round(inside, 3), "prefect_end_s": round(prefect_end, 3),
             "orchestration_s": round(orchestration, 3),
@@ -152,6 +225,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the scheduler of a running Dask cluster, e.g. tcp://10.0.0.5:8786")
     r.add_argument("--quiet", "-q", action="store_true",
                    help="no progress lines (each event's status only)")
+    r.add_argument("--prefect-ephemeral", action="store_true",
+                   help="let Prefect start its ephemeral server when the flow starts (default: "
+                        "chessfed starts the same kind of server first, so it boots meanwhile)")
     r.set_defaults(func=_run)
     d = sub.add_parser("deploy", help="a deployment per event on a Prefect server, with the "
                        "event's [schedule] (PREFECT_API_URL names the server)")

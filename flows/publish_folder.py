@@ -48,7 +48,10 @@ def event_lock(out_dir: Path) -> Iterator[None]:
                        "alone: run again when that one has finished") from None
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"pid {os.getpid()}".encode(), 0)
-        yield
+        try:
+            yield
+        finally:
+            os.ftruncate(fd, 0)  # a released lock names nobody: the file stays empty
     finally:
         os.close(fd)  # closing the descriptor releases the lock
 
@@ -84,7 +87,7 @@ _RENAME_EXCHANGE = 2
 _AT_FDCWD = -100
 
 
-def _exchange(a: Path, b: Path) -> bool:
+def exchange(a: Path, b: Path) -> bool:
     """Swap two folders in one step (Linux ``renameat2`` with ``RENAME_EXCHANGE``); False where
     the system or the file system cannot."""
     try:
@@ -107,7 +110,7 @@ def publish(staging: Path, out_dir: Path) -> None:
     if not out_dir.exists():
         os.rename(staging, out_dir)
         return
-    if _exchange(staging, out_dir):
+    if exchange(staging, out_dir):
         shutil.rmtree(staging)  # now the previous outputs
         return
     old = _work(out_dir, "old")

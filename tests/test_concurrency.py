@@ -31,16 +31,24 @@ def season(tmp_path_factory) -> Path:
 
 
 def event_runs(out: Path) -> list[tuple[str, float, float]]:
-    """(event folder, start, end) of every event flow run that wrote into ``out``."""
+    """(task run, start, end) of every ``event`` task of the run that wrote into ``out``: when
+    each event was being worked on (its thread or Dask worker picked it up)."""
     from prefect.client.orchestration import get_client
-    from prefect.client.schemas.filters import FlowFilter, FlowFilterName
+    from prefect.client.schemas.filters import (
+        FlowFilter,
+        FlowFilterName,
+        FlowRunFilter,
+        FlowRunFilterId,
+    )
 
     with get_client(sync_client=True) as client:
-        runs = client.read_flow_runs(flow_filter=FlowFilter(name=FlowFilterName(any_=["swiss-event"])),
-                                     limit=200)
-    return sorted((Path(r.parameters["out_dir"]).name, r.start_time.timestamp(), r.end_time.timestamp())
-                  for r in runs if str(r.parameters.get("out_dir", "")).startswith(str(out))
-                  and r.start_time and r.end_time)
+        runs = [r for r in client.read_flow_runs(
+            flow_filter=FlowFilter(name=FlowFilterName(any_=["chessfed-run"])), limit=200)
+            if str(r.parameters.get("out")) == str(out)]
+        assert len(runs) == 1, runs
+        tasks = client.read_task_runs(flow_run_filter=FlowRunFilter(id=FlowRunFilterId(any_=[runs[0].id])))
+    return sorted((t.name, t.start_time.timestamp(), t.end_time.timestamp())
+                  for t in tasks if t.name.startswith("event") and t.start_time and t.end_time)
 
 
 def overlapping(runs: list[tuple[str, float, float]]) -> bool:
@@ -70,7 +78,8 @@ def test_events_run_side_by_side_with_the_same_outputs(one_by_one, season, tmp_p
     out = tmp_path / "out"
     status = run_events(season, out, jobs=3)
     assert status == seq_status  # the crash is the crashing event's alone
-    assert overlapping(event_runs(out)), "jobs=3: the event flow runs should overlap in time"
+    assert len(event_runs(out)) == 4
+    assert overlapping(event_runs(out)), "jobs=3: the events should be worked on at the same time"
     assert outputs(out) == outputs(seq_out)
     assert not (out / "crash" / "manifest.json").exists()  # never published
     assert "east/pairings/round-01.html" in outputs(out)

@@ -149,7 +149,7 @@ def test_the_switch_without_an_exchange_of_folders_is_recovered(tmp_path, monkey
     out_dir = tmp_path / "out" / "event"
     out_dir.mkdir(parents=True)
     (out_dir / "index.html").write_text("old")
-    monkeypatch.setattr(publish_folder, "_exchange", lambda a, b: False)
+    monkeypatch.setattr(publish_folder, "exchange", lambda a, b: False)
     staging = publish_folder.stage(out_dir)
     (staging / "index.html").unlink()
     (staging / "index.html").write_text("new")
@@ -169,7 +169,7 @@ def test_the_folders_are_exchanged_in_one_step_here(tmp_path):
     b.mkdir()
     (a / "x").write_text("a")
     (b / "x").write_text("b")
-    assert publish_folder._exchange(a, b)
+    assert publish_folder.exchange(a, b)
     assert (a / "x").read_text() == "b" and (b / "x").read_text() == "a"
 
 

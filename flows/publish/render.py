@@ -34,6 +34,7 @@ def css() -> str:
     return (TEMPLATES / "print.css").read_text(encoding="utf-8")
 
 
+@lru_cache(maxsize=1)
 def chessfed_version() -> str:
     try:
         return version("chessfed")

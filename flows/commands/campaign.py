@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import csv
 import json
+import os
 import random
 import subprocess
 import sys
@@ -57,7 +58,7 @@ ENGINE_TIMEOUT = 900
 CSV_COLUMNS = ["index", "name", "edition", "players", "rounds", "seed", "rating_min",
                "rating_max", "draw_rate", "forfeit_rate", "hpb_rate", "withdrawal_rate",
                "rounds_paired", "stopped_at", "compared", "identical", "different", "errors",
-               "our_seconds", "their_seconds", "seconds"]
+               "our_seconds", "their_seconds", "seconds", "worker"]
 
 
 def parse_sizes(spec: str) -> list[tuple[int, int, float]]:
@@ -117,6 +118,8 @@ class Outcome:
     our_seconds: float = 0.0
     their_seconds: float = 0.0
     seconds: float = 0.0
+    worker: int = 0
+    """The process id that played it (``--jobs``)."""
     notes: list[str] = field(default_factory=list)
 
     def row(self) -> dict:
@@ -127,7 +130,8 @@ class Outcome:
                 "compared": self.compared, "identical": self.identical,
                 "different": self.different, "errors": self.errors,
                 "our_seconds": f"{self.our_seconds:.3f}",
-                "their_seconds": f"{self.their_seconds:.3f}", "seconds": f"{self.seconds:.3f}"}
+                "their_seconds": f"{self.their_seconds:.3f}", "seconds": f"{self.seconds:.3f}",
+                "worker": self.worker}
 
 
 def _fmt(boards) -> str:
@@ -152,7 +156,7 @@ def play_one(index: int, params: GeneratorParams, engine: list[str], folder: str
     worker process); differing rounds' files go to ``folder/differences``."""
     from flows.commands.crosscheck import parse_pairing
 
-    out = Outcome(index, params)
+    out = Outcome(index, params, worker=os.getpid())
     diff_dir = Path(folder) / "differences"
     t_start = time.perf_counter()
     last = {"t": time.perf_counter()}
@@ -208,14 +212,14 @@ def play_one(index: int, params: GeneratorParams, engine: list[str], folder: str
 
 
 def _read_done(path: Path) -> list[dict]:
+    """The finished tournaments' lines; a line cut short by an interruption (its last column
+    empty) is not finished."""
     if not path.exists():
         return []
-    rows = []
     with path.open(newline="", encoding="utf-8") as f:
-        for row in csv.DictReader(f):
-            if row.get("seconds"):  # a line cut short by an interruption is not finished
-                rows.append(row)
-    return rows
+        reader = csv.DictReader(f)
+        last = (reader.fieldnames or [""])[-1]
+        return [row for row in reader if row.get(last)]
 
 
 def summary(rows: list[dict], tiers: list[tuple[int, int, float]], total: int,
@@ -273,9 +277,9 @@ def run_campaign(folder: Path, *, tournaments: int, engines: dict[str, list[str]
     if table.exists() and rows:
         text = table.read_text(encoding="utf-8")
         keep = text.splitlines(keepends=True)
-        # drop a line cut short by an interruption, so that the file stays one row per line
-        good = [keep[0]] + [ln for ln in keep[1:] if ln.endswith("\n") and ln.count(",") ==
-                            len(CSV_COLUMNS) - 1 and not ln.rstrip("\n").endswith(",")]
+        # drop a line cut short by an interruption (every line is written whole, its
+        # newline last), so that the file stays one row per line
+        good = [ln for ln in keep if ln.endswith("\n")]
         if good != keep:
             table.write_text("".join(good), encoding="utf-8")
     new_file = not table.exists() or not rows

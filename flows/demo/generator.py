@@ -73,10 +73,12 @@ class GeneratorParams:
         if not 0 <= self.rating_min <= self.rating_max <= 3500:
             out.append(f"ratings must satisfy 0 <= min <= max <= 3500, not "
                        f"{self.rating_min}..{self.rating_max}")
-        for name in ("draw_rate", "forfeit_rate", "hpb_rate", "withdrawal_rate"):
+        for name, label in (("draw_rate", "draw rate"), ("forfeit_rate", "forfeit rate"),
+                            ("hpb_rate", "half-point bye rate"),
+                            ("withdrawal_rate", "withdrawal rate")):
             v = getattr(self, name)
             if not 0.0 <= v <= 1.0:
-                out.append(f"{name.replace('_', ' ')} must be between 0 and 1, not {v}")
+                out.append(f"{label} must be between 0 and 1, not {v}")
         if self.edition not in {e.value for e in DutchEdition}:
             out.append(f"edition must be 2017 or 2025, not {self.edition!r}")
         return out

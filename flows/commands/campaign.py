@@ -47,8 +47,10 @@ from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from flows.demo.generator import GeneratorParams, generate
+if TYPE_CHECKING:
+    from flows.demo.generator import GeneratorParams
 
 EXIT_SAME, EXIT_DIFFERENT, EXIT_USAGE = 0, 1, 2
 DEFAULT_SIZES = "9-30:70,31-100:20,101-200:8,201-400:2"
@@ -87,6 +89,8 @@ def tier_of(players: int, tiers: list[tuple[int, int, float]]) -> str:
 def tournament_params(seed: int, index: int, tiers: list[tuple[int, int, float]],
                       editions: list[str]) -> GeneratorParams:
     """Tournament ``index`` of the campaign ``seed`` (see the module's Decisions)."""
+    from flows.demo.generator import GeneratorParams
+
     rng = random.Random(f"chessfed-campaign:{seed}:{index}")
     low, high, _ = rng.choices(tiers, weights=[t[2] for t in tiers])[0]
     players = rng.randint(low, high)
@@ -134,6 +138,20 @@ class Outcome:
                 "worker": self.worker}
 
 
+def parse_pairing(text: str) -> list[tuple[int, int | None]]:
+    """The engines' ``-p`` output: the number of boards, then ``white black`` per board;
+    ``id 0`` is the pairing-allocated bye."""
+    lines = [ln.split() for ln in text.splitlines() if ln.strip()]
+    if (not lines or len(lines[0]) != 1 or not lines[0][0].isdigit()
+            or int(lines[0][0]) != len(lines) - 1):
+        raise ValueError(f"line 1: expected the number of boards, then one line per board: "
+                         f"{text[:80]!r}")
+    for k, ln in enumerate(lines[1:], start=2):
+        if len(ln) != 2 or not all(x.isdigit() for x in ln):
+            raise ValueError(f"line {k}: expected 'white black', got {' '.join(ln)!r}")
+    return [(int(w), int(b) or None) for w, b in lines[1:]]
+
+
 def _fmt(boards) -> str:
     if boards is None:
         return "no pairing"
@@ -154,7 +172,7 @@ def describe(theirs, ours) -> str:
 def play_one(index: int, params: GeneratorParams, engine: list[str], folder: str) -> Outcome:
     """Generate tournament ``index`` and compare every round with ``engine`` (runs in a
     worker process); differing rounds' files go to ``folder/differences``."""
-    from flows.commands.crosscheck import parse_pairing
+    from flows.demo.generator import generate
 
     out = Outcome(index, params, worker=os.getpid())
     diff_dir = Path(folder) / "differences"

@@ -28,7 +28,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from flows.commands import campaign
+from flows.commands.campaign import parse_pairing
 from transforms.core.model import Acceleration, DutchEdition
+
+__all__ = ["parse_pairing", "play_event", "run"]
 
 EXIT_SAME, EXIT_DIFFERENT, EXIT_ENGINE = 0, 1, 3
 
@@ -50,20 +54,6 @@ class RoundCheck:
     @property
     def same(self) -> bool:
         return self.theirs == self.ours
-
-
-def parse_pairing(text: str) -> list[Board]:
-    """The engines' ``-p`` output: the number of boards, then ``white black`` per board;
-    ``id 0`` is the pairing-allocated bye."""
-    lines = [ln.split() for ln in text.splitlines() if ln.strip()]
-    if (not lines or len(lines[0]) != 1 or not lines[0][0].isdigit()
-            or int(lines[0][0]) != len(lines) - 1):
-        raise ValueError(f"line 1: expected the number of boards, then one line per board: "
-                         f"{text[:80]!r}")
-    for k, ln in enumerate(lines[1:], start=2):
-        if len(ln) != 2 or not all(x.isdigit() for x in ln):
-            raise ValueError(f"line {k}: expected 'white black', got {' '.join(ln)!r}")
-    return [(int(w), int(b) or None) for w, b in lines[1:]]
 
 
 def play_event(engine: list[str], players: int, rounds: int, seed: int, edition: str,
@@ -202,8 +192,6 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out=None) -> int:
     out = out or sys.stdout
     if getattr(args, "campaign", None) is not None:
-        from flows.commands import campaign
-
         engines = campaign.engines_of(args.engine, args.engine_2017, args.edition)
         if not engines:
             print("chessfed crosscheck: a campaign needs --engine (or --engine-2017 with "

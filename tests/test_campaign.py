@@ -110,6 +110,16 @@ def test_a_differing_engine_is_reported_with_the_trf_of_the_round(tmp_path):
     assert trf.startswith("###") and "XXR" in trf
     detail = (folder / "differences" / f"{stem}.txt").read_text()
     assert "engine:" in detail and "chessfed:" in detail
+    # the engine's pairing (board 1's colours swapped) as chessfed pair -c reads it
+    assert "chessfed's reading of the engine's pairing: round" in detail
+    assert "the recorded colours give White to" in detail and "(C.04.3 20" in notes[0]
+    engine_trf = (folder / "differences" / f"{stem}-engine.trf").read_text()
+    from flows.commands.pair import check_rounds
+    from transforms.fide.trf import parse_trf
+
+    out = io.StringIO()
+    assert check_rounds(parse_trf(engine_trf), None, out) == 1
+    assert "the recorded colours give White to" in out.getvalue()
     assert "| both | all | 2 |" in (folder / "summary.md").read_text()
 
 

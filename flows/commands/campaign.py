@@ -152,6 +152,33 @@ def parse_pairing(text: str) -> list[tuple[int, int | None]]:
     return [(int(w), int(b) or None) for w, b in lines[1:]]
 
 
+def explain_engine_round(text: str, rnd: int, boards: list[tuple[int, int | None]],
+                         edition: str) -> tuple[str, str]:
+    """The round's TRF with the other engine's pairing recorded as round ``rnd`` (every game
+    a draw: Decision, the results do not change the pairing of that round), and what
+    ``chessfed pair -c`` says of it (:func:`transforms.fide.dutch.explain.explain_round`)."""
+    from dataclasses import replace
+
+    from transforms.core.model import Kind
+    from transforms.fide.dutch.explain import explain_round
+    from transforms.fide.trf import parse_trf, write_trf
+
+    t = parse_trf(text)
+    rows = list(t.card_rows)
+    for w, b in boards:
+        if b is None:
+            rows.append((rnd, w, None, None, 1.0, str(Kind.PAB)))
+        else:
+            rows += [(rnd, w, b, "w", 0.5, str(Kind.PLAYED)), (rnd, b, w, "b", 0.5, str(Kind.PLAYED))]
+    points: dict[int, float] = {}
+    for r in rows:
+        points[r[1]] = points.get(r[1], 0.0) + r[4]
+    players = tuple(replace(p, points=points.get(p.sno, 0.0), raw=None) for p in t.players)
+    t = replace(t, card_rows=tuple(rows), players=players)
+    finding = explain_round(t, rnd, edition)
+    return write_trf(t), str(finding) if finding else "no difference found"
+
+
 def _fmt(boards) -> str:
     if boards is None:
         return "no pairing"
@@ -186,8 +213,15 @@ def play_one(index: int, params: GeneratorParams, engine: list[str], folder: str
             diff_dir.mkdir(parents=True, exist_ok=True)
             stem = f"{index:06d}-{params.name}-r{rnd:02d}"
             (diff_dir / f"{stem}.trf").write_text(text, encoding="utf-8")
+            why = ""
+            if theirs is not None:
+                engine_trf, finding = explain_engine_round(text, rnd, theirs, params.edition)
+                (diff_dir / f"{stem}-engine.trf").write_text(engine_trf, encoding="utf-8")
+                why = f"\nchessfed's reading of the engine's pairing: {finding}"
+                note += f" | {finding}"
             (diff_dir / f"{stem}.txt").write_text(
-                f"{note}\nengine:   {_fmt(theirs)}\nchessfed: {_fmt(ours)}\n", encoding="utf-8")
+                f"{note}\nengine:   {_fmt(theirs)}\nchessfed: {_fmt(ours)}{why}\n",
+                encoding="utf-8")
             out.notes.append(f"{stem}: {note}")
 
         def hook(rnd: int, text: str, ours) -> None:

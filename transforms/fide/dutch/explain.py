@@ -312,7 +312,8 @@ def _say(c: str, rec: tuple, eng: tuple, ed: DutchEdition) -> str:
     if c == "C8":
         what = "PSD" if ed is DutchEdition.RULES_2017 else "downfloaters' scores"
         return (f"the recorded pairing leaves the next bracket {'worse' if worse else 'better'}"
-                f" paired ({rec[0]} downfloaters against {eng[0]}; {what} {scores(rec[1:])} "
+                f" paired ({rec[0]} {'downfloater' if rec[0] == 1 else 'downfloaters'} against "
+                f"{eng[0]}; {what} {scores(rec[1:])} "
                 f"against {scores(eng[1:])})")
     if c == "C9":
         return (f"the recorded bye goes to a player with {rec[0]} unplayed rounds, the engine's "

@@ -148,3 +148,20 @@ def test_parallel_jobs_give_the_same_tournaments(tmp_path):
     assert key(one) == key(two) and len(key(two)) == 4
     assert len({r["worker"] for r in rows(one)}) == 1
     assert len({r["worker"] for r in rows(two)}) == 2
+
+
+def test_bad_arguments_are_refused_before_anything_is_written(tmp_path, capsys):
+    import argparse
+
+    from flows.commands import crosscheck
+
+    folder = tmp_path / "camp"
+    assert campaign.run_campaign(folder, tournaments=1, engines={"2025": ["x"]},
+                                 sizes="30-9:1") == campaign.EXIT_USAGE
+    assert "size tier '30-9:1'" in capsys.readouterr().err and not folder.exists()
+    args = argparse.Namespace(campaign=folder, engine=None, engine_2017=None, edition="both",
+                              tournaments=1, sizes=None, seed=1, jobs=1)
+    assert crosscheck.run(args) == campaign.EXIT_USAGE
+    assert "a campaign needs --engine" in capsys.readouterr().err and not folder.exists()
+    assert campaign.engines_of("a b", None, "both") == {"2025": ["a", "b"], "2017": ["a", "b"]}
+    assert campaign.engines_of("a", "c", "2017") == {"2017": ["c"]}

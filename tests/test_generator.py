@@ -1,5 +1,5 @@
 """``chessfed generate`` (flows/demo/generator.py): a random tournament paired by chessfed's
-Dutch engine, reproducible from its seed (FIDE C.04.A endorsement: a random tournament
+Dutch engine, reproducible from its seed (FIDE C.04 endorsement of a program: a random tournament
 generator)."""
 
 from __future__ import annotations

@@ -1,8 +1,8 @@
 """A random Swiss tournament paired by chessfed's Dutch engine (``chessfed generate``).
 
-FIDE's endorsement of a pairing program (C.04.A, "Endorsement of a software program")
-asks for a random tournament generator whose output is reproducible from a seed; the
-endorsed engines' generators (JaVaFo's and bbpPairings' ``-g`` configuration) take the
+FIDE's rules for endorsing a pairing program (Handbook C.04, "Endorsement of a software
+program") ask for a random tournament generator whose output is reproducible from a seed;
+the endorsed engines' generators (JaVaFo's and bbpPairings' ``-g`` configuration) take the
 number of players and rounds, the highest and lowest rating, a draw percentage and forfeit,
 retirement and half-point-bye rates. :class:`GeneratorParams` holds the same parameters.
 

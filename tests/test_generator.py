@@ -1,6 +1,6 @@
 """``chessfed generate`` (flows/demo/generator.py): a random tournament paired by chessfed's
-Dutch engine, reproducible from its seed (FIDE C.04 endorsement of a program: a random tournament
-generator)."""
+Dutch engine, reproducible from its seed (FIDE C.04 endorsement of a program: a random
+tournament generator)."""
 
 from __future__ import annotations
 

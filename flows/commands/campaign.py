@@ -3,8 +3,8 @@
     chessfed crosscheck --campaign DIR --engine BBP6 [--engine-2017 BBP5] [--tournaments 5000]
                         [--sizes 9-30:70,31-100:20,101-200:8,201-400:2] [--jobs 2] [--seed 1]
 
-FIDE's rules for endorsing a pairing program (Handbook C.04) ask for cross-verification on generated
-tournaments against another engine. A campaign plays ``--tournaments`` tournaments made by
+FIDE's rules for endorsing a pairing program (Handbook C.04) ask for cross-verification on
+generated tournaments against another engine. A campaign plays ``--tournaments`` tournaments made by
 the generator (:mod:`flows.demo.generator`, paired by chessfed); before every round the TRF
 chessfed pairs is also given to the other engine (``ENGINE --dutch IN.trf -p OUT.txt``) and
 the two pairings (boards, colours, board order, bye) are compared.

@@ -169,7 +169,8 @@ def explain_engine_round(text: str, rnd: int, boards: list[tuple[int, int | None
         if b is None:
             rows.append((rnd, w, None, None, 1.0, str(Kind.PAB)))
         else:
-            rows += [(rnd, w, b, "w", 0.5, str(Kind.PLAYED)), (rnd, b, w, "b", 0.5, str(Kind.PLAYED))]
+            rows += [(rnd, w, b, "w", 0.5, str(Kind.PLAYED)),
+                     (rnd, b, w, "b", 0.5, str(Kind.PLAYED))]
     points: dict[int, float] = {}
     for r in rows:
         points[r[1]] = points.get(r[1], 0.0) + r[4]

@@ -387,7 +387,8 @@ def _brackets(ctx: Context, rec: _Pairing, eng: _Pairing, r: int, ed: DutchEditi
                            "both pairings are equal on every quality criterion; the engine's "
                            "comes first in the order of transpositions and exchanges (recorded "
                            f"only: {', '.join(f'{a}-{b}' for a, b in diff)})")
-    bye = f"{rec.bye.sno if rec.bye else '-'} against the engine's {eng.bye.sno if eng.bye else '-'}"
+    bye = (f"{rec.bye.sno if rec.bye else '-'} against the engine's "
+           f"{eng.bye.sno if eng.bye else '-'}")
     return Finding(r, None, "D.1-D.3", ed, "both pairings are equal on every quality criterion; "
                    f"the bye differs ({bye}): the engine's comes first in the order of "
                    "transpositions and exchanges")

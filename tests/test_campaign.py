@@ -165,3 +165,13 @@ def test_bad_arguments_are_refused_before_anything_is_written(tmp_path, capsys):
     assert "a campaign needs --engine" in capsys.readouterr().err and not folder.exists()
     assert campaign.engines_of("a b", None, "both") == {"2025": ["a", "b"], "2017": ["a", "b"]}
     assert campaign.engines_of("a", "c", "2017") == {"2017": ["c"]}
+
+
+def test_a_round_neither_engine_can_pair_is_identical_and_ends_the_tournament(tmp_path):
+    from flows.demo.generator import GeneratorParams
+
+    params = GeneratorParams(players=4, rounds=5, forfeit_rate=0, hpb_rate=0,
+                             withdrawal_rate=0, seed=1)
+    got = campaign.play_one(0, params, engine(tmp_path, "same", SAME)["2025"], str(tmp_path))
+    assert got.stopped_at is not None and got.compared == got.stopped_at
+    assert got.identical == got.compared and got.different == got.errors == 0

@@ -21,6 +21,10 @@ and any tournament replayed, ``chessfed generate`` with the parameters in its CS
   lowest rating uniform in 1000..1800, highest in lowest+200..2800.
 - Decision (engines): ``--engine`` pairs the 2025 edition, and the 2017 edition too unless
   ``--engine-2017`` is given.
+- Decision (comparison): a round is identical when both engines write the same boards in the
+  same order with the same colours and bye, or when neither finds a valid pairing (the
+  other engine exits 1, chessfed raises ``NoValidPairing``); the tournament then ends there.
+  An engine exit other than 0 or 1, a timeout or an unreadable output is an error.
 
 The campaign folder holds ``campaign.json`` (seed and size mix: a rerun must agree with
 them), ``tournaments.csv`` (one line per finished tournament; a rerun skips those, so an

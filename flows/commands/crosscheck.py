@@ -10,6 +10,9 @@ round chessfed pairs the same TRF file too. Each round whose pairing (boards, co
 differs is printed; the summary gives the share of identical rounds and both engines' time.
 Exit status 0 when every round is identical, 1 otherwise, 3 when the engine cannot be run.
 
+With ``--campaign DIR`` it runs a resumable, parallel cross-verification campaign of
+generated tournaments instead (:mod:`flows.commands.campaign`).
+
 Use it to check a new chessfed version against a FIDE-endorsed engine before an event, or to
 check another engine against chessfed. Nothing is written outside a temporary folder.
 """
@@ -25,7 +28,11 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from flows.commands import campaign
+from flows.commands.campaign import parse_pairing
 from transforms.core.model import Acceleration, DutchEdition
+
+__all__ = ["parse_pairing", "play_event", "run"]
 
 EXIT_SAME, EXIT_DIFFERENT, EXIT_ENGINE = 0, 1, 3
 
@@ -47,20 +54,6 @@ class RoundCheck:
     @property
     def same(self) -> bool:
         return self.theirs == self.ours
-
-
-def parse_pairing(text: str) -> list[Board]:
-    """The engines' ``-p`` output: the number of boards, then ``white black`` per board;
-    ``id 0`` is the pairing-allocated bye."""
-    lines = [ln.split() for ln in text.splitlines() if ln.strip()]
-    if (not lines or len(lines[0]) != 1 or not lines[0][0].isdigit()
-            or int(lines[0][0]) != len(lines) - 1):
-        raise ValueError(f"line 1: expected the number of boards, then one line per board: "
-                         f"{text[:80]!r}")
-    for k, ln in enumerate(lines[1:], start=2):
-        if len(ln) != 2 or not all(x.isdigit() for x in ln):
-            raise ValueError(f"line {k}: expected 'white black', got {' '.join(ln)!r}")
-    return [(int(w), int(b) or None) for w, b in lines[1:]]
 
 
 def play_event(engine: list[str], players: int, rounds: int, seed: int, edition: str,
@@ -170,9 +163,22 @@ def add_parser(subparsers) -> None:
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--engine", required=True,
+    p.add_argument("--engine",
                    help="the other engine's program (JaVaFo/bbpPairings interface); "
-                        "extra words are passed before --dutch, e.g. 'java -jar javafo.jar'")
+                        "extra words are passed before --dutch, e.g. 'java -jar javafo.jar'; "
+                        "in a campaign it pairs the 2025 edition (and 2017 without "
+                        "--engine-2017)")
+    p.add_argument("--engine-2017", dest="engine_2017",
+                   help="campaign: the other engine for the 2017 edition")
+    p.add_argument("--campaign", type=Path, metavar="DIR",
+                   help="run (or resume) a campaign of generated tournaments in DIR "
+                        "(see flows/commands/campaign.py)")
+    p.add_argument("--tournaments", type=int, default=100,
+                   help="campaign: how many tournaments (default 100)")
+    p.add_argument("--sizes", default=None,
+                   help="campaign: size tiers LOW-HIGH:WEIGHT,... (default "
+                        "9-30:70,31-100:20,101-200:8,201-400:2)")
+    p.add_argument("--jobs", type=int, default=1, help="campaign: worker processes")
     p.add_argument("--events", type=int, default=6)
     p.add_argument("--players", default="40,120",
                    help="comma-separated field sizes, used in turn (default 40,120)")
@@ -185,6 +191,18 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, out=None) -> int:
     out = out or sys.stdout
+    if getattr(args, "campaign", None) is not None:
+        engines = campaign.engines_of(args.engine, args.engine_2017, args.edition)
+        if not engines:
+            print("chessfed crosscheck: a campaign needs --engine (or --engine-2017 with "
+                  "--edition 2017)", file=sys.stderr)
+            return campaign.EXIT_USAGE
+        return campaign.run_campaign(args.campaign, tournaments=args.tournaments,
+                                     engines=engines, sizes=args.sizes or campaign.DEFAULT_SIZES,
+                                     seed=args.seed, jobs=args.jobs, out=out)
+    if not args.engine:
+        print("chessfed crosscheck: --engine is needed", file=sys.stderr)
+        return 2
     engine = args.engine.split()
     sizes = [int(x) for x in args.players.split(",")]
     editions = [e.value for e in DutchEdition] if args.edition == "both" else [args.edition]

@@ -13,7 +13,9 @@ engines do; ``chessfed`` writes them for an event with ``swiss.acceleration = "b
 
 ``-c`` (check) re-pairs every round of the file from the rounds before it (keeping the byes
 and absences recorded for that round) and prints each round whose pairing differs from
-the recorded one.
+the recorded one, with the first criterion the recorded pairing breaks or scores worse on,
+bracket by bracket (``round 5, bracket 3 points: the recorded pairing gives 1 player their
+colour preference less (C.04.3 2025 C12)``; :mod:`transforms.fide.dutch.explain`).
 
 Exit status: 0 success (``-c``: every round the same); 1 no valid pairing exists (``-c``: at
 least one round differs or cannot be paired); 3 invalid input (the offending line is
@@ -33,6 +35,7 @@ from transforms.core.errors import InputError, NoValidPairing
 from transforms.core.model import DutchEdition
 from transforms.fide.acceleration import virtual_points
 from transforms.fide.dutch.engine import pair_round
+from transforms.fide.dutch.explain import explain_round
 from transforms.fide.trf import Tournament, parse_trf
 from transforms.fide.trf_points import check_points
 
@@ -101,6 +104,9 @@ def check_rounds(t: Tournament, edition: str | None, out=None) -> int:
             extra = sorted(got - want, key=str)
             print(f"round {r}: differs; recorded only: {_fmt(missing)}; "
                   f"engine only: {_fmt(extra)}", file=out)
+            why = explain_round(t, r, edition)
+            if why is not None:
+                print(f"  {why}", file=out)
         else:
             print(f"round {r}: same", file=out)
     return EXIT_OK if differing == 0 else EXIT_NO_PAIRING

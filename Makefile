@@ -59,4 +59,4 @@ lock: | $(BIN)/uv
 	$(BIN)/uv pip compile --quiet --extra test pyproject.toml -o requirements.lock
 
 clean:
-	rm -rf $(VENV) .prefect outputs/*/
+	rm -rf $(VENV) .prefect outputs/*/ outputs/.chessfed outputs/index.html outputs/run.json

@@ -51,6 +51,16 @@ BROKEN_PLAYERS = (
     "B,Bea,open,F,2006-01-01,IND,TN,3,1800,,quota,,2024-08-01T10:00,2000,true,\n")
 
 
+TIMED = ("manifest.json", "run.json")
+"""The outputs that hold a run's timings: they differ from run to run."""
+
+
+def output_files(folder: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes]:
+    """Every file under ``folder`` (relative path -> bytes), but those named in ``skip``."""
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
+            if p.is_file() and p.name not in skip}
+
+
 TINY_PLAYERS = (
     "player_id,name,section,gender,birth_date,nationality,state,fide_id,rating,title,entry_type,"
     "seed_reason,registered_at,fee_paid,aicf_registered,email\n"

@@ -8,13 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import tiny_event
-
-
-def outputs(folder: Path) -> dict[str, bytes]:
-    """Every output but the manifests (their timings differ from run to run)."""
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.name not in ("manifest.json", "run.json")}
+from tests.conftest import TIMED, output_files, tiny_event
 
 
 @pytest.fixture(scope="module")
@@ -80,9 +74,9 @@ def test_events_run_side_by_side_with_the_same_outputs(one_by_one, season, tmp_p
     assert status == seq_status  # the crash is the crashing event's alone
     assert len(event_runs(out)) == 4
     assert overlapping(event_runs(out)), "jobs=3: the events should be worked on at the same time"
-    assert outputs(out) == outputs(seq_out)
+    assert output_files(out, TIMED) == output_files(seq_out, TIMED)
     assert not (out / "crash" / "manifest.json").exists()  # never published
-    assert "east/pairings/round-01.html" in outputs(out)
+    assert "east/pairings/round-01.html" in output_files(out, TIMED)
 
 
 def test_a_dask_cluster_gives_the_same_outputs_byte_for_byte(one_by_one, season, tmp_path,
@@ -103,6 +97,6 @@ def test_a_dask_cluster_gives_the_same_outputs_byte_for_byte(one_by_one, season,
         status = run_events(season, out, task_runner="dask", dask_address=cluster.scheduler_address)
         prefixes = set(cluster.scheduler.task_prefixes)
     assert status == seq_status
-    assert outputs(out) == outputs(seq_out)
+    assert output_files(out, TIMED) == output_files(seq_out, TIMED)
     assert "html_to_pdf" in prefixes, prefixes
     assert overlapping(event_runs(out))

@@ -18,15 +18,11 @@ from pathlib import Path
 import pytest
 
 from flows import publish_folder
-from tests.conftest import tiny_event
+from tests.conftest import output_files, tiny_event
 from tests.smtp_servers import Inbox, start
 
 BIN = Path(sys.executable).parent
 ROUND_1 = "round,board,white_id,black_id,result\n1,1,A,C,1-0\n1,2,D,B,0-1\n"
-
-
-def snapshot(folder: Path) -> dict[str, bytes]:
-    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 def complete(folder: Path) -> bool:
@@ -73,7 +69,7 @@ def published(api, tmp_path):
     out = tmp_path / "out"
     proc = chessfed(api, str(tmp_path / "inputs"), "--out", str(out), "-q")
     assert proc.wait(timeout=300) == 0, proc.stderr.read()
-    before = snapshot(out / "tiny")
+    before = output_files(out / "tiny")
     (event / "results.csv").write_text(ROUND_1)
     return tmp_path / "inputs", out, before
 
@@ -89,11 +85,11 @@ def test_killed_while_rendering_pdfs_the_previous_outputs_stay(api, published):
         return "tiny: pages" in line
 
     kill_when(proc, rendering)
-    assert snapshot(out / "tiny") == before
+    assert output_files(out / "tiny") == before
     assert complete(out / "tiny")
     rerun = chessfed(api, str(inputs), "--out", str(out), "-q")
     assert rerun.wait(timeout=300) == 0, rerun.stderr.read()
-    after = snapshot(out / "tiny")
+    after = output_files(out / "tiny")
     assert after != before and complete(out / "tiny")
     assert "standings/round-01.pdf" in after
     assert not (out / publish_folder.WORK / "staging" / "tiny").exists()
@@ -127,12 +123,12 @@ def test_a_process_dying_in_the_middle_of_writing_leaves_the_previous_outputs(tm
     for i in range(10):
         (out_dir / f"page-{i}.html").write_text(f"old {i}")
     (out_dir / "index.html").write_text("old home")
-    before = snapshot(out_dir)
+    before = output_files(out_dir)
     p = multiprocessing.get_context("spawn").Process(target=_die_while_writing, args=(str(out_dir), after))
     p.start()
     p.join(60)
     assert p.exitcode == 9
-    assert snapshot(out_dir) == before
+    assert output_files(out_dir) == before
     # the next run clears what the dead one left and switches whole
     staging = publish_folder.stage(out_dir)
     (staging / "index.html").unlink()
@@ -180,7 +176,7 @@ def test_a_second_run_on_the_same_outputs_is_refused(api, published):
         assert proc.wait(timeout=300) == 2
         stdout = proc.stdout.read()
     assert "tiny: error:" in stdout and "is being written by another run (pid" in stdout, stdout
-    assert snapshot(out / "tiny") == before
+    assert output_files(out / "tiny") == before
 
 
 def test_killed_while_sending_the_new_outputs_are_whole_and_nothing_goes_twice(api, published):

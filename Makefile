@@ -15,7 +15,9 @@ $(BIN)/uv:
 # --compile-bytecode: the libraries' bytecode is written once here; where PYTHONDONTWRITEBYTECODE
 # is set Python would otherwise compile Prefect's server again at every start (about 6 s of the
 # ephemeral server's start measured on this machine).
-$(VENV)/.installed: requirements.lock pyproject.toml | $(BIN)/uv
+# The project's install also compiles the Dutch engine's matching core (setup.py:
+# transforms/fide/dutch/cmatching.c, gcc and Python's headers; nothing downloaded).
+$(VENV)/.installed: requirements.lock pyproject.toml setup.py transforms/fide/dutch/cmatching.c | $(BIN)/uv
 	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.lock
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	touch $@
@@ -59,4 +61,4 @@ lock: | $(BIN)/uv
 	$(BIN)/uv pip compile --quiet --extra test pyproject.toml -o requirements.lock
 
 clean:
-	rm -rf $(VENV) .prefect outputs/*/ outputs/.chessfed outputs/index.html outputs/run.json
+	rm -rf $(VENV) .prefect outputs/*/ outputs/.chessfed outputs/index.html outputs/run.json build transforms/fide/dutch/cmatching*.so

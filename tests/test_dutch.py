@@ -19,6 +19,10 @@ from transforms.fide.dutch.criteria import compatible, eligible_for_bye_2017, el
 from transforms.fide.dutch.engine import build_context, pair_round
 from transforms.fide.trf import ForbiddenPairs, parse_trf, tournament_from_scorecard, write_trf
 
+CORE_NAMES = ("python", "compiled")
+"""Both matching cores pair every reference case (a missing compiled core fails here: the
+install did not build it)."""
+
 DATA = Path(__file__).parent / "data" / "dutch"
 
 
@@ -46,13 +50,13 @@ def _expected(path: str) -> set[tuple[int, int | None]]:
     return out
 
 
-def _run_chunk(chunk: list[tuple[str, str, str]]) -> list[str]:
+def _run_chunk(chunk: list[tuple[str, str, str]], core: str) -> list[str]:
     """Pair every case of ``chunk``; return the ids whose pairing (with colours) differs."""
     differing = []
     for case, trf, expected in chunk:
         t = parse_trf(Path(trf).read_text(), source=trf)
         try:
-            got = set(pair_round(t))
+            got = set(pair_round(t, core=core))
         except NoValidPairing:
             got = set()
         if got != _expected(expected):
@@ -60,15 +64,16 @@ def _run_chunk(chunk: list[tuple[str, str, str]]) -> list[str]:
     return differing
 
 
-def _run_all(cases: list[tuple[str, str, str]]) -> list[str]:
+def _run_all(cases: list[tuple[str, str, str]], core: str) -> list[str]:
     workers = max(1, min(4, os.cpu_count() or 1))
     chunks = [cases[i::workers * 4] for i in range(workers * 4)]
     if workers == 1:
-        return sorted(c for ch in chunks for c in _run_chunk(ch))
+        return sorted(c for ch in chunks for c in _run_chunk(ch, core))
     # spawn, not fork: polars' thread pool in this process must not be forked
     ctx = multiprocessing.get_context("spawn")
     with ProcessPoolExecutor(max_workers=workers, mp_context=ctx) as pool:
-        return sorted(c for res in pool.map(_run_chunk, chunks) for c in res)
+        return sorted(c for res in pool.map(_run_chunk, chunks, [core] * len(chunks))
+                      for c in res)
 
 
 def _disputed() -> set[str]:
@@ -76,27 +81,30 @@ def _disputed() -> set[str]:
     return {ln.strip() for ln in lines if ln.strip() and not ln.startswith("#")}
 
 
-def test_dutch_2017_conformance_all_215_cases_identical_with_colours():
+@pytest.mark.parametrize("core", CORE_NAMES)
+def test_dutch_2017_conformance_all_215_cases_identical_with_colours(core):
     cases = _cases("2017")
     assert len(cases) == 215
-    assert _run_all(cases) == []
+    assert _run_all(cases, core) == []
 
 
-def test_dutch_2025_conformance_206_undisputed_cases_identical_with_colours():
+@pytest.mark.parametrize("core", CORE_NAMES)
+def test_dutch_2025_conformance_206_undisputed_cases_identical_with_colours(core):
     disputed = _disputed()
     cases = [c for c in _cases("2025") if c[0] not in disputed]
     assert len(cases) == 206
-    assert _run_all(cases) == []
+    assert _run_all(cases, core) == []
 
 
-def test_dutch_2025_disputed_cases_follow_bbppairings():
+@pytest.mark.parametrize("core", CORE_NAMES)
+def test_dutch_2025_disputed_cases_follow_bbppairings(core):
     """Decision: where JaVaFo 3.0p and bbpPairings v6.0.0 disagree on the 2025 rules (16
     cases with forfeits and byes), we pair as bbpPairings: an unplayed round is a float only
     if it scored points (2025 A.4), and PAB/FPB/forfeit wins use up the bye (2025 C2)."""
     disputed = _disputed()
     cases = [c for c in _cases("2025") if c[0] in disputed]
     assert len(cases) == 16
-    assert _run_all(cases) == []
+    assert _run_all(cases, core) == []
 
 
 # ----------------------------------------------------------------------------- small fields

@@ -14,7 +14,11 @@ import pytest
 from flows.demo.random_events import random_tournament
 from transforms.core.model import DutchEdition
 from transforms.fide.dutch.engine import pair_round
-from transforms.fide.dutch.matching import MatchingGraph, max_weight_matching
+from transforms.fide.dutch.matching import MatchingGraph, max_weight_matching, new_graph
+
+CORE_NAMES = ("python", "compiled")
+"""Every solver test runs on both cores: the reference (matching.py) and the compiled one
+(cmatching.c)."""
 
 
 def brute_force(w: list[list[int]]) -> int:
@@ -48,23 +52,25 @@ def random_graph(rng: random.Random, n: int) -> list[list[int]]:
     return w
 
 
+@pytest.mark.parametrize("core", CORE_NAMES)
 @pytest.mark.parametrize("seed", range(4))
-def test_matching_is_maximum_weight_on_random_graphs(seed):
+def test_matching_is_maximum_weight_on_random_graphs(seed, core):
     rng = random.Random(seed)
     for _ in range(150):
         w = random_graph(rng, rng.randint(1, 9))
-        mate = max_weight_matching(w)
+        mate = max_weight_matching(w, core)
         for i, m in enumerate(mate):
             assert m == -1 or (mate[m] == i and w[i][m] > 0)
         assert value(w, mate) == brute_force(w)
 
 
+@pytest.mark.parametrize("core", CORE_NAMES)
 @pytest.mark.parametrize("seed", range(3))
-def test_matching_stays_optimal_when_resolved_warm_after_changes(seed):
+def test_matching_stays_optimal_when_resolved_warm_after_changes(seed, core):
     rng = random.Random(100 + seed)
     for _ in range(60):
         n = rng.randint(2, 9)
-        g = MatchingGraph(n)
+        g = new_graph(n, core)
         w0 = random_graph(rng, n)
         for i in range(n):
             for j in range(i):
@@ -84,22 +90,25 @@ def test_matching_stays_optimal_when_resolved_warm_after_changes(seed):
                 brute_force(w)
 
 
-def test_matching_prefers_one_heavy_edge_over_many_light_ones_exactly():
-    big = 1 << 200
-    # path a-b-c-d: the middle edge outweighs both outer ones together by exactly 1
+@pytest.mark.parametrize("core", CORE_NAMES)
+@pytest.mark.parametrize("big", [1 << 200, 1 << 2000])
+def test_matching_prefers_one_heavy_edge_over_many_light_ones_exactly(core, big):
+    # path a-b-c-d: the middle edge outweighs both outer ones together by exactly 1 (the
+    # compiled core widens its numbers for 2,000-bit weights)
     w = [[0, big, 0, 0], [big, 0, 2 * big + 1, 0], [0, 2 * big + 1, 0, big], [0, 0, big, 0]]
-    assert max_weight_matching(w) == [-1, 2, 1, -1]
+    assert max_weight_matching(w, core) == [-1, 2, 1, -1]
 
 
+@pytest.mark.parametrize("core", CORE_NAMES)
 @pytest.mark.parametrize("seed", range(3))
-def test_set_rows_is_set_many_over_every_edge(seed):
+def test_set_rows_is_set_many_over_every_edge(seed, core):
     """MatchingGraph.set_rows (whole graph at once) stores the same weights, neighbours and
     optimum as setting each edge; changing a solved graph that way re-solves warm."""
     rng = random.Random(300 + seed)
     for _ in range(20):
         n = rng.randint(2, 9)
         w = random_graph(rng, n)
-        a, b = MatchingGraph(n), MatchingGraph(n)
+        a, b = new_graph(n, core), new_graph(n, core)
         a.set_many((i, j, w[i][j]) for i in range(n) for j in range(i))
         b.set_rows([w[i][:i] for i in range(n)])
         assert a.w == b.w == w
@@ -140,22 +149,23 @@ def nested_chain(g: MatchingGraph, root: int, pairs: list[tuple[int, int]]) -> N
         g.set(b, b2, W)
 
 
-def matched_pairs(n: int, pairs: list[tuple[int, int]]) -> MatchingGraph:
-    g = MatchingGraph(n)
+def matched_pairs(n: int, pairs: list[tuple[int, int]], core: str) -> MatchingGraph:
+    g = new_graph(n, core)
     for a, b in pairs:
         g.set(a, b, W)
     g.solve()
     return g
 
 
+@pytest.mark.parametrize("core", CORE_NAMES)
 @pytest.mark.parametrize("depth, limit", [(300, 200), (1100, None)])
-def test_augmenting_through_blossoms_nested_deeper_than_the_recursion_limit(depth, limit):
+def test_augmenting_through_blossoms_nested_deeper_than_the_recursion_limit(depth, limit, core):
     """The only augmenting path runs from the root through ``depth`` nested blossoms (each
     rotated to a new base: augment_blossom) to an exposed vertex at the innermost pair's
     end; the solver neither recurses that deep nor changes the recursion limit."""
     pairs = [(2 * i + 1, 2 * i + 2) for i in range(depth)]
     n = 2 * depth + 2
-    g = matched_pairs(n, pairs)
+    g = matched_pairs(n, pairs, core)
     nested_chain(g, 0, pairs)
     g.set(pairs[-1][1], n - 1, W // 2)  # tight against the pair's dual: found by the scan
     with recursion_limit(limit or sys.getrecursionlimit()) as calls:
@@ -167,7 +177,8 @@ def test_augmenting_through_blossoms_nested_deeper_than_the_recursion_limit(dept
     assert mate == [v ^ 1 for v in range(n)]
 
 
-def test_expanding_blossoms_nested_deeper_than_the_recursion_limit():
+@pytest.mark.parametrize("core", CORE_NAMES)
+def test_expanding_blossoms_nested_deeper_than_the_recursion_limit(core):
     """A root grows 250 nested blossoms while a second root's longer path reaches an exposed
     vertex: the augmentation ends the stage, and the blossoms, all of zero dual, are
     dissolved level by level (expand_blossom at the end of a stage)."""
@@ -176,7 +187,7 @@ def test_expanding_blossoms_nested_deeper_than_the_recursion_limit():
     s = 2 * depth + 1
     path = [(s + 1 + 2 * i, s + 2 + 2 * i) for i in range(length)]
     n = s + 2 * length + 2
-    g = matched_pairs(n, chain + path)
+    g = matched_pairs(n, chain + path, core)
     nested_chain(g, 0, chain)
     g.set(s, path[0][0], W)
     for (_p, q), (p2, _q2) in zip(path, path[1:]):

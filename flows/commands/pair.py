@@ -61,6 +61,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                       help="re-pair every round and report the rounds that differ")
     p.add_argument("--edition", choices=[e.value for e in DutchEdition],
                    help="rules edition (default: from the file, else 2025)")
+    p.add_argument("--core", choices=["compiled", "python"],
+                   help="the matching solver: compiled (cmatching.c, the default where the "
+                        "install built it) or python (the reference); the same pairings")
 
 
 def read_tournament(path: Path) -> Tournament:
@@ -83,7 +86,7 @@ def format_pairing(boards: list[tuple[int, int | None]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def check_rounds(t: Tournament, edition: str | None, out=None) -> int:
+def check_rounds(t: Tournament, edition: str | None, out=None, core: str | None = None) -> int:
     """Re-pair every round; print the differences; return the exit status."""
     out = out or sys.stdout
     last = max((row[0] for row in t.card_rows), default=0)
@@ -93,7 +96,7 @@ def check_rounds(t: Tournament, edition: str | None, out=None) -> int:
         if not want:
             continue
         try:
-            got = set(pair_round(t.before_round(r), round_no=r, edition=edition))
+            got = set(pair_round(t.before_round(r), round_no=r, edition=edition, core=core))
         except NoValidPairing as e:
             print(f"round {r}: no valid pairing ({e})", file=out)
             differing += 1
@@ -138,9 +141,9 @@ def run(args: argparse.Namespace) -> int:
     if bad:
         return EXIT_INPUT
     if args.check:
-        return check_rounds(t, args.edition)
+        return check_rounds(t, args.edition, core=args.core)
     try:
-        boards = pair_round(t, edition=args.edition)
+        boards = pair_round(t, edition=args.edition, core=args.core)
     except NoValidPairing as e:
         print(f"no valid pairing: {e}", file=sys.stderr)
         return EXIT_NO_PAIRING

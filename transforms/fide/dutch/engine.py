@@ -157,14 +157,18 @@ def build_context(t: Tournament, round_no: int | None, edition: DutchEdition,
 
 def pair_round(t: Tournament, *, round_no: int | None = None,
                edition: DutchEdition | str | None = None,
-               extra_forbidden: frozenset[frozenset[int]] = frozenset()) -> list[Board]:
+               extra_forbidden: frozenset[frozenset[int]] = frozenset(),
+               core: str | None = None) -> list[Board]:
     """FIDE C.04.3 — the pairing of round ``round_no`` (default: the next round).
 
     Returns ``(white, black)`` boards in board order, the pairing-allocated bye as
     ``(sno, None)`` last. Raises :class:`NoValidPairing` when the absolute criteria cannot
-    all be met. The edition is ``edition``, else the file's, else the 2025 rules."""
+    all be met. The edition is ``edition``, else the file's, else the 2025 rules. ``core``
+    names the matching solver (``matching.CORES``: ``compiled`` by default where built,
+    ``python`` the reference); both give the same pairing."""
     ed = DutchEdition.of(edition or t.edition or DutchEdition.RULES_2025)
     ctx = build_context(t, round_no, ed, extra_forbidden)
+    ctx.core = core
     if not ctx.players:
         return []
     pairs, bye = _PAIR_BRACKETS[ed](ctx)

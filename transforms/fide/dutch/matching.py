@@ -22,9 +22,10 @@ _ROTATE, _PAIR, _REBASE = 0, 1, 2
 """The tasks of :meth:`_Solver.augment_blossom`."""
 
 
-def max_weight_matching(w: list[list[int]]) -> list[int]:
-    """Return ``mate`` for a maximum-weight matching of the graph with weight matrix ``w``."""
-    g = MatchingGraph(len(w))
+def max_weight_matching(w: list[list[int]], core: str | None = "python") -> list[int]:
+    """Return ``mate`` for a maximum-weight matching of the graph with weight matrix ``w``
+    (``core``: see :func:`new_graph`)."""
+    g = new_graph(len(w), core)
     for i, row in enumerate(w):
         for j in range(i):
             if row[j] > 0:
@@ -943,3 +944,26 @@ class MatchingGraph:
         # dissolving the blossoms loosens the edge from each base to its mate outside
         self._dirty = {v for v, x in enumerate(m) if x != -1 and u[v] + u[x] != w2[v][x]}
         return [v if x == -1 else x for v, x in enumerate(m)]
+
+
+try:  # the compiled core (cmatching.c), which the project's install builds with gcc
+    from transforms.fide.dutch.cmatching import MatchingGraph as CompiledMatchingGraph
+except ImportError:  # (not built: the pure-Python core alone, slower on large fields)
+    CompiledMatchingGraph = None
+
+CORES: dict[str, type] = {"python": MatchingGraph}
+"""The matching cores by name: ``python`` (this module, the reference) and ``compiled``
+(``cmatching.c``: the same class in C, 64-bit limbs for the weights), where built."""
+if CompiledMatchingGraph is not None:
+    CORES["compiled"] = CompiledMatchingGraph
+DEFAULT_CORE = "compiled" if CompiledMatchingGraph is not None else "python"
+
+
+def new_graph(n: int, core: str | None = None) -> MatchingGraph:
+    """A matching graph of ``n`` vertices from the core named ``core`` (default: the compiled
+    one where it is built). Both give the same pairings; tests compare them."""
+    name = core or DEFAULT_CORE
+    if name not in CORES:
+        raise ValueError(f"matching core {name!r} is not available here "
+                         f"(available: {', '.join(sorted(CORES))})")
+    return CORES[name](n)

@@ -28,7 +28,7 @@ from __future__ import annotations
 from transforms.core.errors import NoValidPairing
 from transforms.fide.dutch.brackets import bits, colour_fields, interned, pair_bracket
 from transforms.fide.dutch.criteria import compatible, eligible_for_bye_2017
-from transforms.fide.dutch.matching import MatchingGraph
+from transforms.fide.dutch.matching import new_graph
 from transforms.fide.dutch.state import DOWN, UP, Context, Player, float_of
 
 
@@ -170,7 +170,7 @@ class _Completion:
     def __init__(self, players: list[Player], ctx: Context):
         self.index = {p.sno: i for i, p in enumerate(players)}
         n = self.n = len(players) + (len(players) & 1)
-        self.g = MatchingGraph(n)
+        self.g = new_graph(n, ctx.core)
         for i, a in enumerate(players):
             self.g.set_many((i, j, 1) for j in range(i) if compatible(a, players[j], ctx))
             if len(players) & 1 and eligible_for_bye_2017(a):
@@ -213,7 +213,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         br = BracketWeights(ctx, pbi, sgb, nsgb, special, final)
         n = len(pbi)
         base: list[list[int]] = [[] for _ in range(n)]
-        g = MatchingGraph(n)
+        g = new_graph(n, ctx.core)
         # equal weights share one int object (memory; see MatchingGraph.set_many)
         pool: dict[int, int] = {}
         for o in range(sgb, n):

@@ -31,7 +31,7 @@ from __future__ import annotations
 from transforms.core.errors import NoValidPairing
 from transforms.fide.dutch.brackets import bits, colour_fields, interned, pair_bracket
 from transforms.fide.dutch.criteria import compatible, eligible_for_bye_2025
-from transforms.fide.dutch.matching import MatchingGraph
+from transforms.fide.dutch.matching import new_graph
 from transforms.fide.dutch.state import DOWN, NONE, UP, WIN, Context, Player, float_of
 
 
@@ -246,7 +246,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
     ps = ctx.players
     N = len(ps)
     W = RoundWeights(ctx)
-    g = MatchingGraph(N)
+    g = new_graph(N, ctx.core)
     top = ps[0].score
     # equal weights share one int object (memory; see MatchingGraph.set_many)
     pool: dict[int, int] = {}
@@ -302,7 +302,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             g.forget()
         elif n > 150:
             # warm-start hint for large fields: the bracket's own optimum
-            local = MatchingGraph(n)
+            local = new_graph(n, ctx.core)
             for o in range(sgb, n):
                 local.set_many(((p, o, wt) for p, wt in enumerate(base[o]) if wt), pool)
             for a in range(sgb):

@@ -144,6 +144,8 @@ class Context:
     """Every player of the file (an opponent may have withdrawn)."""
     floats: dict[tuple[int, int], int] = field(default_factory=dict)
     """Memo of :func:`float_of`."""
+    core: str | None = None
+    """The matching core that solves the round (``matching.CORES``; None: the default)."""
 
     def last_round(self) -> bool:
         return self.expected_rounds is not None and self.played_rounds >= self.expected_rounds - 1

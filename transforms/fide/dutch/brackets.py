@@ -27,6 +27,8 @@ score group, is outside the bracket).
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from transforms.fide.dutch.matching import MatchingGraph
 from transforms.fide.dutch.state import Player, preferences_compatible
 
@@ -59,11 +61,48 @@ def colour_fields(w: int, lo: Player, hi: Player, mask: bool, pcb: int) -> int:
     return w
 
 
-def interned(values, pool: dict[int, int]) -> list[int]:
-    """FIDE C.04.3 (edge weights) — ``list(values)`` with equal ints sharing one object (memory: few
-    distinct weights)."""
-    intern = pool.setdefault
-    return [intern(x, x) for x in values]
+class Classes:
+    """FIDE C.04.3 (edge weights) — the players of a bracket grouped by their weight key
+    (everything the quality criteria read of a player): two players of one class weigh the
+    same against any opponent, except where a pair is forbidden (C1), which weighs 0. A row
+    of a large bracket then costs one weight per class, not one per player."""
+
+    def __init__(self, players: list[Player], keys: list):
+        ids: list[int] = []
+        firsts: list[int] = []
+        seen: dict = {}
+        for i, k in enumerate(keys):
+            c = seen.get(k)
+            if c is None:
+                c = seen[k] = len(firsts)
+                firsts.append(i)
+            ids.append(c)
+        self.players = players
+        self.ids, self.firsts, self.keys = ids, firsts, list(seen)
+        """Class of each player (numbered by first appearance), the first player of each,
+        and each class's key."""
+        self.forbidden = [p.forbidden for p in players]
+
+    def row(self, o: int, sno: int, weight_of) -> list[int]:
+        """``[weight_of(p) for p < o]``, 0 where ``sno`` is forbidden to player p: each class's
+        weight is computed once, by ``weight_of`` on a player of it not forbidden ``sno``."""
+        fb, ids = self.forbidden, self.ids
+        bad = [p for p in range(o) if sno in fb[p]]
+        badset = set(bad)
+        firsts = self.firsts
+        count = bisect_left(firsts, o)
+        wc = [0] * count
+        for c in range(count):
+            p = firsts[c]
+            if p in badset:
+                p = next((q for q in range(p, o) if ids[q] == c and q not in badset), None)
+                if p is None:
+                    continue
+            wc[c] = weight_of(p)
+        out = [wc[c] for c in ids[:o]]
+        for p in bad:
+            out[p] = 0
+        return out
 
 
 def exchange_weight(base: list[list[int]], bits_: int, si: int, li: int, sri: int,

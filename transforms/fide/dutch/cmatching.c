@@ -1141,6 +1141,42 @@ static PyObject *Graph_set_many(Graph *g, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+static PyObject *Graph_set_edges(Graph *g, PyObject *args) {
+    long i;
+    PyObject *targets, *weights;
+    if (!PyArg_ParseTuple(args, "lOO", &i, &targets, &weights)) return NULL;
+    if (check_vertex(g, i) < 0) return NULL;
+    PyObject *ws = PySequence_Fast(weights, "weights must be a sequence");
+    if (!ws) return NULL;
+    PyObject *ts = NULL;
+    Py_ssize_t nw = PySequence_Fast_GET_SIZE(ws);
+    if (targets != Py_None) {
+        ts = PySequence_Fast(targets, "targets must be a sequence");
+        if (!ts) { Py_DECREF(ws); return NULL; }
+        if (PySequence_Fast_GET_SIZE(ts) < nw) {
+            Py_DECREF(ws); Py_DECREF(ts);
+            PyErr_SetString(PyExc_ValueError, "fewer targets than weights");
+            return NULL;
+        }
+    }
+    for (Py_ssize_t k = 0; k < nw; k++) {
+        long j = k;
+        if (ts) {
+            j = PyLong_AsLong(PySequence_Fast_GET_ITEM(ts, k));
+            if (j == -1 && PyErr_Occurred()) goto fail;
+        }
+        if (check_vertex(g, j) < 0) goto fail;
+        int x = intern_weight(g, PySequence_Fast_GET_ITEM(ws, k));
+        if (x < 0) goto fail;
+        set_idx(g, (int)i, (int)j, (uint32_t)x);
+    }
+    Py_DECREF(ws); Py_XDECREF(ts);
+    Py_RETURN_NONE;
+fail:
+    Py_DECREF(ws); Py_XDECREF(ts);
+    return NULL;
+}
+
 static PyObject *Graph_set_rows(Graph *g, PyObject *args) {
     PyObject *rows, *pool = NULL;
     if (!PyArg_ParseTuple(args, "O|O", &rows, &pool)) return NULL;
@@ -1514,6 +1550,7 @@ static PyObject *Graph_duals(Graph *g, PyObject *Py_UNUSED(ignored)) {
 static PyMethodDef Graph_methods[] = {
     {"set", (PyCFunction)Graph_set, METH_VARARGS, "set(i, j, weight): the weight of edge (i, j) (0: none)."},
     {"set_many", (PyCFunction)Graph_set_many, METH_VARARGS, "set_many(edges, pool=None): set(i, j, weight) for each."},
+    {"set_edges", (PyCFunction)Graph_set_edges, METH_VARARGS, "set_edges(i, targets, weights): set(i, targets[k], weights[k]) for each k (targets None: k)."},
     {"set_rows", (PyCFunction)Graph_set_rows, METH_VARARGS, "set_rows(rows, pool=None): every edge, rows[i][j] for j < i."},
     {"row", (PyCFunction)Graph_row, METH_O, "row(i): the weights of the edges of vertex i."},
     {"weight", (PyCFunction)Graph_weight, METH_VARARGS, "weight(i, j)."},

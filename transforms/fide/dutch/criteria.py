@@ -40,6 +40,27 @@ def compatible(a: Player, b: Player, ctx: Context) -> bool:
     return True
 
 
+def compatible_rows(players: list[Player], ctx: Context) -> list[list[int]]:
+    """FIDE C.04.3 C1, C3 — row i holds ``compatible(players[i], players[j])`` (1 or 0) for
+    j < i, evaluated only where it can fail: the pairs forbidden to ``players[i]`` and those
+    with the same absolute colour preference (a whole round's graph has ~n²/2 pairs)."""
+    index = {p.sno: k for k, p in enumerate(players)}
+    same: dict[int, list[int]] = {}
+    rows = []
+    for i, a in enumerate(players):
+        row = [1] * i
+        cand = [index[s] for s in a.forbidden if index.get(s, i) < i]
+        if a.absolute:
+            group = same.setdefault(a.preference, [])
+            cand.extend(group)
+        for j in cand:
+            row[j] = 1 if compatible(a, players[j], ctx) else 0
+        rows.append(row)
+        if a.absolute:
+            group.append(i)
+    return rows
+
+
 def eligible_for_bye_2017(p: Player) -> bool:
     """FIDE C.04.3 (2017) C2 — a player who already received a pairing-allocated bye, or
     scored a (forfeit) win without playing in a paired round, cannot get the bye."""

@@ -734,6 +734,12 @@ class MatchingGraph:
             dirty.add(i)
             dirty.add(j)
 
+    def set_edges(self, i: int, targets: list[int] | None, weights: list[int]) -> None:
+        """``set(i, targets[k], weights[k])`` for each k (``targets`` None: vertex k), in
+        order: one row of a bracket at a time, without a tuple per edge."""
+        self.set_many((i, k if targets is None else targets[k], wt)
+                      for k, wt in enumerate(weights))
+
     def set_rows(self, rows: list[list[int]], pool: dict[int, int] | None = None) -> None:
         """Set every edge at once: ``rows[i][j]`` is the weight of edge (i, j) for ``j < i``.
         The same effect as :meth:`set_many` over all edges, done row by row (a whole round's

@@ -26,8 +26,8 @@ procedure as in 2025.
 from __future__ import annotations
 
 from transforms.core.errors import NoValidPairing
-from transforms.fide.dutch.brackets import bits, colour_fields, interned, pair_bracket
-from transforms.fide.dutch.criteria import compatible, eligible_for_bye_2017
+from transforms.fide.dutch.brackets import Classes, bits, colour_fields, pair_bracket
+from transforms.fide.dutch.criteria import compatible, compatible_rows, eligible_for_bye_2017
 from transforms.fide.dutch.matching import new_graph
 from transforms.fide.dutch.state import DOWN, UP, Context, Player, float_of
 
@@ -65,6 +65,7 @@ class BracketWeights:
         self.ncb = bits(len(pbi) - nsgb)
         self._keys: dict[int, tuple] = {}
         self._memo: dict[tuple, int] = {}
+        self._classes: Classes | None = None
 
     def _key(self, p: Player) -> tuple:
         """Everything :meth:`weight` reads of a player but the forbidden pairs: bye
@@ -78,25 +79,27 @@ class BracketWeights:
         return key
 
     def row(self, o: int) -> list[int]:
-        """``[weight(pbi[p], pbi[o], p < nsgb, o < nsgb) for p < o]``. Players with equal
-        keys (:meth:`_key`) have equal weights against the same opponent, so each distinct
-        combination is computed once."""
-        pbi, nsgb, memo, key = self.pbi, self.nsgb, self._memo, self._key
+        """``[weight(pbi[p], pbi[o], p < nsgb, o < nsgb) for p < o]``. Players of one class
+        (:class:`~transforms.fide.dutch.brackets.Classes`: equal :meth:`_key`, the same side of
+        the bracket) weigh the same against the same opponent, so each distinct combination
+        is computed once."""
+        pbi, nsgb, memo = self.pbi, self.nsgb, self._memo
+        cl = self._classes
+        if cl is None:
+            cl = self._classes = Classes(pbi, [(self._key(p), i < nsgb)
+                                               for i, p in enumerate(pbi)])
         lo = pbi[o]
-        klo, sno, lo_in = key(lo), lo.sno, o < nsgb
-        out = []
-        for p in range(o):
-            hi = pbi[p]
-            if sno in hi.forbidden:
-                out.append(0)
-                continue
-            hi_in = p < nsgb
-            k = (key(hi), klo, hi_in, lo_in)
+        klo, lo_in = self._key(lo), o < nsgb
+        keys, ids = cl.keys, cl.ids
+
+        def weight_of(p: int) -> int:
+            k = (keys[ids[p]], klo, lo_in)
             w = memo.get(k)
             if w is None:
-                w = memo[k] = self.weight(hi, lo, hi_in, lo_in)
-            out.append(w)
-        return out
+                w = memo[k] = self.weight(pbi[p], lo, p < nsgb, lo_in)
+            return w
+
+        return cl.row(o, lo.sno, weight_of)
 
     def bit(self, key: int) -> int:
         return 1 << self.sd[key]
@@ -171,10 +174,10 @@ class _Completion:
         self.index = {p.sno: i for i, p in enumerate(players)}
         n = self.n = len(players) + (len(players) & 1)
         self.g = new_graph(n, ctx.core)
-        for i, a in enumerate(players):
-            self.g.set_many((i, j, 1) for j in range(i) if compatible(a, players[j], ctx))
-            if len(players) & 1 and eligible_for_bye_2017(a):
-                self.g.set(i, n - 1, 1)
+        rows = compatible_rows(players, ctx)
+        if len(players) & 1:
+            rows.append([1 if eligible_for_bye_2017(a) else 0 for a in players])
+        self.g.set_rows(rows)
 
     def with_pairs(self, pairs: list[tuple[int, int]]) -> bool:
         for a, b in pairs:
@@ -214,12 +217,11 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         n = len(pbi)
         base: list[list[int]] = [[] for _ in range(n)]
         g = new_graph(n, ctx.core)
-        # equal weights share one int object (memory; see MatchingGraph.set_many)
+        # (equal weights of the rows are one int object already: BracketWeights' memo)
         pool: dict[int, int] = {}
         for o in range(sgb, n):
-            row = interned(br.row(o), pool)
-            base[o] = row
-            g.set_many(((p, o, wt) for p, wt in enumerate(row) if wt), pool)
+            row = base[o] = br.row(o)
+            g.set_edges(o, None, row)
         matched = [False] * n
         M = pair_bracket(g, list(range(n)), sgb, nsgb, sgb, nsgb, base, br.pcb,
                          [p.score for p in pbi], matched, pool)

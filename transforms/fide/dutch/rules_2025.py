@@ -29,7 +29,7 @@ single-downfloater-bye state (C5, C9) and gives large fields a warm start.
 from __future__ import annotations
 
 from transforms.core.errors import NoValidPairing
-from transforms.fide.dutch.brackets import bits, colour_fields, interned, pair_bracket
+from transforms.fide.dutch.brackets import Classes, bits, colour_fields, pair_bracket
 from transforms.fide.dutch.criteria import compatible, eligible_for_bye_2025
 from transforms.fide.dutch.matching import new_graph
 from transforms.fide.dutch.state import DOWN, NONE, UP, WIN, Context, Player, float_of
@@ -151,23 +151,30 @@ class RoundWeights:
         return key
 
     def row(self, his: list[Player], lo: Player, lo_in: bool) -> list[int]:
-        """``[weight(hi, lo, lo_in, not lo_in) for hi in his]``. Players with equal keys
-        (:meth:`_key`) have equal weights against the same opponent, so each distinct
+        """``[weight(hi, lo, lo_in, not lo_in) for hi in his]`` (see :meth:`class_row`)."""
+        return self.class_row(self.classes(his), len(his), lo, lo_in)
+
+    def classes(self, players: list[Player]) -> Classes:
+        """The players grouped by :meth:`_key` (:class:`~transforms.fide.dutch.brackets.Classes`)."""
+        return Classes(players, [self._key(p) for p in players])
+
+    def class_row(self, cl: Classes, o: int, lo: Player, lo_in: bool) -> list[int]:
+        """``[weight(hi, lo, lo_in, not lo_in) for hi in cl.players[:o]]``. Players with equal
+        keys (:meth:`_key`) have equal weights against the same opponent, so each distinct
         combination is computed once (a bracket row of a large field has few)."""
-        memo, key = self._memo, self._key
+        memo = self._memo
         state = (lo_in, self.single_downfloater_bye, self.bye_score)
-        klo, sno = key(lo), lo.sno
-        out = []
-        for hi in his:
-            if sno in hi.forbidden:
-                out.append(0)
-                continue
-            k = (key(hi), klo, state)
+        klo = self._key(lo)
+        keys, ids, players = cl.keys, cl.ids, cl.players
+
+        def weight_of(p: int) -> int:
+            k = (keys[ids[p]], klo, state)
             w = memo.get(k)
             if w is None:
-                w = memo[k] = self.weight(hi, lo, lo_in, not lo_in)
-            out.append(w)
-        return out
+                w = memo[k] = self.weight(players[p], lo, lo_in, not lo_in)
+            return w
+
+        return cl.row(o, lo.sno, weight_of)
 
     def weight(self, hi: Player, lo: Player, lo_in: bool, lo_next: bool) -> int:
         """FIDE C.04.3 (2025) C4-C21 as one integer: higher is better, 0 = not allowed."""
@@ -291,11 +298,11 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         n = len(pbi)
         base: list[list[int]] = [[] for _ in range(n)]
         pool = {}
+        # (equal weights of the rows are one int object already: RoundWeights' memo)
+        cl = W.classes([ps[v] for v in pbi])
         for o in range(sgb, n):
-            row = interned(W.row([ps[v] for v in pbi[:o]], ps[pbi[o]], o < nsgb), pool)
-            base[o] = row
-            vo = pbi[o]
-            g.set_many(((pbi[p], vo, wt) for p, wt in enumerate(row)), pool)
+            row = base[o] = W.class_row(cl, o, ps[pbi[o]], o < nsgb)
+            g.set_edges(pbi[o], pbi, row)
         if n == N > 150:
             # the bracket and the next score group are the whole field (round 1): its own
             # optimum from a cold start beats a warm start from the first matching
@@ -304,7 +311,7 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             # warm-start hint for large fields: the bracket's own optimum
             local = new_graph(n, ctx.core)
             for o in range(sgb, n):
-                local.set_many(((p, o, wt) for p, wt in enumerate(base[o]) if wt), pool)
+                local.set_edges(o, None, base[o])
             for a in range(sgb):
                 for b in range(a):
                     wt = g.weight(pbi[a], pbi[b])

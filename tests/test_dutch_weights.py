@@ -101,3 +101,28 @@ def test_2017_bracket_rows_equal_the_edge_weights(seed):
             for o in range(sgb, len(ps)):
                 assert br.row(o) == [br.weight(ps[p], ps[o], p < nsgb, o < nsgb)
                                      for p in range(o)]
+
+
+@pytest.mark.parametrize("edition", list(DutchEdition))
+@pytest.mark.parametrize("seed", range(3))
+def test_compatible_rows_equal_compatible_pair_by_pair(seed, edition):
+    """criteria.compatible_rows (the 2017 completion graph, evaluated only where a pair can
+    fail) equals compatible() on every pair: forbidden pairs (C1), absolute colour clashes
+    (C3) and, in the last round, the topscorers' exception to C3."""
+    from transforms.fide.dutch.criteria import compatible_rows
+
+    rng = random.Random(40 + seed)
+    last_rounds = 0
+    for k in range(12):
+        n = rng.choice([9, 20, 57, 120])
+        total = rng.choice([5, 9, 11])
+        played = total - 1 if k % 3 == 0 else rng.randint(0, total - 1)
+        t = random_tournament(n, played, total_rounds=total, seed=seed * 100 + k,
+                              edition=edition.value, bye_rate=0.05, forfeit_rate=0.03)
+        ctx = build_context(t, None, edition, frozenset())
+        ps = ctx.players
+        last_rounds += ctx.last_round()
+        rows = compatible_rows(ps, ctx)
+        assert rows == [[int(compatible(ps[i], ps[j], ctx)) for j in range(i)]
+                        for i in range(len(ps))]
+    assert last_rounds >= 4

@@ -642,7 +642,11 @@ static int tight_list(Solver *sv, int v) {
     for (int w = 0; w < n; w++) {
         uint32_t k = row[w];
         if (!g->tabpos[k] || sv->inb[w] == bv) continue;
-        n_slack(sv->tmp, dv, DV(sv, w), g->tab + (size_t)k * K, K);
+        /* duals stay feasible (every slack >= 0), so tight means a slack of exactly 0, and a
+           lowest limb of the sum that is not 0 already says it is not (most edges) */
+        const limb *wk = g->tab + (size_t)k * K, *dw = DV(sv, w);
+        if (dv[0] + dw[0] != wk[0]) continue;
+        n_slack(sv->tmp, dv, dw, wk, K);
         if (n_sign(sv->tmp, K) > 0) continue;
         if (cnt == sv->captl[v]) {
             int cap = cnt ? 2 * cnt : 8;

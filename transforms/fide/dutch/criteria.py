@@ -46,18 +46,27 @@ def compatible_rows(players: list[Player], ctx: Context) -> list[list[int]]:
     with the same absolute colour preference (a whole round's graph has ~n²/2 pairs)."""
     index = {p.sno: k for k, p in enumerate(players)}
     same: dict[int, list[int]] = {}
+    last = ctx.last_round()
+    threshold = (ctx.played_rounds * WIN) >> 1
     rows = []
     for i, a in enumerate(players):
         row = [1] * i
-        cand = [index[s] for s in a.forbidden if index.get(s, i) < i]
         if a.absolute:
+            # C3, as compatible(): the same absolute preference meets only where one of the
+            # two is a topscorer in the last round
             group = same.setdefault(a.preference, [])
-            cand.extend(group)
-        for j in cand:
-            row[j] = 1 if compatible(a, players[j], ctx) else 0
-        rows.append(row)
-        if a.absolute:
+            if not last:
+                for j in group:
+                    row[j] = 0
+            elif a.score <= threshold:
+                for j in group:
+                    row[j] = 1 if players[j].score > threshold else 0
             group.append(i)
+        for s in a.forbidden:  # C1
+            j = index.get(s, i)
+            if j < i:
+                row[j] = 0
+        rows.append(row)
     return rows
 
 

@@ -116,10 +116,15 @@ class RoundWeights:
                 a += self.unplayed_rank[p.played_games]
             own.append(a << low)
         one = 1 << (high + low)
+        # (own takes few values: a row shares one int object per value, not one per edge)
+        distinct = sorted(set(own))
+        pos = {x: k for k, x in enumerate(distinct)}
+        cls = [pos[x] for x in own]
 
         def row_value(i):
             oi = one + own[i]
-            return [oi + x for x in own[:i]]
+            sums = [oi + x for x in distinct]
+            return [sums[c] for c in cls[:i]]
 
         return self._compatible_rows(row_value, False)
 
@@ -131,10 +136,16 @@ class RoundWeights:
         sh = [self.shift[p.score] for p in ps]
         sgb = self.sg_bits
 
+        # (a player's (nb, sh) takes few values: one int object per value and row)
+        pairs = sorted(set(zip(nb, sh)))
+        pos = {x: k for k, x in enumerate(pairs)}
+        cls = [pos[x] for x in zip(nb, sh)]
+
         def row_value(i):
             ni, si = nb[i] + (1 << self.sg_shift), sh[i]
             t = ps[i].score >= top
-            return [(((ni + nb[j]) | (si + sh[j])) << sgb) | t for j in range(i)]
+            vals = [(((ni + b) | (si + h)) << sgb) | t for b, h in pairs]
+            return [vals[c] for c in cls[:i]]
 
         return self._compatible_rows(row_value, True)
 

@@ -35,8 +35,10 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -rs
 
+# ENGINE=/path/to/bbpPairings.exe (2025 rules) ENGINE_2017=… (2017 rules): pairs the same files
+# side by side up to 1,000 players (times, ratio, identical or not).
 bench: install
-	$(BIN)/python -m flows.commands.bench
+	$(BIN)/python -m flows.commands.bench $(if $(ENGINE),--engine $(ENGINE)) $(if $(ENGINE_2017),--engine-2017 $(ENGINE_2017))
 
 # What a rerun after one new round renders again (National Junior demo, rounds 1-9, then 10).
 bench-site: install

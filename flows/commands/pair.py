@@ -17,6 +17,9 @@ the recorded one, with the first criterion the recorded pairing breaks or scores
 bracket by bracket (``round 5, bracket 3 points: the recorded pairing gives 1 player their
 colour preference less (C.04.3 2025 C12)``; :mod:`transforms.fide.dutch.explain`).
 
+``--core python`` pairs with the pure-Python matching solver (the reference) instead of the
+compiled one the install builds; the pairings are the same.
+
 Exit status: 0 success (``-c``: every round the same); 1 no valid pairing exists (``-c``: at
 least one round differs or cannot be paired); 3 invalid input (the offending line is
 printed, quoted, on standard error): a malformed line, or a player whose points (columns

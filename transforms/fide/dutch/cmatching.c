@@ -141,17 +141,18 @@ static PyTypeObject GraphType;
 
 static int grow_limbs(Graph *g, int newK, limb **extra, int nextra_count, int *extra_sizes);
 
-/* make room for values of ``bits`` bits (unscaled) */
+/* make room for values of ``bits`` bits (unscaled); holds the GIL (sets MemoryError) */
 static int ensure_bits(Graph *g, int bits, limb **extra, int nex, int *exsz) {
     int need = bits + g->scale_log2 + 4;
     if (need < 64 * g->K) return 0;
-    return grow_limbs(g, need / 64 + 2, extra, nex, exsz);
+    if (grow_limbs(g, need / 64 + 2, extra, nex, exsz) < 0) { PyErr_NoMemory(); return -1; }
+    return 0;
 }
 
 static int resize_array(limb **p, int count, int oldK, int newK) {
     if (*p == NULL) return 0;
     limb *q = malloc(sizeof(limb) * (size_t)count * newK + 8);
-    if (!q) { PyErr_NoMemory(); return -1; }
+    if (!q) return -1;  /* (may run without the GIL: the caller reports it) */
     for (int i = 0; i < count; i++) n_resize(q + (size_t)i * newK, newK, *p + (size_t)i * oldK, oldK);
     free(*p);
     *p = q;
@@ -494,10 +495,10 @@ static int task_push(Solver *sv, int op, int b, int v, int i) {
     return 0;
 }
 
-static void rotate_arr(int *a, int L, int i) {
+static void rotate_arr(Solver *sv, int *a, int L, int i) {
     if (i == 0) return;
     int *tmp = malloc(sizeof(int) * L);
-    if (!tmp) return;
+    if (!tmp) { sv->error = 1; return; }
     for (int k = 0; k < L; k++) tmp[k] = a[(k + i) % L];
     memcpy(a, tmp, sizeof(int) * L);
     free(tmp);
@@ -513,9 +514,9 @@ static void augment_blossom(Solver *sv, int b0, int v0) {
         int op = t[0], b = t[1], v = t[2], i = t[3];
         if (op == PAIR) { sv->mate[b] = v; sv->mate[v] = b; continue; }
         if (op == REBASE) {
-            rotate_arr(sv->ch[b], sv->nch[b], i);
-            rotate_arr(sv->ea[b], sv->nch[b], i);
-            rotate_arr(sv->eb[b], sv->nch[b], i);
+            rotate_arr(sv, sv->ch[b], sv->nch[b], i);
+            rotate_arr(sv, sv->ea[b], sv->nch[b], i);
+            rotate_arr(sv, sv->eb[b], sv->nch[b], i);
             sv->base[b] = v;
             continue;
         }
@@ -1058,6 +1059,7 @@ static int Graph_init(Graph *g, PyObject *args, PyObject *kwds) {
     int n;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "i", kw, &n)) return -1;
     if (n < 0) { PyErr_SetString(PyExc_ValueError, "n must be >= 0"); return -1; }
+    if (g->idx) { PyErr_SetString(PyExc_TypeError, "a MatchingGraph is initialised once"); return -1; }
     g->n = n;
     g->K = 2;
     g->scale_log2 = 1;
@@ -1516,7 +1518,7 @@ static PyObject *Graph_seed_from(Graph *g, PyObject *args) {
         map[k] = (int)v;
     }
     Py_DECREF(vs);
-    if (sub->K > g->K && grow_limbs(g, sub->K, NULL, 0, NULL) < 0) { free(map); return NULL; }
+    if (sub->K > g->K && grow_limbs(g, sub->K, NULL, 0, NULL) < 0) { free(map); return PyErr_NoMemory(); }
     for (Py_ssize_t k = 0; k < nv; k++) {
         int v = map[k], old = g->mate[v];
         if (old != -1) { g->mate[old] = -1; g->dirty[old] = 1; }

@@ -82,22 +82,29 @@ class Classes:
         """Class of each player (numbered by first appearance), the first player of each,
         and each class's key."""
         self.forbidden = [p.forbidden for p in players]
+        self._by_opponent: dict = {}
 
-    def row(self, o: int, sno: int, weight_of) -> list[int]:
+    def row(self, o: int, sno: int, weight_of, opponent_key) -> list[int]:
         """``[weight_of(p) for p < o]``, 0 where ``sno`` is forbidden to player p: each class's
-        weight is computed once, by ``weight_of`` on a player of it not forbidden ``sno``."""
+        weight is computed once, by ``weight_of`` on a player of it not forbidden ``sno``, and
+        kept for the next rows whose player has the same ``opponent_key`` (what ``weight_of``
+        reads of him: the same class weights)."""
         fb, ids = self.forbidden, self.ids
         bad = [p for p in range(o) if sno in fb[p]]
         badset = set(bad)
         firsts = self.firsts
         count = bisect_left(firsts, o)
-        wc = [0] * count
+        wc = self._by_opponent.setdefault(opponent_key, [])
+        if len(wc) < count:
+            wc.extend([None] * (count - len(wc)))
         for c in range(count):
+            if wc[c] is not None:
+                continue
             p = firsts[c]
             if p in badset:
                 p = next((q for q in range(p, o) if ids[q] == c and q not in badset), None)
                 if p is None:
-                    continue
+                    continue  # (every player of the class before o is forbidden: all 0)
             wc[c] = weight_of(p)
         out = [wc[c] for c in ids[:o]]
         for p in bad:

@@ -99,7 +99,7 @@ class BracketWeights:
                 w = memo[k] = self.weight(pbi[p], lo, p < nsgb, lo_in)
             return w
 
-        return cl.row(o, lo.sno, weight_of)
+        return cl.row(o, lo.sno, weight_of, (klo, lo_in))
 
     def bit(self, key: int) -> int:
         return 1 << self.sd[key]

@@ -185,7 +185,7 @@ class RoundWeights:
                 w = memo[k] = self.weight(players[p], lo, lo_in, not lo_in)
             return w
 
-        return cl.row(o, lo.sno, weight_of)
+        return cl.row(o, lo.sno, weight_of, (klo, state))
 
     def weight(self, hi: Player, lo: Player, lo_in: bool, lo_next: bool) -> int:
         """FIDE C.04.3 (2025) C4-C21 as one integer: higher is better, 0 = not allowed."""

@@ -20,6 +20,7 @@ $(BIN)/uv:
 $(VENV)/.installed: requirements.lock pyproject.toml setup.py transforms/fide/dutch/cmatching.c | $(BIN)/uv
 	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.lock
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
+	$(BIN)/python -c "import transforms.fide.dutch.cmatching"  # the compiled core was built
 	touch $@
 
 # (bytecode compiled ahead, so that `chessfed pair`, called once per round, starts fast even

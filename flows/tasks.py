@@ -15,7 +15,7 @@ from typing import Any
 
 from prefect import task
 
-from flows import io, publish_folder
+from flows import io, publish_folder, unchanged
 from flows.progress import Steps
 from flows.publish import mail, outbox, pages, render
 from flows.publish.letters import Letter
@@ -118,10 +118,12 @@ def previous_render_hashes(out_dir: Path) -> dict[str, str]:
 def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_names: list[str],
            as_of: dt.date, started: float, letters: list[Letter] | None = None,
            send_mail: bool = True, step: Steps | None = None,
-           renderer: str = "local") -> dict[str, Any]:
+           renderer: str = "local", inputs_sha: str | None = None) -> dict[str, Any]:
     """Render PDFs, write the outputs and the outbox, then send (after everything is
     published: a mail failure never blocks publishing), and the manifest (with the timings of
-    every step, ``step``)."""
+    every step, ``step``). ``inputs_sha``: the event folder's fingerprint taken when the run
+    started; with it the final manifest carries the run's rebuild key
+    (:mod:`flows.unchanged`), so that a rerun with no change does not build again."""
     step = step or Steps(event_dir.name, pub.timings)
     previous = previous_render_hashes(pub.out_dir)
     with step("pdfs") as info:
@@ -148,16 +150,23 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
     with step("mail"):  # after the switch: the ledger of what went is the published one
         mail_report = send_letters(pub, cfg, event_dir, letters, outgoing, send_mail)
     step.finish(time.perf_counter() - started)
-    text = manifest_json(pub, cfg, event_dir, input_names, as_of, pdfs, pub.out_dir, mail_report)
+    key = None
+    if inputs_sha is not None and cfg is not None:
+        key = unchanged.completed_key(
+            unchanged.rebuild_key(inputs_sha, as_of, send_mail, bool(cfg.publish.smtp_host) and send_mail),
+            pub.out_dir, {o.key: o.digest for o in outgoing})
+    text = manifest_json(pub, cfg, event_dir, input_names, as_of, pdfs, pub.out_dir, mail_report,
+                         key=key)
     write_outputs(pub.out_dir, {"manifest.json": text})
     return json.loads(text)
 
 
 def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
                   input_names: list[str], as_of: dt.date, pdfs: dict[str, bytes | None],
-                  root: Path, mail_report: dict[str, Any]) -> str:
+                  root: Path, mail_report: dict[str, Any], key: dict[str, Any] | None = None) -> str:
     """The event's manifest (inputs and outputs with their checksums as written under
-    ``root``, versions, timings, what the mail did, notes)."""
+    ``root``, versions, timings, what the mail did, notes; ``key``: the run's rebuild key,
+    in the final manifest of a complete run only)."""
     outputs = []
     for rel in sorted(set(pub.files) | set(pdfs)):
         entry: dict[str, Any] = {"path": rel}
@@ -182,6 +191,8 @@ def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
         "mail": mail_report,
         "notes": pub.notes,
     }
+    if key is not None:
+        manifest[unchanged.KEY] = key
     return json.dumps(manifest, indent=2, sort_keys=False) + "\n"
 
 

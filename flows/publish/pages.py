@@ -13,7 +13,7 @@ import polars as pl
 import segno
 
 from flows.publish import render
-from flows.publish.present import Section, table_from_frame
+from flows.publish.present import Section, printed_sections, table_from_frame
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding, Severity
 
@@ -67,15 +67,18 @@ class Publication:
         Decision: the printed version is rendered without the navigation and without the run
         date (:data:`PRINTED`), so that a round's PDF does not change when the next round adds
         a "Next" link or a later run has another date: its HTML, and so its ``html_sha256`` in
-        the manifest, stays the same and ``render_pdfs`` does not render it again."""
+        the manifest, stays the same and ``render_pdfs`` does not render it again. Its big
+        tables are set as text (:func:`flows.publish.present.printed_sections`)."""
         nav = nav_context(rel, prev=prev, next=next)
         html = render.render_page(template, **{**self.ctx, **nav, **context})
         self.files[rel] = html
         self.titles[rel] = context.get("title", "")
         if pdf:
             lean = pdf if isinstance(pdf, dict) else {}
-            self.pdfs[rel.removesuffix(".html") + ".pdf"] = render.render_page(
-                template, **{**self.ctx, **nav, **PRINTED, **context, **lean})
+            printed = {**self.ctx, **nav, **PRINTED, **context, **lean}
+            if printed.get("sections"):
+                printed["sections"] = printed_sections(printed["sections"])
+            self.pdfs[rel.removesuffix(".html") + ".pdf"] = render.render_page(template, **printed)
         return html
 
 

@@ -106,6 +106,10 @@ def _run(args: argparse.Namespace) -> int:
         if len(checked) == len(folders):
             return _report_unchanged(args, checked, t_check)
     server = start_local_server(os.environ) if not args.prefect_ephemeral else None
+    if args.task_runner == "threads" and not args.dask_address:
+        from flows.publish import render
+
+        render.warm_up()  # the renderers start while Prefect's server does
     try:
         return _run_events(args, inputs, server)
     finally:

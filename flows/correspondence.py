@@ -90,7 +90,8 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
         names = list(GK_SCHEMAS)
         raw = tasks.read_inputs(event_dir, names)
     as_of = as_of or cfg.event.as_of or dt.date.today()
-    pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings)
+    pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings,
+                      on_pdf=tasks.early_pdfs(out_dir, renderer))
     with step("validate"):
         typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
     highlights, res = publish_site(pub, cfg, typed, findings, as_of, step=step)

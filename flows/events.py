@@ -23,7 +23,7 @@ from flows.run_index import (  # noqa: F401 - event_folders, exit_status: where 
     site_index,
 )
 from flows.swiss import swiss_event
-from flows.tasks import publish_config_error, write_outputs
+from flows.tasks import discard_early_pdfs, publish_config_error, write_outputs
 from transforms.core.config import EventConfig, EventKind, parse_event_config
 from transforms.core.errors import ConfigError
 
@@ -90,6 +90,8 @@ def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: boo
     except Exception as e:  # noqa: BLE001 - one event's failure must not stop the others
         traceback.print_exc()
         return f"error: {e}", folder.name
+    finally:
+        discard_early_pdfs(out_dir)
 
 
 def unchanged_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool) -> str:

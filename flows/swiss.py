@@ -48,7 +48,8 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
         names = list(SWISS_SCHEMAS)
         raw = tasks.read_inputs(event_dir, names)
     as_of = as_of or cfg.event.as_of or dt.date.today()
-    pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings)
+    pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings,
+                      on_pdf=tasks.early_pdfs(out_dir, renderer))
     run = run_swiss(cfg, raw, as_of, step=step)
     with step("pages"):
         bulletin, highlights, letters = publish_site(pub, cfg, run, as_of)

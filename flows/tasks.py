@@ -63,19 +63,50 @@ def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError) -> 
     publish_folder.publish(staging, out_dir)
 
 
+EARLY: dict[str, render.EarlyPDFs] = {}
+"""Each event's PDFs started while its pages are built (by its output folder), from
+:func:`early_pdfs` until :func:`render_pdfs` takes them."""
+
+
+def early_pdfs(out_dir: Path, renderer: str) -> render.EarlyPDFs | None:
+    """What renders an event's PDFs as soon as their HTML is made (``Publication.on_pdf``):
+    those :func:`render_pdfs` will render (their HTML changed since the published manifest),
+    in the run's process pool; None on a Dask cluster (the PDFs go to it together)."""
+    if renderer != "local":
+        return None
+    previous = previous_render_hashes(out_dir)
+    early = render.EarlyPDFs(lambda rel, html: previous.get(rel) != render.digest(html))
+    EARLY[str(out_dir)] = early
+    return early
+
+
+def discard_early_pdfs(out_dir: Path) -> None:
+    """Forget the PDFs an event started early and did not take (it failed before them)."""
+    early = EARLY.pop(str(out_dir), None)
+    if early is not None:
+        early.discard()
+
+
 @task
 def render_pdfs(htmls: dict[str, str], previous: dict[str, str],
-                renderer: str = "local") -> dict[str, bytes | None]:
+                renderer: str = "local", early: str = "") -> dict[str, bytes | None]:
     """Render the PDFs whose HTML changed since the last run (``previous``: path -> sha256 of
     the HTML it was made from); unchanged ones come back as None and are kept. The longest
     documents go first, so that the parallel renderers finish close together. ``renderer``:
     ``local`` (the run's process pool, one per core) or ``dask`` (tasks of the Dask cluster
-    the run executes on)."""
+    the run executes on). ``early``: the output folder whose PDFs :func:`early_pdfs` already
+    started (their results are taken, not rendered again)."""
     todo = sorted((p for p, h in htmls.items()
                    if previous.get(p) != hashlib.sha256(h.encode()).hexdigest()),
                   key=lambda p: (-len(htmls[p]), p))
     batch = [htmls[p] for p in todo]
-    pdfs = render.htmls_to_pdfs_dask(batch) if renderer == "dask" and batch else render.htmls_to_pdfs(batch)
+    if renderer == "dask" and batch:
+        pdfs = render.htmls_to_pdfs_dask(batch)
+    else:
+        started = EARLY.pop(early, None) if early else None
+        pdfs = render.htmls_to_pdfs(batch, started)
+        if started is not None:
+            started.discard()  # started but not asked for (a PDF whose HTML was made again)
     out: dict[str, bytes | None] = {p: None for p in htmls}
     out.update(zip(todo, pdfs))
     return out
@@ -127,7 +158,7 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
     step = step or Steps(event_dir.name, pub.timings)
     previous = previous_render_hashes(pub.out_dir)
     with step("pdfs") as info:
-        pdfs = render_pdfs(pub.pdfs, previous, renderer)
+        pdfs = render_pdfs(pub.pdfs, previous, renderer, str(pub.out_dir) if pub.on_pdf else "")
         rendered = sum(data is not None for data in pdfs.values())
         info["detail"] = f"{rendered} rendered, {len(pdfs) - rendered} unchanged"
     pub.timings["pdfs_rendered"] = rendered

@@ -4,7 +4,7 @@ validation report and the list of links on an event's home page (presentation on
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,6 +58,15 @@ class Publication:
     timings: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     """Warnings and director decisions recorded in the manifest."""
+    on_pdf: Callable[[str, str], None] | None = None
+    """Told of every PDF as soon as its HTML is made (path, HTML): the flow starts rendering it
+    while the other pages are built (``flows.publish.render.EarlyPDFs``)."""
+
+    def add_pdf(self, rel: str, html: str) -> None:
+        """Publish the PDF ``rel`` rendered from ``html``."""
+        self.pdfs[rel] = html
+        if self.on_pdf is not None:
+            self.on_pdf(rel, html)
 
     def page(self, rel: str, template: str = "report.html", *, pdf: bool | dict[str, Any] = True,
              prev: str | None = None, next: str | None = None, **context: Any) -> str:
@@ -78,7 +87,7 @@ class Publication:
             printed = {**self.ctx, **nav, **PRINTED, **context, **lean}
             if printed.get("sections"):
                 printed["sections"] = printed_sections(printed["sections"])
-            self.pdfs[rel.removesuffix(".html") + ".pdf"] = render.render_page(template, **printed)
+            self.add_pdf(rel.removesuffix(".html") + ".pdf", render.render_page(template, **printed))
         return html
 
 

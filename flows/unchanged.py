@@ -29,6 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import json
+import os
 import platform
 import time
 import tomllib
@@ -76,9 +77,14 @@ def program_fingerprint(roots: tuple[Path, ...] | None = None) -> str:
 
 
 def inputs_fingerprint(event_dir: Path) -> str:
-    """Every file of the event folder (and of folders inside it), by path and content."""
+    """Every file of the event folder (and of folders inside it, not following links to
+    folders), by path and content."""
     h = hashlib.sha256()
-    for p in sorted(Path(event_dir).rglob("*")):
+    files = []
+    for folder, dirs, names in os.walk(event_dir):
+        dirs.sort()
+        files += [Path(folder) / n for n in names]
+    for p in sorted(files):
         if p.is_file():
             h.update(f"{p.relative_to(event_dir).as_posix()}\0".encode())
             h.update(hashlib.sha256(p.read_bytes()).digest())

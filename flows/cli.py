@@ -16,6 +16,7 @@ import os  # noqa: E402
 import socket  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
+import threading  # noqa: E402
 import urllib.request  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -106,10 +107,6 @@ def _run(args: argparse.Namespace) -> int:
         if len(checked) == len(folders):
             return _report_unchanged(args, checked, t_check)
     server = start_local_server(os.environ) if not args.prefect_ephemeral else None
-    if args.task_runner == "threads" and not args.dask_address:
-        from flows.publish import render
-
-        render.warm_up()  # the renderers start while Prefect's server does
     try:
         return _run_events(args, inputs, server)
     finally:
@@ -179,6 +176,13 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen
 
     t_wait = time.perf_counter()
     wait_for_server(server, os.environ)
+    if args.task_runner == "threads" and not args.dask_address:
+        from flows.publish import render
+
+        # the renderers start (in a thread: their fork server first imports WeasyPrint) while
+        # Prefect creates the run's flow run; started earlier, they would take a core from the
+        # server's own start, which is on the way to the first event
+        threading.Thread(target=render.warm_up, name="chessfed-renderers", daemon=True).start()
     t_call = time.perf_counter()
     unchanged.SKIPPED.clear()
     status = run_events(inputs, Path(args.out), args.as_of, args.only or None,

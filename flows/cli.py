@@ -16,6 +16,7 @@ import os  # noqa: E402
 import socket  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
+import threading  # noqa: E402
 import urllib.request  # noqa: E402
 from pathlib import Path  # noqa: E402
 
@@ -79,23 +80,12 @@ def wait_for_server(proc: subprocess.Popen | None, env: dict[str, str] | os._Env
 
 def _run(args: argparse.Namespace) -> int:
     """Exit status: 0 clean, 1 published with rejected input rows, 2 an event failed or the
-    command was wrong (``flows.events.exit_status``)."""
+    command was wrong (``flows.run_index.exit_status``)."""
     inputs = Path(args.inputs)
     if not inputs.is_dir():
         print(f"chessfed run: {inputs} is not a folder", file=sys.stderr)
         return 2
-    server = start_local_server(os.environ) if not args.prefect_ephemeral else None
-    try:
-        return _run_events(args, inputs, server)
-    finally:
-        if server is not None:
-            _stop(server)
-            os.environ.pop("PREFECT_API_URL", None)
-
-
-def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen | None) -> int:
-    t0 = time.perf_counter()
-    from flows.events import CLOCK, event_folders, exit_status, run_events
+    from flows.run_index import event_folders
 
     known = [p.name for p in event_folders(inputs)]
     unknown = sorted(set(args.only or []) - set(known))
@@ -110,18 +100,101 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen
         progress.addHandler(handler)
         progress.setLevel(logging.INFO)
         progress.propagate = False
+    folders = [f for f in event_folders(inputs) if not args.only or f.name in args.only]
+    if not args.rebuild and folders:
+        t_check = time.perf_counter()
+        checked = unchanged_events(folders, Path(args.out), args.as_of, not args.dry_run_mail)
+        if len(checked) == len(folders):
+            return _report_unchanged(args, checked, t_check)
+    server = start_local_server(os.environ) if not args.prefect_ephemeral else None
+    try:
+        return _run_events(args, inputs, server)
+    finally:
+        if server is not None:
+            _stop(server)
+            os.environ.pop("PREFECT_API_URL", None)
+
+
+def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None,
+                     send_mail: bool) -> dict[str, str]:
+    """The events (folder -> event name) whose published outputs still stand
+    (:mod:`flows.unchanged`), checked one after another, each under its event's lock, until
+    the first that must be built (the run then starts Prefect and builds what needs it; an
+    event another run is writing counts as one to build, and the flow reports it busy)."""
+    from flows import progress, publish_folder, unchanged
+    from flows.run_index import manifest_of
+
+    found: dict[str, str] = {}
+    for folder in folders:
+        t = time.perf_counter()
+        try:
+            with publish_folder.event_lock(out / folder.name):
+                reason = unchanged.check(folder, out / folder.name, as_of, send_mail)
+        except publish_folder.Busy:
+            return found
+        if reason is not None:
+            progress.LOGGER.info("%s: to build (%s)", folder.name, reason)
+            return found
+        progress.LOGGER.info("%s: unchanged since its last run, not built again (checked in "
+                             "%.2f s)", folder.name, time.perf_counter() - t)
+        found[folder.name] = manifest_of(out / folder.name).get("name") or folder.name
+    return found
+
+
+def _report_unchanged(args: argparse.Namespace, names: dict[str, str], t_check: float) -> int:
+    """Every event of the run is unchanged: Prefect is not started; the run's index is written
+    again (only if it would differ), then ``run.json`` and the exit status, as after a run."""
+    from flows import unchanged
+    from flows.io import atomic_write
+    from flows.run_index import exit_status, listed_events, site_index
+
+    out = Path(args.out)
+    status = {name: "ok" for name in names}
+    index = site_index(out, listed_events(out, list(names)), status, names)
+    path = out / "index.html"
+    if not path.exists() or path.read_text(encoding="utf-8") != index:
+        atomic_write(path, index)
+    t_end = time.perf_counter()
+    for name, s in status.items():
+        print(f"{name}: {s}")
+    summary = run_summary(out, status, started=_STARTED, imported=t_check, waited=t_check,
+                          called=t_check, flow_started=t_check, flow_ended=t_end, ended=t_end,
+                          unchanged=dict(unchanged.SKIPPED))
+    summary |= {"jobs": args.jobs, "task_runner": args.task_runner,
+                "prefect": "not started: every event unchanged"}
+    atomic_write(out / "run.json", json.dumps(summary, indent=2) + "\n")
+    if not args.quiet:
+        print(f"run: {summary['wall_s']:.1f} s; every event unchanged, Prefect not started — "
+              f"{out / 'run.json'}", file=sys.stderr)
+    return exit_status(out, status)
+
+
+def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen | None) -> int:
+    t0 = time.perf_counter()
+    from flows import unchanged
+    from flows.events import CLOCK, exit_status, run_events
+
     t_wait = time.perf_counter()
     wait_for_server(server, os.environ)
+    if args.task_runner == "threads" and not args.dask_address:
+        from flows.publish import render
+
+        # the renderers start (in a thread: their fork server first imports WeasyPrint) while
+        # Prefect creates the run's flow run; started earlier, they would take a core from the
+        # server's own start, which is on the way to the first event
+        threading.Thread(target=render.warm_up, name="chessfed-renderers", daemon=True).start()
     t_call = time.perf_counter()
+    unchanged.SKIPPED.clear()
     status = run_events(inputs, Path(args.out), args.as_of, args.only or None,
                         not args.dry_run_mail, jobs=args.jobs, task_runner=args.task_runner,
-                        dask_address=args.dask_address)
+                        dask_address=args.dask_address, rebuild=args.rebuild)
     t_end = time.perf_counter()
     for name, s in status.items():
         print(f"{name}: {s}")
     summary = run_summary(Path(args.out), status, started=_STARTED, imported=t0, waited=t_wait, called=t_call,
                           flow_started=CLOCK.get("flow_started", t_call),
-                          flow_ended=CLOCK.get("flow_ended", t_end), ended=t_end)
+                          flow_ended=CLOCK.get("flow_ended", t_end), ended=t_end,
+                          unchanged=dict(unchanged.SKIPPED))
     summary |= {"jobs": args.jobs, "task_runner": args.task_runner}
     from flows.io import atomic_write
 
@@ -136,15 +209,20 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen
 
 def run_summary(out: Path, status: dict[str, str], *, started: float, imported: float,
                 waited: float, called: float, flow_started: float, flow_ended: float,
-                ended: float) -> dict[str, object]:
+                ended: float, unchanged: dict[str, float] | None = None) -> dict[str, object]:
     """How a run's time divides (``outputs/run.json``): the program's own start (Python,
     imports, reading the events), Prefect's start (waiting for the local server beyond that,
     then the flow run's creation up to the flow's first line; with ``--prefect-ephemeral``
     Prefect's own server start falls there too), the events (each manifest's steps,
     ``work_s``, and Prefect's bookkeeping inside the event, ``orchestration_s``), and
-    Prefect's end. Orchestration = Prefect's start + its part inside the events + its end."""
-    events = {}
+    Prefect's end. Orchestration = Prefect's start + its part inside the events + its end.
+    An event found unchanged (``unchanged``: name -> seconds its check took) was not built: its
+    entry says so (its manifest's timings are those of the run that built it)."""
+    events: dict[str, dict[str, object]] = {}
     for name in status:
+        if unchanged and name in unchanged:
+            events[name] = {"unchanged": True, "check_s": unchanged[name]}
+            continue
         try:
             t = json.loads((out / name / "manifest.json").read_text(encoding="utf-8"))["timings"]
         except (OSError, ValueError, KeyError):
@@ -152,7 +230,7 @@ def run_summary(out: Path, status: dict[str, str], *, started: float, imported: 
         events[name] = {k: t[k] for k in ("total_s", "work_s", "orchestration_s") if k in t}
     wall = ended - started
     prefect_start, prefect_end = (called - waited) + (flow_started - called), ended - flow_ended
-    inside = sum(e.get("orchestration_s", 0.0) for e in events.values())
+    inside = sum(float(e.get("orchestration_s", 0.0)) for e in events.values())
     orchestration = prefect_start + inside + prefect_end
     return {"wall_s": round(wall, 3), "program_start_s": round(waited - started, 3),
             "imports_s": round(waited - imported, 3), "prefect_start_s": round(prefect_start, 3),
@@ -223,6 +301,8 @@ def build_parser() -> argparse.ArgumentParser:
                         "cluster at --dask-address)")
     r.add_argument("--dask-address", default=None,
                    help="the scheduler of a running Dask cluster, e.g. tcp://10.0.0.5:8786")
+    r.add_argument("--rebuild", action="store_true",
+                   help="build every event again, also those unchanged since their last run")
     r.add_argument("--quiet", "-q", action="store_true",
                    help="no progress lines (each event's status only)")
     r.add_argument("--prefect-ephemeral", action="store_true",

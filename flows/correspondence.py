@@ -10,7 +10,7 @@ from pathlib import Path
 import polars as pl
 from prefect import flow
 
-from flows import tasks
+from flows import tasks, unchanged
 from flows.progress import Steps
 from flows.publish.gk_letters import gk_letters
 from flows.publish.golden_knights import home_links, publish_event
@@ -83,13 +83,15 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
     """Run one Golden Knights event folder into ``out_dir`` (``renderer``: where its PDFs
     render, ``local`` processes or the ``dask`` cluster the run executes on)."""
     started = time.perf_counter()
+    inputs_sha = unchanged.inputs_fingerprint(event_dir)  # before reading: see flows/unchanged.py
     step = Steps(event_dir.name)
     with step("read"):
         cfg = tasks.read_config(event_dir)
         names = list(GK_SCHEMAS)
         raw = tasks.read_inputs(event_dir, names)
     as_of = as_of or cfg.event.as_of or dt.date.today()
-    pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings)
+    pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings,
+                      on_pdf=tasks.early_pdfs(out_dir, renderer))
     with step("validate"):
         typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
     highlights, res = publish_site(pub, cfg, typed, findings, as_of, step=step)
@@ -104,4 +106,4 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
         for who, why in skipped:
             pub.notes.append(f"No letter to {who}: {why}.")
     return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters, send_mail=send_mail,
-                        step=step, renderer=renderer)
+                        step=step, renderer=renderer, inputs_sha=inputs_sha)

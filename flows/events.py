@@ -4,9 +4,7 @@ sub-flow; one event's failure is reported and does not stop the others."""
 
 import contextlib
 import contextvars
-import csv
 import datetime as dt
-import json
 import os
 import time
 import traceback
@@ -15,11 +13,17 @@ from pathlib import Path
 from prefect import flow, task
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
-from flows import publish_folder
+from flows import progress, publish_folder, unchanged
 from flows.correspondence import correspondence_event
-from flows.publish import render
+from flows.run_index import (  # noqa: F401 - event_folders, exit_status: where callers look
+    event_folders,
+    exit_status,
+    listed_events,
+    manifest_of,
+    site_index,
+)
 from flows.swiss import swiss_event
-from flows.tasks import publish_config_error, write_outputs
+from flows.tasks import discard_early_pdfs, publish_config_error, write_outputs
 from transforms.core.config import EventConfig, EventKind, parse_event_config
 from transforms.core.errors import ConfigError
 
@@ -36,32 +40,6 @@ def check_config(folder: Path) -> EventConfig:
         raise ConfigError(name, "", f"not UTF-8 text at line {line} (byte 0x{data[e.start]:02X}): "
                                     "save event.toml as UTF-8") from None
     return parse_event_config(text, file=name)
-
-
-def event_folders(inputs: Path) -> list[Path]:
-    """The event folders of a run: ``inputs`` itself when it has an event.toml, else every
-    folder under it that has one, by name. ``inputs`` itself is resolved, so that ``.`` or
-    ``..`` give the folder's real name (the outputs go to ``<out>/<name>``, never to ``<out>``
-    or beside it)."""
-    inputs = Path(inputs)
-    if (inputs / "event.toml").exists():
-        return [inputs.resolve()]
-    return sorted(p for p in inputs.iterdir() if (p / "event.toml").exists())
-
-
-def exit_status(out: Path, status: dict[str, str]) -> int:
-    """What an unattended job learns from a run: 0 every event published with clean inputs,
-    1 every event published but some input rows were rejected (errors in an event's
-    ``office/validation.csv``), 2 an event failed or could not be run."""
-    if any(s != "ok" for s in status.values()):
-        return 2
-    for name in status:
-        path = Path(out) / name / "office" / "validation.csv"
-        if path.exists():
-            with open(path, newline="", encoding="utf-8") as fh:
-                if any(row.get("severity") == "error" for row in csv.DictReader(fh)):
-                    return 1
-    return 0
 
 
 TASK_RUNNERS = ("threads", "dask")
@@ -95,19 +73,38 @@ def event_runner(task_runner: str, jobs: int, dask_address: str | None = None) -
 
 @task(name="event")
 def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
-              renderer: str = "local") -> tuple[str, str]:
+              renderer: str = "local", rebuild: bool = False) -> tuple[str, str]:
     """One event folder into ``out_dir``: (its status, its name). Any failure is the event's
-    status, never raised (one event's failure does not stop the others)."""
+    status, never raised (one event's failure does not stop the others). An event whose
+    published outputs still stand (:mod:`flows.unchanged`) is not built again unless
+    ``rebuild``."""
     if renderer == "dask":
         join_dask_cluster()
     try:
         with publish_folder.event_lock(out_dir):
+            if not rebuild and (name := unchanged_event(folder, out_dir, as_of, send_mail)):
+                return "ok", name
             return _run_event(folder, out_dir, as_of, send_mail, renderer)
     except publish_folder.Busy as e:
         return f"error: {e}", folder.name
     except Exception as e:  # noqa: BLE001 - one event's failure must not stop the others
         traceback.print_exc()
         return f"error: {e}", folder.name
+    finally:
+        discard_early_pdfs(out_dir)
+
+
+def unchanged_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool) -> str:
+    """The event's name when it is unchanged since its last complete run (told on the
+    progress log), else "" (the event is built; the log says why)."""
+    t = time.perf_counter()
+    reason = unchanged.check(folder, out_dir, as_of, send_mail)
+    if reason is not None:
+        progress.LOGGER.info("%s: building (%s)", folder.name, reason)
+        return ""
+    progress.LOGGER.info("%s: unchanged since its last run, not built again (checked in %.2f s)",
+                         folder.name, time.perf_counter() - t)
+    return manifest_of(out_dir).get("name") or folder.name
 
 
 def _run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
@@ -131,12 +128,14 @@ def _run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bo
 @flow(name="chessfed-run")
 def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
                only: list[str] | None = None, send_mail: bool = True, jobs: int | None = None,
-               task_runner: str = "threads", dask_address: str | None = None) -> dict[str, str]:
+               task_runner: str = "threads", dask_address: str | None = None,
+               rebuild: bool = False) -> dict[str, str]:
     """Run every event folder (one with an event.toml) under ``inputs`` into ``out/<folder>``,
     then write the run's index of events (``out/index.html``). ``inputs`` may also be a single
     event folder. ``send_mail=False`` (``--dry-run-mail``): the outbox is written, nothing is
     sent through SMTP. The events are independent flow runs, ``jobs`` of them at once (default
-    one per core) on ``task_runner`` (:func:`event_runner`)."""
+    one per core) on ``task_runner`` (:func:`event_runner`). An event unchanged since its last
+    complete run is not built again (:mod:`flows.unchanged`) unless ``rebuild``."""
     CLOCK["flow_started"] = time.perf_counter()
     inputs, out = Path(inputs), Path(out)
     folders = [f for f in event_folders(inputs) if not only or f.name in only]
@@ -150,17 +149,13 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
     with event_runner(task_runner, jobs, dask_address) as runner:
         futures = {f.name: runner.submit(run_event, parameters={
             "folder": f, "out_dir": out / f.name, "as_of": as_of, "send_mail": send_mail,
-            "renderer": renderer}) for f in folders}
+            "renderer": renderer, "rebuild": rebuild}) for f in folders}
         for name, future in futures.items():
             try:
                 status[name], names[name] = future.result()
             except Exception as e:  # noqa: BLE001 - e.g. a Dask worker lost: that event's failure
                 status[name] = f"error: {type(e).__name__}: {e}"
-    # the index lists also the events other runs published into the same folder (one
-    # deployment per event: each run has one event, the index has them all)
-    others = sorted(p.name for p in out.iterdir() if not p.name.startswith(".")
-                    and (p / "manifest.json").exists()) if out.exists() else []
-    listed = sorted({f.name for f in folders} | set(others))
+    listed = listed_events(out, [f.name for f in folders])
     write_outputs.fn(out, {"index.html": site_index(out, listed, status, names)})
     CLOCK["flow_ended"] = time.perf_counter()
     return status
@@ -189,33 +184,3 @@ def share_prefect_api() -> None:
         from prefect.client.orchestration import get_client
 
         os.environ["PREFECT_API_URL"] = str(get_client(sync_client=True).api_url)
-
-
-def site_index(out: Path, folders: list[str], status: dict[str, str],
-               names: dict[str, str]) -> str:
-    """The run's index page: every event folder with its status, this run's where it ran,
-    else what its last published manifest says."""
-    events = []
-    for name in folders:
-        manifest = _manifest(out / name)
-        title = names.get(name) or manifest.get("name") or name
-        if name in status:
-            ok = status[name] == "ok"
-            state = "published" if ok else "not published"
-            detail = (f"as of {manifest.get('as_of', '')}" if ok
-                      else status[name].removeprefix("error: ")[:300])
-        else:
-            state = "not run this time"
-            detail = (f"last published as of {manifest['as_of']}" if manifest.get("as_of")
-                      else "never published")
-        events.append({"href": f"{name}/index.html", "name": title, "status": state,
-                       "css": "ok" if state == "published" else "warning", "detail": detail})
-    return render.render_page("site.html", title="Events", subtitle=(
-        "Every event of this folder: its pages, standings, pairings and prizes."), events=events)
-
-
-def _manifest(folder: Path) -> dict:
-    try:
-        return json.loads((folder / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}

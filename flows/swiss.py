@@ -8,7 +8,7 @@ from pathlib import Path
 
 from prefect import flow
 
-from flows import tasks
+from flows import tasks, unchanged
 from flows.progress import Steps
 from flows.publish import swiss as pages
 from flows.publish import swiss_site as site
@@ -40,6 +40,7 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
     """Run one Swiss event folder into ``out_dir`` (``renderer``: where its PDFs render,
     ``local`` processes or the ``dask`` cluster the run executes on)."""
     started = time.perf_counter()
+    inputs_sha = unchanged.inputs_fingerprint(event_dir)  # before reading: see flows/unchanged.py
     step = Steps(event_dir.name)
     with step("read"):
         cfg = tasks.read_config(event_dir)
@@ -47,12 +48,13 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
         names = list(SWISS_SCHEMAS)
         raw = tasks.read_inputs(event_dir, names)
     as_of = as_of or cfg.event.as_of or dt.date.today()
-    pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings)
+    pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings,
+                      on_pdf=tasks.early_pdfs(out_dir, renderer))
     run = run_swiss(cfg, raw, as_of, step=step)
     with step("pages"):
         bulletin, highlights, letters = publish_site(pub, cfg, run, as_of)
     return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters, send_mail=send_mail,
-                        step=step, renderer=renderer)
+                        step=step, renderer=renderer, inputs_sha=inputs_sha)
 
 
 def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.date

@@ -15,7 +15,7 @@ from typing import Any
 
 from prefect import task
 
-from flows import io, publish_folder
+from flows import io, publish_folder, unchanged
 from flows.progress import Steps
 from flows.publish import mail, outbox, pages, render
 from flows.publish.letters import Letter
@@ -63,19 +63,50 @@ def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError) -> 
     publish_folder.publish(staging, out_dir)
 
 
+EARLY: dict[str, render.EarlyPDFs] = {}
+"""Each event's PDFs started while its pages are built (by its output folder), from
+:func:`early_pdfs` until :func:`render_pdfs` takes them."""
+
+
+def early_pdfs(out_dir: Path, renderer: str) -> render.EarlyPDFs | None:
+    """What renders an event's PDFs as soon as their HTML is made (``Publication.on_pdf``):
+    those :func:`render_pdfs` will render (their HTML changed since the published manifest),
+    in the run's process pool; None on a Dask cluster (the PDFs go to it together)."""
+    if renderer != "local":
+        return None
+    previous = previous_render_hashes(out_dir)
+    early = render.EarlyPDFs(lambda rel, html: previous.get(rel) != render.digest(html))
+    EARLY[str(out_dir)] = early
+    return early
+
+
+def discard_early_pdfs(out_dir: Path) -> None:
+    """Forget the PDFs an event started early and did not take (it failed before them)."""
+    early = EARLY.pop(str(out_dir), None)
+    if early is not None:
+        early.discard()
+
+
 @task
 def render_pdfs(htmls: dict[str, str], previous: dict[str, str],
-                renderer: str = "local") -> dict[str, bytes | None]:
+                renderer: str = "local", early: str = "") -> dict[str, bytes | None]:
     """Render the PDFs whose HTML changed since the last run (``previous``: path -> sha256 of
     the HTML it was made from); unchanged ones come back as None and are kept. The longest
     documents go first, so that the parallel renderers finish close together. ``renderer``:
     ``local`` (the run's process pool, one per core) or ``dask`` (tasks of the Dask cluster
-    the run executes on)."""
+    the run executes on). ``early``: the output folder whose PDFs :func:`early_pdfs` already
+    started (their results are taken, not rendered again)."""
     todo = sorted((p for p, h in htmls.items()
                    if previous.get(p) != hashlib.sha256(h.encode()).hexdigest()),
                   key=lambda p: (-len(htmls[p]), p))
     batch = [htmls[p] for p in todo]
-    pdfs = render.htmls_to_pdfs_dask(batch) if renderer == "dask" and batch else render.htmls_to_pdfs(batch)
+    if renderer == "dask" and batch:
+        pdfs = render.htmls_to_pdfs_dask(batch)
+    else:
+        started = EARLY.pop(early, None) if early else None
+        pdfs = render.htmls_to_pdfs(batch, started)
+        if started is not None:
+            started.discard()  # started but not asked for (a PDF whose HTML was made again)
     out: dict[str, bytes | None] = {p: None for p in htmls}
     out.update(zip(todo, pdfs))
     return out
@@ -118,14 +149,16 @@ def previous_render_hashes(out_dir: Path) -> dict[str, str]:
 def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_names: list[str],
            as_of: dt.date, started: float, letters: list[Letter] | None = None,
            send_mail: bool = True, step: Steps | None = None,
-           renderer: str = "local") -> dict[str, Any]:
+           renderer: str = "local", inputs_sha: str | None = None) -> dict[str, Any]:
     """Render PDFs, write the outputs and the outbox, then send (after everything is
     published: a mail failure never blocks publishing), and the manifest (with the timings of
-    every step, ``step``)."""
+    every step, ``step``). ``inputs_sha``: the event folder's fingerprint taken when the run
+    started; with it the final manifest carries the run's rebuild key
+    (:mod:`flows.unchanged`), so that a rerun with no change does not build again."""
     step = step or Steps(event_dir.name, pub.timings)
     previous = previous_render_hashes(pub.out_dir)
     with step("pdfs") as info:
-        pdfs = render_pdfs(pub.pdfs, previous, renderer)
+        pdfs = render_pdfs(pub.pdfs, previous, renderer, str(pub.out_dir) if pub.on_pdf else "")
         rendered = sum(data is not None for data in pdfs.values())
         info["detail"] = f"{rendered} rendered, {len(pdfs) - rendered} unchanged"
     pub.timings["pdfs_rendered"] = rendered
@@ -148,16 +181,23 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
     with step("mail"):  # after the switch: the ledger of what went is the published one
         mail_report = send_letters(pub, cfg, event_dir, letters, outgoing, send_mail)
     step.finish(time.perf_counter() - started)
-    text = manifest_json(pub, cfg, event_dir, input_names, as_of, pdfs, pub.out_dir, mail_report)
+    key = None
+    if inputs_sha is not None and cfg is not None:
+        key = unchanged.completed_key(
+            unchanged.rebuild_key(inputs_sha, as_of, send_mail, bool(cfg.publish.smtp_host) and send_mail),
+            pub.out_dir, {o.key: o.digest for o in outgoing})
+    text = manifest_json(pub, cfg, event_dir, input_names, as_of, pdfs, pub.out_dir, mail_report,
+                         key=key)
     write_outputs(pub.out_dir, {"manifest.json": text})
     return json.loads(text)
 
 
 def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
                   input_names: list[str], as_of: dt.date, pdfs: dict[str, bytes | None],
-                  root: Path, mail_report: dict[str, Any]) -> str:
+                  root: Path, mail_report: dict[str, Any], key: dict[str, Any] | None = None) -> str:
     """The event's manifest (inputs and outputs with their checksums as written under
-    ``root``, versions, timings, what the mail did, notes)."""
+    ``root``, versions, timings, what the mail did, notes; ``key``: the run's rebuild key,
+    in the final manifest of a complete run only)."""
     outputs = []
     for rel in sorted(set(pub.files) | set(pdfs)):
         entry: dict[str, Any] = {"path": rel}
@@ -182,6 +222,8 @@ def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
         "mail": mail_report,
         "notes": pub.notes,
     }
+    if key is not None:
+        manifest[unchanged.KEY] = key
     return json.dumps(manifest, indent=2, sort_keys=False) + "\n"
 
 

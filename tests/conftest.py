@@ -83,8 +83,10 @@ def tiny_event(folder: Path, event_id: str = "tiny", extra_toml: str = "") -> Pa
 @pytest.fixture(scope="session")
 def demo_run(prefect_harness, tmp_path_factory):
     """Every demo event and a malformed one, run twice into one output folder through the real
-    flows (once per test session: tests/test_e2e.py and the browser tests read it); returns
-    (base, out, status, files after run 1, status of run 2, files after run 2)."""
+    flows (once per test session: tests/test_e2e.py and the browser tests read it), the second
+    time built again although nothing changed (``rebuild``: else it would find every event
+    unchanged and build nothing); returns (base, out, status, files after run 1, status of
+    run 2, files after run 2)."""
     from flows.events import run_events
 
     base = tmp_path_factory.mktemp("e2e")
@@ -98,6 +100,6 @@ def demo_run(prefect_harness, tmp_path_factory):
     out = base / "outputs"
     status = run_events(base / "inputs", out)
     first = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
-    status2 = run_events(base / "inputs", out)
+    status2 = run_events(base / "inputs", out, rebuild=True)
     second = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     return base, out, status, first, status2, second

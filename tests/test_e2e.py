@@ -60,6 +60,20 @@ def test_rerun_is_idempotent(demo_run):
     assert set(first) == set(second)
 
 
+def test_a_run_with_no_change_builds_no_event_again(demo_run):
+    """A third run, nothing changed since the second: every event is found unchanged
+    (flows/unchanged.py) and not built, so every file stays as it was, manifests included."""
+    from flows import unchanged
+    from flows.events import run_events
+
+    base, out, status, _, _, second = demo_run
+    unchanged.SKIPPED.clear()
+    assert run_events(base / "inputs", out) == status
+    assert set(unchanged.SKIPPED) == set(status)
+    third = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert third == second
+
+
 def test_national_junior_publishes_standings_or_starting_list(demo_run):
     _, out, *_ = demo_run
     html = (out / "national-junior-2024" / "index.html").read_text()

@@ -183,4 +183,4 @@ def certificates(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKResu
             text=f"Semifinalist of the {cfg.event.name}, in recognition of reaching its semifinal "
                  "round.",
             signer=rules.director, date=f"{day:%d %B %Y}")
-        pub.pdfs[certificate_file(rec["entry_id"])] = html
+        pub.add_pdf(certificate_file(rec["entry_id"]), html)

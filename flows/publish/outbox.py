@@ -29,9 +29,12 @@ from dataclasses import dataclass, field
 from email.message import EmailMessage
 from email.utils import parseaddr
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from flows.io import atomic_write
-from transforms.core.config import PublishConfig
+
+if TYPE_CHECKING:  # annotations only: the unchanged-event check imports this module without
+    from transforms.core.config import PublishConfig  # loading the rulebook (polars)
 
 LEDGER = "outbox/ledger.csv"
 FIELDS = ("key", "recipient", "subject", "content_sha256", "status", "attempts", "reply", "time")
@@ -97,13 +100,14 @@ def to_send(ledger: Mapping[str, Mapping[str, str]], outgoing: list[Outgoing]) -
     """The messages a run sends: new keys, content changed since the ledger's row, and
     ``pending`` ones (a transient failure earlier); never one already sent, failed for good
     or of unknown fate with this content."""
-    todo = []
-    for o in outgoing:
-        row = ledger.get(o.key)
-        if row and row["content_sha256"] == o.digest and row["status"] in DONE:
-            continue
-        todo.append(o)
-    return todo
+    return [o for o in outgoing if not done(ledger, o.key, o.digest)]
+
+
+def done(ledger: Mapping[str, Mapping[str, str]], key: str, digest: str) -> bool:
+    """Whether the message ``key`` with content ``digest`` needs no sending: the ledger has it
+    sent, failed for good or of unknown fate with this content (:data:`DONE`)."""
+    row = ledger.get(key)
+    return bool(row) and row["content_sha256"] == digest and row["status"] in DONE
 
 
 class Transient(Exception):

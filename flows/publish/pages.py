@@ -4,7 +4,7 @@ validation report and the list of links on an event's home page (presentation on
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -13,7 +13,7 @@ import polars as pl
 import segno
 
 from flows.publish import render
-from flows.publish.present import Section, table_from_frame
+from flows.publish.present import Section, printed_sections, table_from_frame
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding, Severity
 
@@ -58,6 +58,15 @@ class Publication:
     timings: dict[str, float] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
     """Warnings and director decisions recorded in the manifest."""
+    on_pdf: Callable[[str, str], None] | None = None
+    """Told of every PDF as soon as its HTML is made (path, HTML): the flow starts rendering it
+    while the other pages are built (``flows.publish.render.EarlyPDFs``)."""
+
+    def add_pdf(self, rel: str, html: str) -> None:
+        """Publish the PDF ``rel`` rendered from ``html``."""
+        self.pdfs[rel] = html
+        if self.on_pdf is not None:
+            self.on_pdf(rel, html)
 
     def page(self, rel: str, template: str = "report.html", *, pdf: bool | dict[str, Any] = True,
              prev: str | None = None, next: str | None = None, **context: Any) -> str:
@@ -67,15 +76,18 @@ class Publication:
         Decision: the printed version is rendered without the navigation and without the run
         date (:data:`PRINTED`), so that a round's PDF does not change when the next round adds
         a "Next" link or a later run has another date: its HTML, and so its ``html_sha256`` in
-        the manifest, stays the same and ``render_pdfs`` does not render it again."""
+        the manifest, stays the same and ``render_pdfs`` does not render it again. Its big
+        tables are set as text (:func:`flows.publish.present.printed_sections`)."""
         nav = nav_context(rel, prev=prev, next=next)
         html = render.render_page(template, **{**self.ctx, **nav, **context})
         self.files[rel] = html
         self.titles[rel] = context.get("title", "")
         if pdf:
             lean = pdf if isinstance(pdf, dict) else {}
-            self.pdfs[rel.removesuffix(".html") + ".pdf"] = render.render_page(
-                template, **{**self.ctx, **nav, **PRINTED, **context, **lean})
+            printed = {**self.ctx, **nav, **PRINTED, **context, **lean}
+            if printed.get("sections"):
+                printed["sections"] = printed_sections(printed["sections"])
+            self.add_pdf(rel.removesuffix(".html") + ".pdf", render.render_page(template, **printed))
         return html
 
 

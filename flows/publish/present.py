@@ -3,8 +3,9 @@ already formatted (templates only display, STYLE.md rule 7)."""
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Decimal
 from typing import Any
 
@@ -38,6 +39,106 @@ class Table:
 
 
 @dataclass
+class TextTable:
+    """A big table as printed (:func:`printed_sections`): one line of fixed-width text per row
+    under a header line, every cell of the table in its column, padded with spaces."""
+
+    header: str
+    lines: list[tuple[str, str]]
+    """Per row: its text and its class (``flag``, ``error`` or "")."""
+    caption: str = ""
+
+
+PRINT_TEXT_CELLS = 600
+"""From this many table cells in a printed document its tables are set as text
+(:func:`printed_sections`): a standings PDF of 180 players has 2,300; a page of ten prizes 40."""
+PRINT_TEXT_CHARS = 112
+"""The longest line of a text table on an A4 portrait page (7.2 pt DejaVu Sans Mono, 0.6 em
+a character, in 182 mm: 119, less the cell's padding)."""
+PRINT_TEXT_CHARS_WIDE = 168
+"""The same on a landscape page (a ``wide`` section: 269 mm, 176)."""
+
+
+def _char_width(ch: str) -> int:
+    return 0 if unicodedata.combining(ch) else 1
+
+
+def _monospace_safe(text: str) -> bool:
+    """Whether every character of ``text`` has one cell of DejaVu Sans Mono (Latin, Greek,
+    Cyrillic, general punctuation, ½): a name in another script is set in a font of other
+    widths, and its columns would not line up."""
+    return all(" " <= ch <= "\u052f" or "\u2000" <= ch <= "\u206f" or unicodedata.combining(ch)
+               for ch in text)
+
+
+def _width(text: str) -> int:
+    return sum(_char_width(ch) for ch in text)
+
+
+def _pad(text: str, width: int, css: str) -> str:
+    gap = width - _width(text)
+    if "num" in css.split():
+        return " " * gap + text
+    if "cell" in css.split():
+        return " " * (gap // 2) + text + " " * (gap - gap // 2)
+    return text + " " * gap
+
+
+def text_table(t: Table, max_chars: int = PRINT_TEXT_CHARS) -> TextTable | None:
+    """The table set as text for print, or None when it is kept as a table: no rows, a line
+    longer than ``max_chars`` even with one space between columns, a cell with a line break or
+    a character that is not one cell wide in the monospaced font.
+
+    Decision: the tables of a big printed document (standings, crosstables, the sections of a
+    correspondence stage: :data:`PRINT_TEXT_CELLS`) are set in a monospaced font, a row a line, columns padded with spaces (numbers to the
+    right, result cells centred, text to the left), header repeated on every page and row
+    classes kept: every cell's text is printed as on the web page (links are not: a PDF is
+    read on paper or as a mail attachment, where the site's relative links do not open). It
+    is how chess bulletins have long printed tables, and WeasyPrint lays out one line instead
+    of one box per cell: a 4-page standings PDF renders in about a tenth of the time (issue 13,
+    measured in the README)."""
+    if not t.rows:
+        return None
+    labels = [c.label for c in t.columns]
+    grid = [labels] + [list(r.cells) + [""] * (len(labels) - len(r.cells)) for r in t.rows]
+    if any(len(r) != len(labels) for r in grid) or not all(
+            _monospace_safe(cell) and "\n" not in cell for r in grid for cell in r):
+        return None
+    widths = [max(_width(r[i]) for r in grid) for i in range(len(labels))]
+    for gap in (2, 1):
+        if sum(widths) + gap * (len(widths) - 1) <= max_chars:
+            break
+    else:
+        return None
+    sep = " " * gap
+    css = [c.css for c in t.columns]
+
+    def line(cells: list[str], header: bool = False) -> str:
+        return sep.join(_pad(cell, w, "" if header and not c else c)
+                        for cell, w, c in zip(cells, widths, css)).rstrip()
+
+    return TextTable(header=line(labels, header=True),
+                     lines=[(line(r.cells + [""] * (len(labels) - len(r.cells))), r.css)
+                            for r in t.rows], caption=t.caption)
+
+
+def printed_sections(sections: Sequence[Section]) -> list[Section]:
+    """The sections as printed: in a document whose tables have :data:`PRINT_TEXT_CELLS`
+    cells or more, every table set as text where it can be (:func:`text_table`; lines may be
+    longer in a ``wide`` section: landscape); a smaller document as it is."""
+    cells = sum(len(t.columns) * len(t.rows) for s in sections for t in s.tables
+                if isinstance(t, Table))
+    if cells < PRINT_TEXT_CELLS:
+        return list(sections)
+    out = []
+    for s in sections:
+        limit = PRINT_TEXT_CHARS_WIDE if s.wide else PRINT_TEXT_CHARS
+        tables = [text_table(t, limit) or t if isinstance(t, Table) else t for t in s.tables]
+        out.append(replace(s, tables=tables))
+    return out
+
+
+@dataclass
 class Details:
     summary: str
     table: Table
@@ -47,7 +148,7 @@ class Details:
 class Section:
     heading: str
     intro: list[str] = field(default_factory=list)
-    tables: list[Table] = field(default_factory=list)
+    tables: list[Table | TextTable] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     details: list[Details] = field(default_factory=list)
     wide: bool = False

@@ -357,8 +357,8 @@ def pairings_by_round(pub: Publication, run) -> None:
                  pdf=False, prev=round_rel("pairings", r - 1, "-alphabetical") if prev else None,
                  next=round_rel("pairings", r + 1, "-alphabetical") if nxt else None,
                  jumps=jumps(alpha, run, [("By board", rel), ("Hall sheet (PDF)", hall)]))
-        pub.pdfs[hall] = render.render_page("hall.html", **{**pub.ctx, **PRINTED_ROUND},
-                                            title=f"Pairings — round {r}", sections=hall_secs)
+        pub.add_pdf(hall, render.render_page("hall.html", **{**pub.ctx, **PRINTED_ROUND},
+                                             title=f"Pairings — round {r}", sections=hall_secs))
         pub.titles[hall] = f"Pairings — round {r}, sheet for the playing hall (PDF)"
 
 

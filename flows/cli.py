@@ -347,11 +347,18 @@ def prefect_settings(env: dict[str, str] | os._Environ, *, verbose: bool = False
     """The project's Prefect settings (what ``prefect.toml`` says, which Prefect reads only
     from the current folder) as environment defaults, so that ``chessfed`` behaves the same
     from any folder: state in the project's ``.prefect/``, analytics and telemetry off, 180 s
-    for the ephemeral server's first start, warnings only (``-v``: info). A value already in
-    the environment wins (e.g. ``PREFECT_API_URL`` of a real server); returns what was set."""
+    for the ephemeral server's first start, warnings only (``-v``: info), and patience with a
+    busy local server: its SQLite database waits 60 s for a lock (not 10) and the client retries
+    a "503 Service Unavailable" 10 times (not 5) — measured: a 50-event season on a Dask
+    LocalCluster of this 2-core machine (load 7) failed on a 503 when creating an event's flow
+    run. A value already in the environment wins (e.g. ``PREFECT_API_URL`` of a real server);
+    returns what was set."""
     defaults = {"PREFECT_HOME": str(PROJECT / ".prefect"),
                 "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
                 "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
+                "PREFECT_SERVER_DATABASE_TIMEOUT": "60",
+                "PREFECT_SERVER_DATABASE_CONNECTION_TIMEOUT": "30",
+                "PREFECT_CLIENT_MAX_RETRIES": "10",
                 "PREFECT_LOGGING_LEVEL": "INFO" if verbose else "WARNING"}
     if verbose:
         env["PREFECT_LOGGING_LEVEL"] = "INFO"

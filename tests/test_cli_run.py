@@ -46,6 +46,9 @@ def test_the_projects_prefect_settings_apply_from_any_folder_and_the_environment
     added = prefect_settings(env)
     assert added == {"PREFECT_SERVER_ANALYTICS_ENABLED": "false",
                      "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
+                     "PREFECT_SERVER_DATABASE_TIMEOUT": "60",
+                     "PREFECT_SERVER_DATABASE_CONNECTION_TIMEOUT": "30",
+                     "PREFECT_CLIENT_MAX_RETRIES": "10",
                      "PREFECT_LOGGING_LEVEL": "WARNING"}
     assert env["PREFECT_HOME"] == "/srv/prefect" and env["PREFECT_API_URL"].endswith(":4200/api")
     fresh: dict[str, str] = {}

@@ -129,3 +129,23 @@ def test_the_demo_bulletins_carry_the_qr_code_of_their_site_url(demo_run):
         assert url in page.extract_text().replace("\n", "")
         assert qr_modules(page.images[0].image) == [[bool(m) for m in row]
                                                     for row in segno.make(url).matrix]
+
+
+def test_a_document_of_landscape_sections_prints_landscape_from_its_first_page():
+    """A crosstable (every section wide) starts on a landscape page with its heading; a document
+    with a portrait section keeps its portrait first page (the wide sections turn later)."""
+    pub = publication()
+    pub.page("crosstable.html", title="Crosstable", subtitle="",
+             sections=[Section("Open", intro=["Cells: opponent's rank, colour, result."],
+                               wide=True)])
+    pub.page("mixed.html", title="Mixed", subtitle="",
+             sections=[Section("Standings", intro=["Ann 2."]),
+                       Section("Crosstable", intro=["1w1"], wide=True)])
+    pages = {name: PdfReader(io.BytesIO(html_to_pdf(pub.pdfs[name]))).pages
+             for name in ("crosstable.pdf", "mixed.pdf")}
+    first = pages["crosstable.pdf"][0]
+    assert first.mediabox.width > first.mediabox.height
+    assert "Crosstable" in first.extract_text() and len(pages["crosstable.pdf"]) == 1
+    mixed = pages["mixed.pdf"]
+    assert mixed[0].mediabox.width < mixed[0].mediabox.height
+    assert mixed[-1].mediabox.width > mixed[-1].mediabox.height

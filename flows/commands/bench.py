@@ -45,12 +45,11 @@ def timed(cmd: list[str], out: Path) -> Run:
     """Run ``cmd`` (which writes its pairing to ``out``) and measure it alone: wall time and
     the peak resident memory of that process (``wait4``), not of this one."""
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _pid, status, usage = os.wait4(proc.pid, 0)
     seconds = time.perf_counter() - t0
     code = os.waitstatus_to_exitcode(status)
     proc.returncode = code
-    proc.stderr.close()
     pairing = None
     if code == 0 and out.exists():
         pairing = parse_pairing(out.read_text())

@@ -260,7 +260,7 @@ typedef struct {
     int *parent;        /* 2n */
     int *base;          /* 2n */
     int **ch, **ea, **eb; int *nch;  /* 2n children and the edges between them */
-    int *bea, *beb;     /* n least-slack edge from an S vertex to a non-S vertex */
+    int *bea;           /* n the S end of each non-S vertex's least-slack edge (-1: none) */
     limb *bsl; long *bep;            /* its slack, and the epoch it was computed in */
     int *sb;            /* n an S vertex's least-slack edge to another S blossom */
     int **tl; int *ntl, *captl; uint8_t *tlok;  /* n tight edges out of each vertex's blossom */
@@ -664,7 +664,7 @@ static int tight_list(Solver *sv, int v) {
 
 /* the bookkeeping the scan of S vertex v left for the dual adjustment: v's least-slack edge
    to another S blossom (sb), and for each non-S neighbour its least-slack edge from an S
-   vertex (bea/beb), with the labels and duals of now */
+   vertex (bea), with the labels and duals of now */
 static void deferred_scan(Solver *sv, int v) {
     Graph *g = sv->g;
     int n = sv->n, K = sv->K, bv = sv->inb[v];
@@ -684,7 +684,7 @@ static void deferred_scan(Solver *sv, int v) {
             n_slack(s, dv, DV(sv, x), g->tab + (size_t)k * K, K);
             if (n_sign(s, K) <= 0) continue;
             if (sv->bea[x] == -1 || n_cmp(s, best_slack(sv, x), K) < 0) {
-                sv->bea[x] = v; sv->beb[x] = x;
+                sv->bea[x] = v;
                 n_copy(sv->bsl + (size_t)x * K, s, K);
                 sv->bep[x] = sv->epoch;
             }
@@ -843,7 +843,7 @@ static void solver_free(Solver *sv) {
     if (sv->ch) for (int b = 0; b < 2 * sv->n; b++) { free(sv->ch[b]); free(sv->ea[b]); free(sv->eb[b]); }
     free(sv->D); free(sv->mate); free(sv->label); free(sv->lea); free(sv->leb); free(sv->inb);
     free(sv->parent); free(sv->base); free(sv->ch); free(sv->ea); free(sv->eb); free(sv->nch);
-    free(sv->bea); free(sv->beb); free(sv->bsl); free(sv->bep); free(sv->sb); free(sv->unused);
+    free(sv->bea); free(sv->bsl); free(sv->bep); free(sv->sb); free(sv->unused);
     free(sv->queue); free(sv->leaves); free(sv->stk); free(sv->tasks);
     free(sv->tmp); free(sv->tmp2); free(sv->delta); free(sv->s3);
     if (sv->tl) for (int v = 0; v < 2 * sv->n; v++) free(sv->tl[v]);
@@ -864,7 +864,7 @@ static int solver_init(Solver *sv, Graph *g) {
     sv->parent = malloc(sizeof(int) * n2); sv->base = malloc(sizeof(int) * n2);
     sv->ch = calloc(n2, sizeof(int *)); sv->ea = calloc(n2, sizeof(int *));
     sv->eb = calloc(n2, sizeof(int *)); sv->nch = calloc(n2, sizeof(int));
-    sv->bea = malloc(sizeof(int) * n2); sv->beb = malloc(sizeof(int) * n2);
+    sv->bea = malloc(sizeof(int) * n2);
     sv->bsl = calloc(n2 * K + 1, sizeof(limb)); sv->bep = calloc(n2, sizeof(long));
     sv->sb = malloc(sizeof(int) * n2);
     sv->tl = calloc(n2, sizeof(int *)); sv->ntl = calloc(n2, sizeof(int));
@@ -877,7 +877,7 @@ static int solver_init(Solver *sv, Graph *g) {
     sv->tmp = calloc(K, sizeof(limb)); sv->tmp2 = calloc(K, sizeof(limb));
     sv->delta = calloc(K, sizeof(limb)); sv->s3 = calloc(K, sizeof(limb));
     if (!sv->D || !sv->mate || !sv->label || !sv->lea || !sv->leb || !sv->inb || !sv->parent
-            || !sv->base || !sv->ch || !sv->ea || !sv->eb || !sv->nch || !sv->bea || !sv->beb
+            || !sv->base || !sv->ch || !sv->ea || !sv->eb || !sv->nch || !sv->bea
             || !sv->bsl || !sv->bep || !sv->sb || !sv->unused || !sv->queue || !sv->leaves
             || !sv->stk || !sv->tasks || !sv->tmp || !sv->tmp2 || !sv->delta || !sv->s3
             || !sv->tl || !sv->ntl || !sv->captl || !sv->tlok || !sv->scanned || !sv->scanned_flag) {

@@ -16,11 +16,14 @@ $(BIN)/uv:
 # is set Python would otherwise compile Prefect's server again at every start (about 6 s of the
 # ephemeral server's start measured on this machine).
 # The project's install also compiles the Dutch engine's matching core (setup.py:
-# transforms/fide/dutch/cmatching.c, gcc and Python's headers; nothing downloaded).
+# transforms/fide/dutch/cmatching.c, gcc and Python's headers; nothing downloaded), and creates
+# Prefect's local database (.prefect/prefect.db; its migrations take ~11 s of one core, which
+# the first `chessfed run` would otherwise spend before any event could start).
 $(VENV)/.installed: requirements.lock pyproject.toml setup.py transforms/fide/dutch/cmatching.c | $(BIN)/uv
 	$(BIN)/uv pip install --quiet --compile-bytecode --python $(BIN)/python -r requirements.lock
 	$(BIN)/uv pip install --quiet --python $(BIN)/python --no-deps -e .
 	$(BIN)/python -c "import transforms.fide.dutch.cmatching"  # the compiled core was built
+	$(BIN)/prefect server database upgrade -y >/dev/null  # .prefect/prefect.db, see above
 	touch $@
 
 # (bytecode compiled ahead, so that `chessfed pair`, called once per round, starts fast even

@@ -8,6 +8,7 @@ _STARTED = time.perf_counter()  # the program's start, for the run's timings
 
 import argparse  # noqa: E402 - after the clock
 import atexit  # noqa: E402
+import contextlib  # noqa: E402
 import datetime as dt  # noqa: E402
 import importlib.util  # noqa: E402
 import json  # noqa: E402
@@ -18,32 +19,39 @@ import subprocess  # noqa: E402
 import sys  # noqa: E402
 import threading  # noqa: E402
 import urllib.request  # noqa: E402
+from collections.abc import Iterator  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 from flows.commands import pair as pair_cli  # noqa: E402
+
+LOCAL_SERVER_SETTINGS = {"PREFECT_SERVER_REGISTER_BLOCKS_ON_START": "false",
+                         "PREFECT_SERVER_MEMOIZE_BLOCK_AUTO_REGISTRATION": "false"}
+"""The run's own server registers no block types at its start (chessfed uses no blocks; a
+server started on the same PREFECT_HOME for its UI registers them itself): measured 4.7 s to
+answer instead of 5.5-6.4 s (the registration imports every installed Prefect collection,
+prefect-dask and Dask with it, even when nothing is to register)."""
 
 
 def start_local_server(env: dict[str, str] | os._Environ) -> subprocess.Popen | None:
     """Without ``PREFECT_API_URL``: Prefect's server of the ephemeral kind (no UI, no
     background services; state in PREFECT_HOME) started at once in a process of its own, the
-    way Prefect starts it (uvicorn on its application factory), so that it boots while this
+    way Prefect starts it (uvicorn on its application factory, with the replay of requests
+    that met a locked database: :mod:`flows.local_server`), so that it boots while this
     process imports and reads the events; ``PREFECT_API_URL`` then names it and it stops when
     chessfed does. Returns None (Prefect then starts its own, later) where a URL is set."""
     if env.get("PREFECT_API_URL"):
         return None
-    spec = importlib.util.find_spec("prefect")
-    if spec is None or not spec.submodule_search_locations:
+    if importlib.util.find_spec("prefect") is None:
         return None
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--app-dir",
-         str(Path(next(iter(spec.submodule_search_locations))).parent), "--factory",
-         "prefect.server.api.server:create_app", "--host", "127.0.0.1", "--port", str(port),
+        [sys.executable, "-m", "uvicorn", "--app-dir", str(PROJECT), "--factory",
+         "flows.local_server:create_app", "--host", "127.0.0.1", "--port", str(port),
          "--log-level", "error", "--lifespan", "on"],
         env={**env, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
-             "PREFECT__SERVER_FINAL": "1"})
+             "PREFECT__SERVER_FINAL": "1", **LOCAL_SERVER_SETTINGS})
     atexit.register(_stop, proc)
     env["PREFECT_API_URL"] = f"http://127.0.0.1:{port}/api"
     return proc
@@ -101,14 +109,17 @@ def _run(args: argparse.Namespace) -> int:
         progress.setLevel(logging.INFO)
         progress.propagate = False
     folders = [f for f in event_folders(inputs) if not args.only or f.name in args.only]
+    checked: dict[str, str] = {}
     if not args.rebuild and folders:
         t_check = time.perf_counter()
         checked = unchanged_events(folders, Path(args.out), args.as_of, not args.dry_run_mail)
         if len(checked) == len(folders):
             return _report_unchanged(args, checked, t_check)
+    own = not os.environ.get("PREFECT_API_URL")  # a server of this run's own, not the office's
     server = start_local_server(os.environ) if not args.prefect_ephemeral else None
     try:
-        return _run_events(args, inputs, server)
+        return _run_events(args, inputs, server, own,
+                           [f for f in folders if f.name not in checked])
     finally:
         if server is not None:
             _stop(server)
@@ -169,32 +180,56 @@ def _report_unchanged(args: argparse.Namespace, names: dict[str, str], t_check: 
     return exit_status(out, status)
 
 
-def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen | None) -> int:
+def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen | None,
+                own: bool, to_build: list[Path]) -> int:
+    """The run once Prefect is needed. While the local server starts, the events' rulebook is
+    prepared (:mod:`flows.prepare`; the events run in this process only with the threads
+    runner). On a server of the run's own (``own``: no PREFECT_API_URL was given) the flow runs
+    send no heartbeats: they let a server's services mark a crashed run, and this server has
+    none and ends with the run; each flow run's end would wait up to 1 s for the heartbeat
+    thread (Prefect 3.9 sleeps it in 1 s steps)."""
     t0 = time.perf_counter()
-    from flows import unchanged
-    from flows.events import CLOCK, exit_status, run_events
+    from flows import handover, prepare, unchanged
+    from flows.events import CLOCK, EVENT_CLOCK, exit_status, run_events
 
     t_wait = time.perf_counter()
-    wait_for_server(server, os.environ)
-    if args.task_runner == "threads" and not args.dask_address:
+    local = args.task_runner == "threads" and not args.dask_address
+    preparer = None
+    if server is not None and local and to_build:
         from flows.publish import render
 
-        # the renderers start (in a thread: their fork server first imports WeasyPrint) while
-        # Prefect creates the run's flow run; started earlier, they would take a core from the
-        # server's own start, which is on the way to the first event
+        preparer = prepare.Preparer(to_build, Path(args.out), args.as_of, then=render.warm_up)
+        handover.PREPARER = preparer.start()
+    wait_for_server(server, os.environ)
+    t_ready = time.perf_counter()
+    if preparer is not None:
+        preparer.close()
+    if local:
+        from flows.publish import render
+
+        # the renderers start (in a thread: their fork server first imports WeasyPrint) once
+        # the events are prepared, in the rest of the wait for the server (the preparer's
+        # ``then``), else now, while Prefect creates the run's flow run; started at once, they
+        # would take a core from the server's start, which is on the way to the first event
         threading.Thread(target=render.warm_up, name="chessfed-renderers", daemon=True).start()
     t_call = time.perf_counter()
     unchanged.SKIPPED.clear()
-    status = run_events(inputs, Path(args.out), args.as_of, args.only or None,
-                        not args.dry_run_mail, jobs=args.jobs, task_runner=args.task_runner,
-                        dask_address=args.dask_address, rebuild=args.rebuild)
+    try:
+        with _no_heartbeats() if own else contextlib.nullcontext():
+            status = run_events(inputs, Path(args.out), args.as_of, args.only or None,
+                                not args.dry_run_mail, jobs=args.jobs, task_runner=args.task_runner,
+                                dask_address=args.dask_address, rebuild=args.rebuild)
+    finally:
+        handover.PREPARER = None
     t_end = time.perf_counter()
     for name, s in status.items():
         print(f"{name}: {s}")
     summary = run_summary(Path(args.out), status, started=_STARTED, imported=t0, waited=t_wait, called=t_call,
                           flow_started=CLOCK.get("flow_started", t_call),
                           flow_ended=CLOCK.get("flow_ended", t_end), ended=t_end,
-                          unchanged=dict(unchanged.SKIPPED))
+                          unchanged=dict(unchanged.SKIPPED),
+                          prepared=preparer.busy_between(t_wait, t_ready) if preparer else 0.0,
+                          clocks=EVENT_CLOCK if local else None)
     summary |= {"jobs": args.jobs, "task_runner": args.task_runner}
     from flows.io import atomic_write
 
@@ -209,36 +244,64 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen
 
 def run_summary(out: Path, status: dict[str, str], *, started: float, imported: float,
                 waited: float, called: float, flow_started: float, flow_ended: float,
-                ended: float, unchanged: dict[str, float] | None = None) -> dict[str, object]:
+                ended: float, unchanged: dict[str, float] | None = None, prepared: float = 0.0,
+                clocks: dict[str, dict[str, float]] | None = None) -> dict[str, object]:
     """How a run's time divides (``outputs/run.json``): the program's own start (Python,
     imports, reading the events), Prefect's start (waiting for the local server beyond that,
-    then the flow run's creation up to the flow's first line; with ``--prefect-ephemeral``
-    Prefect's own server start falls there too), the events (each manifest's steps,
-    ``work_s``, and Prefect's bookkeeping inside the event, ``orchestration_s``), and
-    Prefect's end. Orchestration = Prefect's start + its part inside the events + its end.
-    An event found unchanged (``unchanged``: name -> seconds its check took) was not built: its
-    entry says so (its manifest's timings are those of the run that built it)."""
+    less the time the events' rulebook was being prepared meanwhile, ``prepared``, then the flow
+    run's creation up to the flow's first line; with ``--prefect-ephemeral`` Prefect's own
+    server start falls there too), the events, and Prefect's end. Orchestration = Prefect's
+    start + its part in the events + its end.
+
+    Prefect's part of an event: where its task ran in this process (``clocks``, from
+    :data:`flows.events.EVENT_CLOCK`), the task's time (from its submission, for the events that
+    did not wait for a thread) less the event's steps done in it — so the creation and end of
+    the event's flow run count, and events side by side count each in full; elsewhere (a Dask
+    worker) its manifest's ``orchestration_s``. An event found unchanged (``unchanged``: name ->
+    seconds its check took) was not built: its entry says so (its manifest's timings are those
+    of the run that built it)."""
     events: dict[str, dict[str, object]] = {}
     for name in status:
+        clock = (clocks or {}).get(name, {})
+        task_s = (clock["ended"] - clock.get("submitted", clock["started"])
+                  if "started" in clock and "ended" in clock else None)
         if unchanged and name in unchanged:
             events[name] = {"unchanged": True, "check_s": unchanged[name]}
+            if task_s is not None:
+                events[name]["orchestration_s"] = round(max(task_s - unchanged[name], 0.0), 3)
             continue
         try:
             t = json.loads((out / name / "manifest.json").read_text(encoding="utf-8"))["timings"]
         except (OSError, ValueError, KeyError):
             continue
-        events[name] = {k: t[k] for k in ("total_s", "work_s", "orchestration_s") if k in t}
+        events[name] = {k: t[k] for k in ("total_s", "work_s", "prepared_s", "orchestration_s")
+                        if k in t}
+        if task_s is not None and "work_s" in t:
+            inside = float(t["work_s"]) - float(t.get("prepared_s", 0.0))
+            events[name] |= {"task_s": round(task_s, 3),
+                             "orchestration_s": round(max(task_s - inside, 0.0), 3)}
     wall = ended - started
-    prefect_start, prefect_end = (called - waited) + (flow_started - called), ended - flow_ended
+    prefect_start = (flow_started - waited) - prepared
+    prefect_end = ended - flow_ended
     inside = sum(float(e.get("orchestration_s", 0.0)) for e in events.values())
     orchestration = prefect_start + inside + prefect_end
     return {"wall_s": round(wall, 3), "program_start_s": round(waited - started, 3),
             "imports_s": round(waited - imported, 3), "prefect_start_s": round(prefect_start, 3),
+            "prepared_while_starting_s": round(prepared, 3),
             "events_s": round(flow_ended - flow_started, 3),
             "prefect_in_events_s": round(inside, 3), "prefect_end_s": round(prefect_end, 3),
             "orchestration_s": round(orchestration, 3),
             "orchestration_share": round(orchestration / wall, 3) if wall > 0 else 0.0,
             "events": events}
+
+
+@contextlib.contextmanager
+def _no_heartbeats() -> Iterator[None]:
+    """Prefect's flow-run heartbeats off for what runs inside (threads it starts included)."""
+    from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
+
+    with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
+        yield
 
 
 def _serve(args: argparse.Namespace) -> int:

@@ -10,10 +10,11 @@ from pathlib import Path
 import polars as pl
 from prefect import flow
 
-from flows import tasks, unchanged
+from flows import handover, tasks, unchanged
 from flows.progress import Steps
 from flows.publish.gk_letters import gk_letters
 from flows.publish.golden_knights import home_links, publish_event
+from flows.publish.letters import Letter
 from flows.publish.mail import bulletin_letters
 from flows.publish.pages import (
     Publication,
@@ -25,7 +26,7 @@ from flows.publish.pages import (
 from flows.publish.present import Section
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding
-from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, unusable, validate_files
+from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, RawFile, unusable, validate_files
 from transforms.core.steps import StepTimer, no_step
 from transforms.golden_knights.event import GKResult, run_golden_knights
 
@@ -40,12 +41,27 @@ def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date) ->
         currency=cfg.event.currency)
 
 
+def rulebook(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, step: StepTimer = no_step
+             ) -> tuple[dict[str, pl.DataFrame], list[Finding], GKResult | None]:
+    """The event's input files validated and typed, the findings, and the rulebook's run on
+    them (None when members.csv or entries.csv cannot be read at all: see
+    :func:`publish_site`)."""
+    with step("validate"):
+        typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
+    res = None
+    if not unusable(findings, "members.csv", "entries.csv"):
+        with step("rules"):
+            res = compute(cfg, typed, as_of)
+    return typed, findings, res
+
+
 def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFrame],
-                 findings: list[Finding], as_of: dt.date, step: StepTimer = no_step
-                 ) -> tuple[list[str], GKResult | None]:
-    """The rulebook's run and every page of the event's site, assembled in ``pub`` (no I/O:
-    the flow writes it); returns the highlights of the messages and the rulebook's run (None
-    when members.csv or entries.csv cannot be read at all).
+                 findings: list[Finding], as_of: dt.date, step: StepTimer = no_step,
+                 res: GKResult | None = None) -> tuple[list[str], GKResult | None]:
+    """The rulebook's run (``res``, when the caller has it already) and every page of the
+    event's site, assembled in ``pub`` (no I/O: the flow writes it); returns the highlights of
+    the messages and the rulebook's run (None when members.csv or entries.csv cannot be read
+    at all).
 
     Decision: rows of members.csv or entries.csv with errors are set aside and the rest of the
     event is computed without them (their entries are rejected, each with its validation row);
@@ -55,15 +71,16 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
     highlights: list[str] = []
     home: list[Section] = []
     findings = list(findings)
-    res: GKResult | None = None
     if unusable(findings, "members.csv", "entries.csv"):
+        res = None
         msg = ("members.csv or entries.csv cannot be read (see the validation report): nothing else "
                "is computed.")
         pub.notes.append(msg)
         bulletin.append(Section("Not published", intro=[msg]))
     else:
-        with step("rules"):
-            res = compute(cfg, typed, as_of)
+        if res is None:
+            with step("rules"):
+                res = compute(cfg, typed, as_of)
         findings += res.findings
         with step("pages"):
             bulletin, highlights, home = publish_event(pub, cfg, cfg.golden_knights, res, as_of,
@@ -84,17 +101,30 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
     render, ``local`` processes or the ``dask`` cluster the run executes on)."""
     started = time.perf_counter()
     inputs_sha = unchanged.inputs_fingerprint(event_dir)  # before reading: see flows/unchanged.py
-    step = Steps(event_dir.name)
-    with step("read"):
-        cfg = tasks.read_config(event_dir)
-        names = list(GK_SCHEMAS)
-        raw = tasks.read_inputs(event_dir, names)
-    as_of = as_of or cfg.event.as_of or dt.date.today()
+    names = list(GK_SCHEMAS)
+    done = handover.take(event_dir, inputs_sha, as_of, out_dir, renderer)  # flows/prepare.py
+    if done is not None:
+        cfg, date, pub, letters, step = done.handed_over(started)
+    else:
+        step = Steps(event_dir.name)
+        with step("read"):
+            cfg = tasks.read_config(event_dir)
+            raw = tasks.read_inputs(event_dir, names)
+        date = as_of or cfg.event.as_of or dt.date.today()
+        pub, letters = assemble(cfg, raw, date, out_dir, renderer, step)
+    return tasks.finish(pub, cfg, event_dir, names, date, started, letters, send_mail=send_mail,
+                        step=step, renderer=renderer, inputs_sha=inputs_sha)
+
+
+def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir: Path,
+             renderer: str, step: Steps) -> tuple[Publication, list[Letter]]:
+    """Everything of the event that is computed from its inputs, in memory (nothing written,
+    nothing sent): validation, the rulebook's run, every page and file of its site (their PDFs
+    start rendering as their HTML is made) and its letters."""
     pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings,
                       on_pdf=tasks.early_pdfs(out_dir, renderer))
-    with step("validate"):
-        typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
-    highlights, res = publish_site(pub, cfg, typed, findings, as_of, step=step)
+    typed, findings, res = rulebook(cfg, raw, as_of, step)
+    highlights, res = publish_site(pub, cfg, typed, findings, as_of, step=step, res=res)
     letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],
                                event_name=cfg.event.name,
                                lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
@@ -105,5 +135,4 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
         letters += personal
         for who, why in skipped:
             pub.notes.append(f"No letter to {who}: {why}.")
-    return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters, send_mail=send_mail,
-                        step=step, renderer=renderer, inputs_sha=inputs_sha)
+    return pub, letters

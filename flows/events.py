@@ -48,6 +48,12 @@ CLOCK: dict[str, float] = {}
 """When this process's last ``chessfed-run`` flow body started and ended (``perf_counter``):
 the command line's measure of Prefect's start and end around the events."""
 
+EVENT_CLOCK: dict[str, dict[str, float]] = {}
+"""Each event of this process's last run (folder name): when its task was submitted, and when
+its task's body started and ended in this process (``perf_counter``; not on a Dask worker):
+the command line's measure of Prefect's part of the event, its flow run's creation and end
+included."""
+
 
 def default_jobs() -> int:
     """How many events run at once unless told: one per core."""
@@ -80,6 +86,9 @@ def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: boo
     ``rebuild``."""
     if renderer == "dask":
         join_dask_cluster()
+    clock = EVENT_CLOCK.get(folder.name)
+    if clock is not None:
+        clock["started"] = time.perf_counter()
     try:
         with publish_folder.event_lock(out_dir):
             if not rebuild and (name := unchanged_event(folder, out_dir, as_of, send_mail)):
@@ -92,6 +101,8 @@ def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: boo
         return f"error: {e}", folder.name
     finally:
         discard_early_pdfs(out_dir)
+        if clock is not None:
+            clock["ended"] = time.perf_counter()
 
 
 def unchanged_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool) -> str:
@@ -146,6 +157,12 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
         share_prefect_api()
     status: dict[str, str] = {}
     names: dict[str, str] = {}
+    EVENT_CLOCK.clear()
+    if renderer == "local":
+        # the first ``jobs`` start at once (their task's start is Prefect's); the others wait
+        # for a thread first (that wait is the other events' work)
+        EVENT_CLOCK.update({f.name: {"submitted": time.perf_counter()} if i < jobs else {}
+                            for i, f in enumerate(folders)})
     with event_runner(task_runner, jobs, dask_address) as runner:
         futures = {f.name: runner.submit(run_event, parameters={
             "folder": f, "out_dir": out / f.name, "as_of": as_of, "send_mail": send_mail,

@@ -45,13 +45,16 @@ class Steps:
             LOGGER.info("%s: %s %.1f s%s", self.event, name, s, detail)
 
     def finish(self, total_s: float) -> None:
-        """The event's total, the sum of its steps (``work_s``) and the rest
-        (``orchestration_s``: Prefect's bookkeeping of the event's flow and tasks)."""
+        """The event's total (its flow's body), the sum of its steps (``work_s``) and the rest
+        (``orchestration_s``: Prefect's bookkeeping of the event's flow and tasks). Steps
+        prepared before the flow started (``prepared_s``, :mod:`flows.prepare`) are work of the
+        event but not of the flow's body."""
         work = sum(v for k, v in self.timings.items()
                    if k.endswith("_s") and k.removesuffix("_s") in STEPS)
+        inside = work - float(self.timings.get("prepared_s", 0.0))
         self.timings["total_s"] = round(total_s, 3)
         self.timings["work_s"] = round(work, 3)
-        self.timings["orchestration_s"] = round(max(total_s - work, 0.0), 3)
+        self.timings["orchestration_s"] = round(max(total_s - inside, 0.0), 3)
         LOGGER.info("%s: done in %.1f s (steps %.1f s, Prefect %.1f s)", self.event, total_s,
-                    work, max(total_s - work, 0.0))
+                    inside, max(total_s - inside, 0.0))
 

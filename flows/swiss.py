@@ -8,7 +8,7 @@ from pathlib import Path
 
 from prefect import flow
 
-from flows import tasks, unchanged
+from flows import handover, tasks, unchanged
 from flows.progress import Steps
 from flows.publish import swiss as pages
 from flows.publish import swiss_site as site
@@ -27,7 +27,7 @@ from flows.publish.present import Section
 from flows.publish.swiss_letters import swiss_letters
 from transforms.core.config import EventConfig
 from transforms.core.errors import Severity
-from transforms.core.ingest import SWISS_SCHEMAS
+from transforms.core.ingest import SWISS_SCHEMAS, RawFile
 from transforms.fide.rating_report import check_rating_report, rating_report, report_header
 from transforms.fide.trf import parse_trf, write_trf
 from transforms.swiss.event import SwissRun, engine_input, run_swiss
@@ -41,20 +41,33 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
     ``local`` processes or the ``dask`` cluster the run executes on)."""
     started = time.perf_counter()
     inputs_sha = unchanged.inputs_fingerprint(event_dir)  # before reading: see flows/unchanged.py
-    step = Steps(event_dir.name)
-    with step("read"):
-        cfg = tasks.read_config(event_dir)
-        assert cfg.swiss is not None
-        names = list(SWISS_SCHEMAS)
-        raw = tasks.read_inputs(event_dir, names)
-    as_of = as_of or cfg.event.as_of or dt.date.today()
+    names = list(SWISS_SCHEMAS)
+    done = handover.take(event_dir, inputs_sha, as_of, out_dir, renderer)  # flows/prepare.py
+    if done is not None:
+        cfg, date, pub, letters, step = done.handed_over(started)
+    else:
+        step = Steps(event_dir.name)
+        with step("read"):
+            cfg = tasks.read_config(event_dir)
+            raw = tasks.read_inputs(event_dir, names)
+        date = as_of or cfg.event.as_of or dt.date.today()
+        pub, letters = assemble(cfg, raw, date, out_dir, renderer, step)
+    return tasks.finish(pub, cfg, event_dir, names, date, started, letters, send_mail=send_mail,
+                        step=step, renderer=renderer, inputs_sha=inputs_sha)
+
+
+def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir: Path,
+             renderer: str, step: Steps) -> tuple[Publication, list[Letter]]:
+    """Everything of the event that is computed from its inputs, in memory (nothing written,
+    nothing sent): the rulebook's run (validate, standings, audit, pairing), every page and
+    file of its site (their PDFs start rendering as their HTML is made) and its letters."""
+    assert cfg.swiss is not None
     pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings,
                       on_pdf=tasks.early_pdfs(out_dir, renderer))
     run = run_swiss(cfg, raw, as_of, step=step)
     with step("pages"):
-        bulletin, highlights, letters = publish_site(pub, cfg, run, as_of)
-    return tasks.finish(pub, cfg, event_dir, names, as_of, started, letters, send_mail=send_mail,
-                        step=step, renderer=renderer, inputs_sha=inputs_sha)
+        _bulletin, _highlights, letters = publish_site(pub, cfg, run, as_of)
+    return pub, letters
 
 
 def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.date

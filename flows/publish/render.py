@@ -116,9 +116,17 @@ def _pool() -> ProcessPoolExecutor:
         return _POOL
 
 
+_WARMED = threading.Event()
+
+
 def warm_up() -> None:
     """Start the run's renderers now (each renders an empty page, which also loads its fonts),
-    e.g. while the command line waits for Prefect's server: the first PDFs then start at once."""
+    e.g. while the command line waits for Prefect's server: the first PDFs then start at once.
+    Once per process (a second call does nothing)."""
+    with _POOL_LOCK:
+        if _WARMED.is_set():
+            return
+        _WARMED.set()
     if pdf_workers() > 1:
         for _ in range(pdf_workers()):
             _pool().submit(html_to_pdf, "<p></p>")

@@ -215,7 +215,7 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen
     t_call = time.perf_counter()
     unchanged.SKIPPED.clear()
     try:
-        with _no_heartbeats() if own else contextlib.nullcontext():
+        with no_heartbeats() if own else contextlib.nullcontext():
             status = run_events(inputs, Path(args.out), args.as_of, args.only or None,
                                 not args.dry_run_mail, jobs=args.jobs, task_runner=args.task_runner,
                                 dask_address=args.dask_address, rebuild=args.rebuild)
@@ -296,7 +296,7 @@ def run_summary(out: Path, status: dict[str, str], *, started: float, imported: 
 
 
 @contextlib.contextmanager
-def _no_heartbeats() -> Iterator[None]:
+def no_heartbeats() -> Iterator[None]:
     """Prefect's flow-run heartbeats off for what runs inside (threads it starts included)."""
     from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
 

@@ -3,12 +3,11 @@
 
 
 import datetime as dt
-import time
 from pathlib import Path
 
 from prefect import flow
 
-from flows import handover, tasks, unchanged
+from flows import tasks
 from flows.progress import Steps
 from flows.publish import swiss as pages
 from flows.publish import swiss_site as site
@@ -39,21 +38,8 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
                 send_mail: bool = True, renderer: str = "local") -> dict:
     """Run one Swiss event folder into ``out_dir`` (``renderer``: where its PDFs render,
     ``local`` processes or the ``dask`` cluster the run executes on)."""
-    started = time.perf_counter()
-    inputs_sha = unchanged.inputs_fingerprint(event_dir)  # before reading: see flows/unchanged.py
-    names = list(SWISS_SCHEMAS)
-    done = handover.take(event_dir, inputs_sha, as_of, out_dir, renderer)  # flows/prepare.py
-    if done is not None:
-        cfg, date, pub, letters, step = done.handed_over(started)
-    else:
-        step = Steps(event_dir.name)
-        with step("read"):
-            cfg = tasks.read_config(event_dir)
-            raw = tasks.read_inputs(event_dir, names)
-        date = as_of or cfg.event.as_of or dt.date.today()
-        pub, letters = assemble(cfg, raw, date, out_dir, renderer, step)
-    return tasks.finish(pub, cfg, event_dir, names, date, started, letters, send_mail=send_mail,
-                        step=step, renderer=renderer, inputs_sha=inputs_sha)
+    return tasks.event_flow(event_dir, out_dir, as_of, send_mail, renderer, list(SWISS_SCHEMAS),
+                            assemble)
 
 
 def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir: Path,

@@ -9,13 +9,14 @@ import json
 import os
 import platform
 import time
+from collections.abc import Callable
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
 from prefect import task
 
-from flows import io, publish_folder, unchanged
+from flows import handover, io, publish_folder, unchanged
 from flows.progress import Steps
 from flows.publish import mail, outbox, pages, render
 from flows.publish.letters import Letter
@@ -144,6 +145,30 @@ def previous_render_hashes(out_dir: Path) -> dict[str, str]:
         return {}
     return {o["path"]: o["html_sha256"] for o in data.get("outputs", [])
             if o.get("html_sha256") and (out_dir / o["path"]).exists()}
+
+
+def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
+               renderer: str, names: list[str], assemble: Callable[..., tuple[Publication, list[Letter]]]
+               ) -> dict[str, Any]:
+    """The body of an event's flow (:func:`flows.swiss.swiss_event`,
+    :func:`flows.correspondence.correspondence_event`): the event folder's fingerprint (before
+    reading: see flows/unchanged.py), then what was assembled for it while Prefect's server
+    started (:mod:`flows.prepare`) or else read (``names``: the kind's input files) and
+    ``assemble`` (the kind's: rulebook, pages, letters in memory), then :func:`finish`."""
+    started = time.perf_counter()
+    inputs_sha = unchanged.inputs_fingerprint(event_dir)
+    done = handover.take(event_dir, inputs_sha, as_of, out_dir, renderer)
+    if done is not None:
+        cfg, date, pub, letters, step = done.handed_over(started)
+    else:
+        step = Steps(event_dir.name)
+        with step("read"):
+            cfg = read_config(event_dir)
+            raw = read_inputs(event_dir, names)
+        date = as_of or cfg.event.as_of or dt.date.today()
+        pub, letters = assemble(cfg, raw, date, out_dir, renderer, step)
+    return finish(pub, cfg, event_dir, names, date, started, letters, send_mail=send_mail,
+                  step=step, renderer=renderer, inputs_sha=inputs_sha)
 
 
 def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_names: list[str],

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from flows import handover, unchanged
-from flows.cli import _no_heartbeats, run_summary
+from flows.cli import no_heartbeats, run_summary
 from flows.local_server import RetryLocked
 from flows.prepare import Preparer, prepare_event
 from tests.conftest import TIMED, output_files, tiny_event
@@ -210,6 +210,6 @@ def test_flow_runs_on_the_runs_own_server_send_no_heartbeats():
     from prefect.settings import get_current_settings
 
     before = get_current_settings().flows.heartbeat_frequency
-    with _no_heartbeats():
+    with no_heartbeats():
         assert get_current_settings().flows.heartbeat_frequency is None
     assert get_current_settings().flows.heartbeat_frequency == before is not None

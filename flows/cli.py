@@ -169,7 +169,7 @@ def _report_unchanged(args: argparse.Namespace, names: dict[str, str], t_check: 
     for name, s in status.items():
         print(f"{name}: {s}")
     summary = run_summary(out, status, started=_STARTED, imported=t_check, waited=t_check,
-                          called=t_check, flow_started=t_check, flow_ended=t_end, ended=t_end,
+                          flow_started=t_check, flow_ended=t_end, ended=t_end,
                           unchanged=dict(unchanged.SKIPPED))
     summary |= {"jobs": args.jobs, "task_runner": args.task_runner,
                 "prefect": "not started: every event unchanged"}
@@ -182,9 +182,8 @@ def _report_unchanged(args: argparse.Namespace, names: dict[str, str], t_check: 
 
 def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen | None,
                 own: bool, to_build: list[Path]) -> int:
-    """The run once Prefect is needed. While the local server starts, the events' rulebook is
-    prepared (:mod:`flows.prepare`; the events run in this process only with the threads
-    runner). On a server of the run's own (``own``: no PREFECT_API_URL was given) the flow runs
+    """The run once Prefect is needed. While the local server starts, the events are assembled
+    (:mod:`flows.prepare`; the events run in this process only with the threads runner). On a server of the run's own (``own``: no PREFECT_API_URL was given) the flow runs
     send no heartbeats: they let a server's services mark a crashed run, and this server has
     none and ends with the run; each flow run's end would wait up to 1 s for the heartbeat
     thread (Prefect 3.9 sleeps it in 1 s steps)."""
@@ -194,10 +193,10 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen
 
     t_wait = time.perf_counter()
     local = args.task_runner == "threads" and not args.dask_address
+    if local:
+        from flows.publish import render
     preparer = None
     if server is not None and local and to_build:
-        from flows.publish import render
-
         preparer = prepare.Preparer(to_build, Path(args.out), args.as_of, then=render.warm_up)
         handover.PREPARER = preparer.start()
     wait_for_server(server, os.environ)
@@ -205,8 +204,6 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen
     if preparer is not None:
         preparer.close()
     if local:
-        from flows.publish import render
-
         # the renderers start (in a thread: their fork server first imports WeasyPrint) once
         # the events are prepared, in the rest of the wait for the server (the preparer's
         # ``then``), else now, while Prefect creates the run's flow run; started at once, they
@@ -224,7 +221,7 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen
     t_end = time.perf_counter()
     for name, s in status.items():
         print(f"{name}: {s}")
-    summary = run_summary(Path(args.out), status, started=_STARTED, imported=t0, waited=t_wait, called=t_call,
+    summary = run_summary(Path(args.out), status, started=_STARTED, imported=t0, waited=t_wait,
                           flow_started=CLOCK.get("flow_started", t_call),
                           flow_ended=CLOCK.get("flow_ended", t_end), ended=t_end,
                           unchanged=dict(unchanged.SKIPPED),
@@ -243,12 +240,12 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen
 
 
 def run_summary(out: Path, status: dict[str, str], *, started: float, imported: float,
-                waited: float, called: float, flow_started: float, flow_ended: float,
+                waited: float, flow_started: float, flow_ended: float,
                 ended: float, unchanged: dict[str, float] | None = None, prepared: float = 0.0,
                 clocks: dict[str, dict[str, float]] | None = None) -> dict[str, object]:
     """How a run's time divides (``outputs/run.json``): the program's own start (Python,
     imports, reading the events), Prefect's start (waiting for the local server beyond that,
-    less the time the events' rulebook was being prepared meanwhile, ``prepared``, then the flow
+    less the time the events were being assembled meanwhile, ``prepared``, then the flow
     run's creation up to the flow's first line; with ``--prefect-ephemeral`` Prefect's own
     server start falls there too), the events, and Prefect's end. Orchestration = Prefect's
     start + its part in the events + its end.

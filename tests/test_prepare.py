@@ -196,7 +196,7 @@ def test_prefects_share_counts_its_waits_not_the_work_done_meanwhile(tmp_path):
     clocks = {"a": {"submitted": 10.0, "started": 10.2, "ended": 16.0},
               "b": {"started": 10.5, "ended": 17.0}}
     s = run_summary(tmp_path, {"a": "ok", "b": "ok", "c": "ok"}, started=0.0, imported=0.5,
-                    waited=2.0, called=7.0, flow_started=8.0, flow_ended=17.5, ended=18.0,
+                    waited=2.0, flow_started=8.0, flow_ended=17.5, ended=18.0,
                     prepared=3.0, clocks=clocks)
     assert s["prefect_start_s"] == 3.0  # 6 s from the wait to the flow's first line, 3 s prepared
     assert s["events"]["a"]["orchestration_s"] == 1.5  # 6.0 - (9.0 - 4.5)

@@ -156,3 +156,24 @@ def test_office_material_is_apart_and_never_linked_from_a_public_page(demo_run):
     index = (out / "index.html").read_text(encoding="utf-8")
     for event in (*EVENTS, "broken-open"):
         assert f'href="{event}/index.html"' in index
+
+
+@pytest.mark.parametrize("event", EVENTS)
+def test_every_link_in_a_published_pdf_opens_the_published_site(demo_run, event):
+    """Each link a demo PDF carries leads to the event's site (``[publish] site_url``) or
+    jumps inside the PDF; none points at the folder the run was built in (regression:
+    ``file:///<checkout>/templates/members/…`` in the Golden Knights awards)."""
+    import tomllib
+
+    _, out, *_ = demo_run
+    site = tomllib.loads((ROOT / "inputs" / event / "event.toml").read_text())["publish"]["site_url"]
+    uris = []
+    for pdf in sorted((out / event).rglob("*.pdf")):
+        for page in PdfReader(pdf).pages:
+            for annot in page.get("/Annots") or []:
+                action = annot.get_object().get("/A")
+                if action is not None and "/URI" in action:
+                    uris.append((pdf.name, str(action["/URI"])))
+    assert [u for u in uris if not u[1].startswith(site)] == []
+    if event == "golden-knights-2019":
+        assert any(u.startswith(site + "members/") for _, u in uris)  # the awards link members

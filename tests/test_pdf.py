@@ -1,10 +1,16 @@
-"""A PDF rendered from the report template carries the text, header and page numbers."""
+"""A PDF rendered from the report template carries the text, header and page numbers; its
+links lead to the published site, never to the folder it was built in."""
 
 import io
+import shutil
+import threading
+from pathlib import Path
 
 import polars as pl
 from pypdf import PdfReader
 
+from flows.publish import render
+from flows.publish.pages import Publication, pdf_base
 from flows.publish.present import Section, table_from_frame
 from flows.publish.render import html_to_pdf, render_page
 
@@ -32,7 +38,7 @@ def test_the_shared_stylesheet_parsed_once_gives_the_same_bytes_as_the_inline_on
     self-contained page, also after other documents went through the same renderer."""
     from weasyprint import HTML
 
-    from flows.publish.render import TEMPLATES, css
+    from flows.publish.render import css
 
     frame = pl.DataFrame({"rank": [1, 2, 3], "name": ["Ann", "Bob", "Cy"], "points": [2.5, 2.0, 0.5]})
     pages = [render_page("report.html", title=f"Standings after round {r}", subtitle="", sections=[
@@ -41,4 +47,65 @@ def test_the_shared_stylesheet_parsed_once_gives_the_same_bytes_as_the_inline_on
         as_of="2024-09-24", printed=True) for r in (1, 2)]
     assert f"<style>{css()}</style>" in pages[0]
     for html in pages + pages[:1]:
-        assert html_to_pdf(html) == HTML(string=html, base_url=str(TEMPLATES)).write_pdf()
+        assert html_to_pdf(html) == HTML(string=html).write_pdf()
+
+
+def link_uris(pdf: bytes) -> list[str]:
+    """Every address a link annotation of ``pdf`` opens (internal jumps left out)."""
+    out = []
+    for page in PdfReader(io.BytesIO(pdf)).pages:
+        for annot in page.get("/Annots") or []:
+            a = annot.get_object().get("/A")
+            if a is not None and "/URI" in a:
+                out.append(str(a["/URI"]))
+    return out
+
+
+LINKED = [Section("Members", tables=[table_from_frame(
+    pl.DataFrame({"name": ["Ann", "Bob"], "_link": ["members/1.html#s1", "#top"]}),
+    [("name", "Name")], links={"name": "_link"})])]
+
+
+def linked_pdf(site_url: str, rel: str = "awards.pdf") -> bytes:
+    pub = Publication(Path("unused"), ctx={"site_url": site_url})
+    pub.page(rel.removesuffix(".pdf") + ".html", title="Awards", subtitle="", sections=LINKED,
+             event={"name": "Test", "venue": "", "dates": "", "code": ""}, as_of="2024-09-24")
+    return html_to_pdf(pub.pdfs[rel])
+
+
+def test_a_pdfs_links_open_the_published_site():
+    """With ``[publish] site_url`` a relative link of a printed page opens the published page
+    from the PDF's own place on the site (mailed or downloaded, it still leads there); an
+    anchor of the same page stays a jump inside the PDF."""
+    site = "https://results.example.org/gk-2019"  # no trailing slash: one is added
+    assert link_uris(linked_pdf(site)) == ["https://results.example.org/gk-2019/members/1.html#s1"]
+    assert link_uris(linked_pdf(site, "certificates/x.pdf")) == [
+        "https://results.example.org/gk-2019/certificates/members/1.html#s1"]
+    assert pdf_base(site + "/", "a/b.pdf") == "https://results.example.org/gk-2019/a/b.pdf"
+
+
+def test_without_a_site_url_a_pdfs_links_stay_relative():
+    """No site address known: the link stays as the page wrote it (relative to the PDF,
+    which works where the PDF sits in the published folder), not a file:// address."""
+    assert link_uris(linked_pdf("")) == ["members/1.html#s1"]
+
+
+def test_the_same_page_gives_the_same_pdf_from_any_checkout(tmp_path, monkeypatch):
+    """Regression: WeasyPrint resolved relative links against the project's templates folder,
+    so PDFs linked to ``file:///<checkout>/templates/…`` and their bytes changed with the
+    folder the project was checked out in. The same page rendered by a copy of the templates
+    elsewhere (a fresh thread: its own parsed stylesheet) gives the same bytes."""
+    html = Publication(Path("unused"), ctx={"site_url": ""})
+    html.page("awards.html", title="Awards", subtitle="", sections=LINKED,
+              event={"name": "Test", "venue": "", "dates": "", "code": ""}, as_of="2024-09-24")
+    page = html.pdfs["awards.pdf"]
+    here = html_to_pdf(page)
+    copy = tmp_path / "elsewhere" / "templates"
+    shutil.copytree(render.TEMPLATES, copy)
+    monkeypatch.setattr(render, "TEMPLATES", copy)
+    there: list[bytes] = []
+    worker = threading.Thread(target=lambda: there.append(html_to_pdf(page)))
+    worker.start()
+    worker.join()
+    assert there == [here]
+    assert not [u for u in link_uris(here) if u.startswith("file:")]

@@ -35,6 +35,20 @@ def nav_context(rel: str, *, prev: str | None = None, next: str | None = None) -
             "up": up}
 
 
+def pdf_base(site_url: str, rel: str) -> str:
+    """The address a PDF's relative links resolve against: the PDF's own address on the
+    published site (``[publish] site_url`` joined with its path in the event's folder), so
+    that a link clicked in a mailed or downloaded PDF opens the published page; without
+    ``site_url``, none (the links stay relative and work where the PDF sits in the site).
+
+    Decision: never the folder the PDF was built in — a ``file://`` link to the build
+    machine leads nowhere for a reader, and it made the PDF's bytes depend on where the
+    project is checked out."""
+    if not site_url:
+        return ""
+    return (site_url if site_url.endswith("/") else site_url + "/") + rel
+
+
 PRINTED: dict[str, Any] = {"site_index": "", "home": "", "office_home": "", "prev": "",
                            "next": "", "printed": True}
 """What the printed version of a page is rendered with instead of the navigation: no links
@@ -63,7 +77,9 @@ class Publication:
     while the other pages are built (``flows.publish.render.EarlyPDFs``)."""
 
     def add_pdf(self, rel: str, html: str) -> None:
-        """Publish the PDF ``rel`` rendered from ``html``."""
+        """Publish the PDF ``rel`` rendered from ``html``, its links made for where the PDF is
+        read (:func:`pdf_base`)."""
+        html = render.with_base(html, pdf_base(self.ctx.get("site_url", ""), rel))
         self.pdfs[rel] = html
         if self.on_pdf is not None:
             self.on_pdf(rel, html)

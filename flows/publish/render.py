@@ -7,10 +7,12 @@ import hashlib
 import logging
 import multiprocessing
 import os
+import re
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
 from functools import lru_cache
+from html import escape
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
 from typing import Any
@@ -73,7 +75,8 @@ def html_to_pdf(html: str) -> bytes:
     """One PDF from one self-contained HTML page. A page carrying the shared stylesheet
     (:func:`render_page` inlines it) is rendered with the stylesheet parsed once per renderer
     and one font configuration (the same bytes, measured: 71 -> 31 ms for a one-page
-    certificate; tests/test_pdf.py compares them)."""
+    certificate; tests/test_pdf.py compares them). Relative links resolve against the page's
+    own ``<base>`` (:func:`with_base`), never against a folder of this machine."""
     from weasyprint import HTML  # imported here: it is slow to import and only PDFs need it
 
     # WeasyPrint warns about font subsetting back-ends on every document: not for the office.
@@ -83,9 +86,25 @@ def html_to_pdf(html: str) -> bytes:
     inline = f"<style>{css()}</style>"
     if inline in html:
         fonts, sheet = _stylesheet()
-        return HTML(string=html.replace(inline, "", 1), base_url=str(TEMPLATES)).write_pdf(
+        return HTML(string=html.replace(inline, "", 1)).write_pdf(
             stylesheets=[sheet], font_config=fonts)
-    return HTML(string=html, base_url=str(TEMPLATES)).write_pdf()
+    return HTML(string=html).write_pdf()
+
+
+def with_base(html: str, base: str) -> str:
+    """``html`` with ``<base href="base">`` as the first element of its head (WeasyPrint then
+    resolves the page's relative links against it); unchanged when ``base`` is empty.
+
+    No other base is given to WeasyPrint (:func:`html_to_pdf`): the pages load nothing by a
+    relative address (the stylesheet is inlined or parsed once, images are ``data:``), so the
+    only relative addresses are links, and they stay relative without a base."""
+    if not base:
+        return html
+    tag = f'<base href="{escape(base, quote=True)}">'
+    head = re.search(r"<head[^>]*>", html, flags=re.IGNORECASE)
+    if head is None:
+        return tag + html
+    return html[:head.end()] + tag + html[head.end():]
 
 
 _POOL: ProcessPoolExecutor | None = None

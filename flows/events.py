@@ -11,6 +11,7 @@ import traceback
 from pathlib import Path
 
 from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows import progress, publish_folder, unchanged
@@ -77,7 +78,7 @@ def event_runner(task_runner: str, jobs: int, dask_address: str | None = None) -
     raise ValueError(f"task runner {task_runner!r}: expected one of {', '.join(TASK_RUNNERS)}")
 
 
-@task(name="event")
+@task(name="event", cache_policy=NO_CACHE)
 def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
               renderer: str = "local", rebuild: bool = False) -> tuple[str, str]:
     """One event folder into ``out_dir``: (its status, its name). Any failure is the event's

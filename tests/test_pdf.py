@@ -109,3 +109,11 @@ def test_the_same_page_gives_the_same_pdf_from_any_checkout(tmp_path, monkeypatc
     worker.join()
     assert there == [here]
     assert not [u for u in link_uris(here) if u.startswith("file:")]
+
+
+def test_the_renderers_run_at_a_lower_priority_than_the_run():
+    """The PDF renderers fill every core; the run's own short work between them (Prefect's
+    server, an event's flow run, the next pages) goes first (``nice``)."""
+    import os
+
+    assert render._pool().submit(os.nice, 0).result() == min(19, os.nice(0) + render.PDF_NICENESS)

@@ -2,7 +2,7 @@
 costs little): the events assembled beforehand (flows/prepare.py, flows/handover.py) publish
 byte for byte what the flows publish alone; a preparation made from other inputs, for another
 date or folder, or that failed, is not used; the server's replay of requests that met a locked
-database (flows/local_server.py); the run's accounting of Prefect's share (flows/cli.py
+database and its warm start (flows/local_server.py); no task cache; the run's accounting of Prefect's share (flows/cli.py
 `run_summary`); no heartbeats on the run's own server."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ import pytest
 
 from flows import handover, unchanged
 from flows.cli import no_heartbeats, run_summary
-from flows.local_server import RetryLocked
+from flows.local_server import WARM_UP, RetryLocked, WarmStart
 from flows.prepare import Preparer, prepare_event
 from tests.conftest import TIMED, output_files, tiny_event
 
@@ -179,6 +179,86 @@ def test_other_answers_and_other_scopes_pass_through_once():
 
     asyncio.run(RetryLocked(lifespan)({"type": "lifespan"}, None, None))
     assert seen == ["lifespan"]
+
+
+class Booting:
+    """An ASGI app with a lifespan (start, then stop) that logs, in order, its start and each
+    HTTP request it answers (200; ``fail``: a path whose request raises)."""
+
+    def __init__(self, fail: str = "") -> None:
+        self.fail = fail
+        self.log: list[str] = []
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "lifespan":
+            assert (await receive())["type"] == "lifespan.startup"
+            self.log.append("started")
+            await send({"type": "lifespan.startup.complete"})
+            assert (await receive())["type"] == "lifespan.shutdown"
+            await send({"type": "lifespan.shutdown.complete"})
+            return
+        if scope["path"] == self.fail:
+            raise RuntimeError("cold")
+        self.log.append(f"{scope['method']} {scope['path']}")
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"{}"})
+
+
+def boot(app: WarmStart) -> list[tuple[str, list[str]]]:
+    """The lifespan messages the server (uvicorn) gets, each with the app's log at that time."""
+    inner = app.app
+    messages = [{"type": "lifespan.startup"}, {"type": "lifespan.shutdown"}]
+    told: list[tuple[str, list[str]]] = []
+
+    async def receive():
+        return messages.pop(0)
+
+    async def send(message):
+        told.append((message["type"], list(inner.log)))
+
+    asyncio.run(app({"type": "lifespan"}, receive, send))
+    return told
+
+
+def test_the_server_makes_its_first_requests_before_it_says_it_has_started():
+    """Regression (session 8): the run's first requests met a cold server (0.39 s for the
+    first request, 0.24 s for the first database read) on the way to its first flow run; the
+    warm-up makes them while the server starts, before uvicorn is told it may answer."""
+    app = WarmStart(Booting())
+    told = boot(app)
+    warm = [f"{m} {p}" for m, p, _ in WARM_UP]
+    assert told[0] == ("lifespan.startup.complete", ["started", *warm])
+    assert told[1][0] == "lifespan.shutdown.complete"
+    assert app.answers == [200] * len(WARM_UP)
+
+
+def test_a_failed_warm_up_request_does_not_stop_the_server_from_starting():
+    app = WarmStart(Booting(fail=WARM_UP[0][1]))
+    told = boot(app)
+    assert told[0][0] == "lifespan.startup.complete"
+    assert app.answers == [0] + [200] * (len(WARM_UP) - 1)
+    seen = []
+
+    async def echo(scope, receive, send):
+        seen.append(scope["type"])
+
+    asyncio.run(WarmStart(echo)({"type": "http", "path": "/api/health"}, None, None))
+    assert seen == ["http"]  # requests pass through untouched
+
+
+def test_no_chessfed_task_hashes_its_inputs():
+    """Prefect's default cache policy would pickle and hash every input of every task (an
+    event's pages and PDFs: 12 MB for the demo's Swiss event) for a cache chessfed never
+    reads; every task of the run has none."""
+    from prefect import Task
+    from prefect.cache_policies import NO_CACHE
+
+    from flows import events, tasks
+
+    found = [t for m in (tasks, events) for t in vars(m).values() if isinstance(t, Task)]
+    assert {t.name for t in found} >= {"event", "read_config", "read_inputs", "render_pdfs",
+                                       "write_outputs"}
+    assert [t.name for t in found if t.cache_policy is not NO_CACHE] == []
 
 
 def manifest(out: Path, name: str, **timings) -> None:

@@ -137,6 +137,11 @@ def _pool() -> ProcessPoolExecutor:
         return _POOL
 
 
+def submit(fn: Callable[..., Any], *args: Any) -> Future:
+    """``fn(*args)`` in one of the run's renderers (:func:`_pool`)."""
+    return _pool().submit(fn, *args)
+
+
 PDF_NICENESS = 10
 """How much lower the renderers' scheduling priority is than the run's (``nice``): they fill
 every core, and the run's own work between them — Prefect's server answering, an event's flow
@@ -163,7 +168,7 @@ def warm_up() -> None:
         _WARMED.set()
     if pdf_workers() > 1:
         for _ in range(pdf_workers()):
-            _pool().submit(html_to_pdf, "<p></p>")
+            submit(html_to_pdf, "<p></p>")
 
 
 def digest(html: str) -> str:
@@ -185,7 +190,7 @@ class EarlyPDFs:
         if pdf_workers() > 1 and self.wanted(rel, html):
             key = digest(html)
             if key not in self.futures:
-                self.futures[key] = _pool().submit(html_to_pdf, html)
+                self.futures[key] = submit(html_to_pdf, html)
 
     def discard(self) -> None:
         """Forget what was not asked for (an event that failed before its PDFs)."""
@@ -208,7 +213,7 @@ def htmls_to_pdfs(htmls: list[str], early: EarlyPDFs | None = None) -> list[byte
     futures: dict[str, Future] = {}
     for k, h in zip(keys, htmls):
         if k not in futures:
-            futures[k] = started.pop(k) if k in started else _pool().submit(html_to_pdf, h)
+            futures[k] = started.pop(k) if k in started else submit(html_to_pdf, h)
     return [futures[k].result() for k in keys]
 
 

@@ -55,6 +55,8 @@ class Steps:
         self.timings["total_s"] = round(total_s, 3)
         self.timings["work_s"] = round(work, 3)
         self.timings["orchestration_s"] = round(max(total_s - inside, 0.0), 3)
-        LOGGER.info("%s: done in %.1f s (steps %.1f s, Prefect %.1f s)", self.event, total_s,
-                    inside, max(total_s - inside, 0.0))
+        # "inside its flow": the flow run's creation and end are counted in run.json (the last
+        # line of the run gives Prefect's whole part)
+        LOGGER.info("%s: done in %.1f s (steps %.1f s, Prefect inside its flow %.1f s)",
+                    self.event, total_s, inside, max(total_s - inside, 0.0))
 

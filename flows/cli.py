@@ -210,6 +210,7 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen
         # would take a core from the server's start, which is on the way to the first event
         threading.Thread(target=render.warm_up, name="chessfed-renderers", daemon=True).start()
     t_call = time.perf_counter()
+    called_at = time.time()  # the wall clock, to compare with the manifests' times
     unchanged.SKIPPED.clear()
     try:
         with no_heartbeats() if own else contextlib.nullcontext():
@@ -224,7 +225,8 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen
     summary = run_summary(Path(args.out), status, started=_STARTED, imported=t0, waited=t_wait,
                           flow_started=CLOCK.get("flow_started", t_call),
                           flow_ended=CLOCK.get("flow_ended", t_end), ended=t_end,
-                          unchanged=dict(unchanged.SKIPPED),
+                          unchanged=dict(unchanged.SKIPPED) if local else
+                          not_built(Path(args.out), status, called_at),
                           prepared=preparer.busy_between(t_wait, t_ready) if preparer else 0.0,
                           clocks=EVENT_CLOCK if local else None)
     summary |= {"jobs": args.jobs, "task_runner": args.task_runner}
@@ -241,7 +243,7 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen
 
 def run_summary(out: Path, status: dict[str, str], *, started: float, imported: float,
                 waited: float, flow_started: float, flow_ended: float,
-                ended: float, unchanged: dict[str, float] | None = None, prepared: float = 0.0,
+                ended: float, unchanged: dict[str, float | None] | None = None, prepared: float = 0.0,
                 clocks: dict[str, dict[str, float]] | None = None) -> dict[str, object]:
     """How a run's time divides (``outputs/run.json``): the program's own start (Python,
     imports, reading the events), Prefect's start (waiting for the local server beyond that,
@@ -264,7 +266,7 @@ def run_summary(out: Path, status: dict[str, str], *, started: float, imported: 
                   if "started" in clock and "ended" in clock else None)
         if unchanged and name in unchanged:
             events[name] = {"unchanged": True, "check_s": unchanged[name]}
-            if task_s is not None:
+            if task_s is not None and unchanged[name] is not None:
                 events[name]["orchestration_s"] = round(max(task_s - unchanged[name], 0.0), 3)
             continue
         try:
@@ -290,6 +292,20 @@ def run_summary(out: Path, status: dict[str, str], *, started: float, imported: 
             "orchestration_s": round(orchestration, 3),
             "orchestration_share": round(orchestration / wall, 3) if wall > 0 else 0.0,
             "events": events}
+
+
+def not_built(out: Path, status: dict[str, str], since: float) -> dict[str, float | None]:
+    """The events of a run on a cluster that were found unchanged there (the check ran in a
+    worker's process, whose :data:`flows.unchanged.SKIPPED` this process does not see): those
+    that ended "ok" with a manifest written before the run (``since``, wall clock). Their check's
+    time is not known here (None)."""
+    found: dict[str, float | None] = {}
+    for name, s in status.items():
+        path = out / name / "manifest.json"
+        with contextlib.suppress(OSError):
+            if s == "ok" and path.stat().st_mtime < since:
+                found[name] = None
+    return found
 
 
 @contextlib.contextmanager

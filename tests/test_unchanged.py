@@ -223,3 +223,25 @@ def test_the_command_line_builds_a_changed_event_through_prefect(built, monkeypa
             cli.main(["run", str(inputs), "--out", str(out), "-q", "--dry-run-mail"])
     finally:
         (event / "notes.txt").unlink(missing_ok=True)
+
+
+def test_run_json_marks_the_events_a_cluster_found_unchanged(tmp_path):
+    """On a Dask cluster the unchanged check runs in a worker's process: run.json tells such
+    an event by its manifest, written before the run (a built event writes a new one)."""
+    import os
+
+    from flows.cli import not_built, run_summary
+
+    for name in ("kept", "built", "failed"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "manifest.json").write_text('{"timings": {"total_s": 1.0}}')
+    since = (tmp_path / "built" / "manifest.json").stat().st_mtime - 1
+    for name in ("kept", "failed"):
+        os.utime(tmp_path / name / "manifest.json", (since - 60, since - 60))
+    status = {"kept": "ok", "built": "ok", "failed": "error: boom", "missing": "ok"}
+    found = not_built(tmp_path, status, since)
+    assert found == {"kept": None}
+    s = run_summary(tmp_path, status, started=0.0, imported=0.1, waited=0.2, flow_started=1.0,
+                    flow_ended=2.0, ended=2.1, unchanged=found)
+    assert s["events"]["kept"] == {"unchanged": True, "check_s": None}
+    assert s["events"]["built"] == {"total_s": 1.0}

@@ -20,6 +20,23 @@ if TYPE_CHECKING:
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
 
 
+def utf16_without_bom(data: bytes, probe: int = 512) -> str:
+    """``utf-16-le`` or ``utf-16-be`` when the file's first line (its header: column names,
+    plain ASCII; at most ``probe`` characters, at least 4) reads as UTF-16 of that byte order
+    with every character's other byte zero, and the other order would give no such zero; else
+    "". Only the header is looked at: rows may hold names in any script."""
+    pairs = [data[i:i + 2] for i in range(0, min(len(data), 2 * probe) - 1, 2)]
+    for order, zero in (("utf-16-le", 1), ("utf-16-be", 0)):
+        line = []
+        for pair in pairs:
+            if pair[1 - zero] in (0x0A, 0x0D) and pair[zero] == 0:
+                break
+            line.append(pair)
+        if len(line) >= 4 and all(p[zero] == 0 and p[1 - zero] != 0 for p in line):
+            return order
+    return ""
+
+
 def decode_lines(data: bytes, name: str) -> tuple[str, dict[int, Finding], list[Finding]]:
     """DESIGN.md Inputs (UTF-8, a BOM accepted) — the text of a CSV file, decoded line by line.
 
@@ -27,8 +44,11 @@ def decode_lines(data: bytes, name: str) -> tuple[str, dict[int, Finding], list[
     bytes are replaced so that the other lines keep their places) and the file's other
     findings. A UTF-8 BOM is dropped without a finding (Excel's "CSV UTF-8" writes one).
     Decision: a file that starts with a UTF-16 byte order mark is read as UTF-16 with a warning
-    (unambiguous, and what Excel's "Unicode text" writes); any other encoding is not guessed:
-    each line that is not UTF-8 is an error and its row is set aside, the other lines are read.
+    (unambiguous, and what Excel's "Unicode text" writes); so is one without the mark whose
+    header has every other byte zero (:func:`utf16_without_bom`: a CSV holds no NUL
+    character, while UTF-16 writes one beside every Latin letter, digit and comma). Any other
+    encoding is not guessed: each line that is not UTF-8 is an error and its row is set aside,
+    the other lines are read.
     """
     if data.startswith(UTF16_BOMS):
         try:
@@ -38,6 +58,17 @@ def decode_lines(data: bytes, name: str) -> tuple[str, dict[int, Finding], list[
         else:
             return text, {}, [Finding(name, 1, "", "", Severity.WARNING,
                                       "the file is UTF-16 text, not UTF-8: read as UTF-16; "
+                                      "save it as CSV UTF-8")]
+    codec = utf16_without_bom(data)
+    if codec:
+        try:
+            text = data.decode(codec)
+        except UnicodeDecodeError:
+            pass
+        else:
+            return text, {}, [Finding(name, 1, "", "", Severity.WARNING,
+                                      f"the file is UTF-16 text without a byte order mark (every "
+                                      f"other byte of its header is zero), not UTF-8: read as {codec.upper()}; "
                                       "save it as CSV UTF-8")]
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]

@@ -292,6 +292,12 @@ KINDS = [
          set(), blocked="players.csv is missing or cannot be read"),
     Kind("utf16-file", "swiss", whole(P, lambda b: b.decode("utf-8").encode("utf-16")),
          ((P, 1, "", "", W, "the file is UTF-16 text, not UTF-8: read as UTF-16"),), same_as_clean=True),
+    Kind("utf16-file-without-bom", "swiss", whole(P, lambda b: b.decode("utf-8").encode("utf-16-le")),
+         ((P, 1, "", "", W, "the file is UTF-16 text without a byte order mark (every other byte "
+           "of its header is zero), not UTF-8: read as UTF-16-LE"),), same_as_clean=True),
+    Kind("utf16-big-endian-file-without-bom", "swiss",
+         whole(P, lambda b: b.decode("utf-8").encode("utf-16-be")),
+         ((P, 1, "", "", W, "read as UTF-16-BE"),), same_as_clean=True),
     Kind("bom-accepted", "swiss", whole(P, lambda b: b"\xef\xbb\xbf" + b), (), same_as_clean=True),
     Kind("crlf-accepted", "swiss", both(whole(P, lambda b: b.replace(b"\n", b"\r\n")),
                                         whole(R, lambda b: b.replace(b"\n", b"\r\n"))),
@@ -643,3 +649,17 @@ def test_bad_event_folders_through_the_flow_get_their_rows(prefect_harness, tmp_
     assert (out / "players-extra-and-latin1" / "pairings" / "round-03.csv").is_file()
     assert (out / "members-country-usa" / "standings.csv").is_file()
     assert (out / "clean-swiss" / "office" / "validation.csv").read_text().count("\n") == 1
+
+
+def test_utf16_without_a_byte_order_mark_is_told_by_its_header_only():
+    """The header (ASCII column names) decides; rows may be in any script; a UTF-8 file with a
+    stray NUL byte, a file of one short line or of nothing is not taken for UTF-16."""
+    from flows.io import utf16_without_bom
+
+    text = "player_id,name\nA,मीरा\nB,Ann\n"
+    assert utf16_without_bom(text.encode("utf-16-le")) == "utf-16-le"
+    assert utf16_without_bom(text.encode("utf-16-be")) == "utf-16-be"
+    assert utf16_without_bom(text.encode("utf-8")) == ""
+    assert utf16_without_bom(b"player_id,name\n\x00A,B\n") == ""
+    assert utf16_without_bom("id\n".encode("utf-16-le")) == ""  # under 4 characters
+    assert utf16_without_bom(b"") == ""

@@ -183,7 +183,8 @@ def conventions() -> list[str]:
         "- One folder per event under this folder, holding `event.toml` and the CSV files of its "
         "kind. `chessfed run inputs` runs every folder that has an `event.toml`.",
         "- UTF-8 CSV with a header row (a byte-order mark and CRLF line ends are accepted; a "
-        "UTF-16 file with its byte-order mark is read, with a warning). A line that is not "
+        "UTF-16 file is read, with a warning: one with its byte-order mark, or without one when "
+        "every other byte of its header is zero). A line that is not "
         "UTF-8 is reported and only its row is set aside. Columns may come in any order. A "
         "column not listed is a warning and its cells are not read; a required column "
         "missing from the header is an error and the file's rows are not used; a column whose "

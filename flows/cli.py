@@ -344,9 +344,17 @@ def _deploy(args: argparse.Namespace) -> int:
 
 
 def _import_trf(args: argparse.Namespace) -> int:
+    """Exit status: 0 written, 2 the file cannot be taken over (the error names the file, line,
+    column, value and reason; nothing written)."""
     from flows.commands.demo_inputs import import_trf
+    from transforms.core.errors import ChessfedError
 
-    for path in import_trf(Path(args.trf), Path(args.event), category=args.category):
+    try:
+        written = import_trf(Path(args.trf), Path(args.event), category=args.category)
+    except (ChessfedError, OSError, UnicodeDecodeError) as e:
+        print(f"chessfed import-trf: {e}", file=sys.stderr)
+        return 2
+    for path in written:
         print(path)
     return 0
 

@@ -59,3 +59,52 @@ def test_scorecard_survives_export_to_trf_and_takeover():
     # player_id is the start number, and start numbers are kept
     assert_frame_equal(t2.card.sort("sno", "round"), c.card.sort("sno", "round"))
     assert results.filter(pl.col("result") == "+/-").height >= 1  # the demo's forfeit
+
+
+def demo_trf() -> tuple[str, list[int], int]:
+    """The demo's first category as a TRF before its next round: (text, start numbers, rounds)."""
+    run = demo_run()
+    c = run.categories[0]
+    t = write_trf(swiss.engine_input(run, c, c.done + 1, sr.RoundSetup({}, frozenset())))
+    parsed = parse_trf(t)
+    return t, [p.sno for p in parsed.players], parsed.total_rounds
+
+
+def test_import_trf_writes_an_event_that_reads_and_keeps_its_acceleration(tmp_path):
+    """FIDE C.04.5: a file without virtual points gives ``acceleration = "none"``; one whose
+    XXA/250 records are the Baku method's (C.04.5.1) gives ``"baku"``: the next rounds are
+    paired on the same scores as in the program the event came from."""
+    from flows.commands.demo_inputs import import_trf
+    from transforms.core.config import Acceleration
+    from transforms.fide.acceleration import acceleration_records
+
+    text, snos, rounds = demo_trf()
+    plain, baku = tmp_path / "plain.trf", tmp_path / "baku.trf"
+    plain.write_text(text)
+    baku.write_text(text.rstrip("\n") + "\n" + "\n".join(
+        acceleration_records(Acceleration.BAKU, snos, rounds)) + "\n")
+    for trf, want in ((plain, Acceleration.NONE), (baku, Acceleration.BAKU)):
+        event = tmp_path / trf.stem
+        written = import_trf(trf, event, category="open")
+        assert {p.name for p in written} == {"players.csv", "results.csv", "event.toml"}
+        cfg = parse_event_config((event / "event.toml").read_text())
+        assert cfg.swiss.acceleration is want and cfg.swiss.rounds == rounds
+
+
+def test_import_trf_refuses_virtual_points_it_cannot_carry_on(tmp_path, capsys):
+    """Decision: virtual points that are not the Baku method's are refused with the first
+    player and round that differ (exit 2, nothing written), never dropped."""
+    from flows.cli import main
+    from transforms.fide.acceleration import baku_virtual_points, virtual_points_records
+
+    text, snos, rounds = demo_trf()
+    points = baku_virtual_points(snos, rounds)
+    first = min(points)
+    points[first] = (0.5, *points[first][1:])  # round 1: half a point where Baku gives one
+    trf = tmp_path / "other.trf"
+    trf.write_text(text.rstrip("\n") + "\n" + "\n".join(virtual_points_records(points)) + "\n")
+    event = tmp_path / "event"
+    assert main(["import-trf", str(trf), str(event)]) == 2
+    err = capsys.readouterr().err
+    assert f"player {first} round 1: 0.5" in err and "C.04.5.1 gives 1" in err
+    assert not event.exists() or not any(event.iterdir())

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import polars as pl
 
@@ -12,6 +13,9 @@ from flows.commands.simulate import simulate
 from flows.demo.golden_knights import demo_files
 from flows.demo.national_junior import demo_national_junior_files
 from transforms.core.config import parse_event_config
+
+if TYPE_CHECKING:
+    from transforms.fide.trf import Tournament
 
 DEMO_NO_SHOWS = frozenset({("open", 4)})
 """The demo's one scripted event: a no-show in round 4 of the Open (a forfeit win for White on
@@ -48,11 +52,15 @@ def write_demo_inputs(folder: Path) -> list[Path]:
 
 def import_trf(trf: Path, event: Path, *, category: str = "open") -> list[Path]:
     """Start (or take over) a Swiss event folder from a TRF: players.csv and results.csv,
-    and an event.toml to complete when the folder has none."""
+    and an event.toml to complete when the folder has none, with the file's acceleration
+    (:func:`trf_acceleration`). Raises :class:`InputError` (nothing written) for virtual points
+    chessfed cannot carry on."""
     from transforms.fide.trf import parse_trf
     from transforms.swiss.takeover import players_from_trf, results_from_trf
 
-    t = parse_trf(trf.read_text(encoding="utf-8-sig"), source=str(trf))
+    text = trf.read_text(encoding="utf-8-sig")
+    t = parse_trf(text, source=str(trf))
+    acceleration = trf_acceleration(t, text, str(trf))
     event.mkdir(parents=True, exist_ok=True)
     start = dt.datetime.combine(dt.date.today(), dt.time(0, 0))
     written = [io.atomic_write(event / "players.csv",
@@ -63,8 +71,42 @@ def import_trf(trf: Path, event: Path, *, category: str = "open") -> list[Path]:
         colour = "black" if t.initial_colour is not None and t.initial_colour.value == "b" else "white"
         written.append(io.atomic_write(event / "event.toml", EVENT_TEMPLATE.format(
             id=event.name, name=t.name or event.name, start=start.date(), rounds=rounds,
-            edition=t.edition or "2025", colour=colour, category=category)))
+            edition=t.edition or "2025", colour=colour, category=category,
+            acceleration=acceleration)))
     return written
+
+
+def trf_acceleration(t: Tournament, text: str, source: str) -> str:
+    """FIDE C.04.5 — the ``[swiss] acceleration`` that gives the virtual points of the file's
+    ``XXA`` / ``250`` records: ``"none"`` without any, ``"baku"`` when they are the Baku
+    method's (C.04.5.1) for the file's players and rounds. Decision: other virtual points are
+    refused (InputError naming the first player and round that differ), not dropped: the
+    next rounds would be paired on other scores than the file's."""
+    from transforms.core.errors import InputError
+    from transforms.fide.acceleration import baku_virtual_points, virtual_points
+
+    given = virtual_points(t, source=source, text=text)
+    if not given:
+        return "none"
+    rounds = t.total_rounds or int(t.scorecard["round"].max() or 1)
+    baku = baku_virtual_points([p.sno for p in t.players], rounds)
+
+    def trimmed(vals: tuple[float, ...]) -> tuple[float, ...]:
+        return tuple(vals[:max((i + 1 for i, v in enumerate(vals) if v), default=0)])
+
+    for sno in sorted({*given, *baku}):
+        mine, theirs = trimmed(given.get(sno, ())), trimmed(baku.get(sno, ()))
+        if mine != theirs:
+            rnd = next((i for i, (a, b) in enumerate(zip(mine + (0.0,) * len(theirs),
+                                                         theirs + (0.0,) * len(mine)), 1)
+                        if a != b), 1)
+            has = mine[rnd - 1] if rnd <= len(mine) else 0.0
+            want = theirs[rnd - 1] if rnd <= len(theirs) else 0.0
+            raise InputError(source, None, "XXA/250", f"player {sno} round {rnd}: {has:g}",
+                             f"virtual points that are not the Baku method's (C.04.5.1 gives "
+                             f"{want:g}), the only acceleration chessfed pairs with: not "
+                             f"imported")
+    return "baku"
 
 
 EVENT_TEMPLATE = """# Taken over from a TRF by `chessfed import-trf`: complete the [event] and [publish] keys.
@@ -86,5 +128,6 @@ sender = "results@example.org"
 rounds = {rounds}
 dutch_edition = "{edition}"
 initial_colour = "{colour}"
+acceleration = "{acceleration}"
 categories = [{{ id = "{category}", name = "{name}" }}]
 """

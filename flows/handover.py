@@ -40,6 +40,13 @@ class Prepared:
         return self.cfg, self.date, self.pub, self.letters, Steps(self.out_dir.name, self.pub.timings)
 
 
+def run_date(as_of: dt.date | None, cfg: Any) -> dt.date:
+    """The run date (``[event] as_of`` in inputs/README.md): the one asked for (``--as-of``),
+    else the event's ``as_of``, else today — the same for a prepared event and for its flow (:meth:`flows.prepare.Preparer.take`
+    compares them)."""
+    return as_of or cfg.event.as_of or dt.date.today()
+
+
 class Preparer(Protocol):
     def take(self, folder: Path, fingerprint: str, as_of: dt.date | None, out_dir: Path,
              renderer: str) -> Prepared | None: ...

@@ -51,15 +51,10 @@ def decode_lines(data: bytes, name: str) -> tuple[str, dict[int, Finding], list[
     the other lines are read.
     """
     if data.startswith(UTF16_BOMS):
-        try:
-            text = data.decode("utf-16")
-        except UnicodeDecodeError:
-            pass
-        else:
-            return text, {}, [Finding(name, 1, "", "", Severity.WARNING,
-                                      "the file is UTF-16 text, not UTF-8: read as UTF-16; "
-                                      "save it as CSV UTF-8")]
-    codec = utf16_without_bom(data)
+        codec, how = "utf-16", ""
+    else:
+        codec = utf16_without_bom(data)
+        how = " without a byte order mark (every other byte of its header is zero)"
     if codec:
         try:
             text = data.decode(codec)
@@ -67,9 +62,8 @@ def decode_lines(data: bytes, name: str) -> tuple[str, dict[int, Finding], list[
             pass
         else:
             return text, {}, [Finding(name, 1, "", "", Severity.WARNING,
-                                      f"the file is UTF-16 text without a byte order mark (every "
-                                      f"other byte of its header is zero), not UTF-8: read as {codec.upper()}; "
-                                      "save it as CSV UTF-8")]
+                                      f"the file is UTF-16 text{how}, not UTF-8: read as "
+                                      f"{codec.upper()}; save it as CSV UTF-8")]
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
     parts: list[str] = []

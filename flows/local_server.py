@@ -1,6 +1,6 @@
 """The Prefect server a run of ``chessfed run`` starts for itself (no PREFECT_API_URL given):
 Prefect's own application (``prefect.server.api.server.create_app``, as Prefect's ephemeral
-mode starts it) behind one adjustment, :class:`RetryLocked`.
+mode starts it) behind two adjustments, :class:`RetryLocked` and :class:`WarmStart`.
 
 Measured (issue 13, Prefect 3.9.1, this 2-core machine): when two events start side by side,
 their flow runs' bookkeeping writes to the server's SQLite database at the same moment; one
@@ -12,9 +12,9 @@ milliseconds later: :class:`RetryLocked` replays such a request inside the serve
 retry would do), and only after :data:`DELAYS` answers the 503, when the client's own patience
 takes over as before.
 
-Its first requests are slow: measured 0.39 s for the first ``GET /api/admin/version``
-(Starlette builds the middleware stack on the first request) and 0.24 s for the first read of
-the database, on the way to the run's first flow run. :class:`WarmStart` makes them during
+Its first requests are slow: measured 0.39 s for the first ``GET /api/admin/version`` and
+0.24 s for the first read of the database, on the way to the run's first flow run (the
+same requests take 5-10 ms afterwards). :class:`WarmStart` makes them during
 the server's start instead, while the run assembles its events (:mod:`flows.prepare`)."""
 
 from __future__ import annotations

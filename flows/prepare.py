@@ -30,7 +30,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from flows import unchanged
-from flows.handover import Prepared
+from flows.handover import Prepared, run_date
 from flows.progress import Steps
 
 
@@ -50,7 +50,7 @@ def prepare_event(folder: Path, out_dir: Path, as_of: dt.date | None,
         kind = swiss if cfg.event.kind is EventKind.SWISS else correspondence
         names = SWISS_SCHEMAS if kind is swiss else GK_SCHEMAS
         raw = tasks.read_inputs.fn(folder, list(names))
-    date = as_of or cfg.event.as_of or dt.date.today()
+    date = run_date(as_of, cfg)
     pub, letters = kind.assemble(cfg, raw, date, out_dir, renderer, step)
     return Prepared(fingerprint, as_of, out_dir, renderer, cfg, date, pub, letters, started,
                     time.perf_counter())
@@ -127,7 +127,7 @@ class Preparer:
             return None
         if (prepared.fingerprint != fingerprint or prepared.as_of != as_of
                 or prepared.out_dir != Path(out_dir) or prepared.renderer != renderer
-                or prepared.date != (as_of or prepared.cfg.event.as_of or dt.date.today())):
+                or prepared.date != run_date(as_of, prepared.cfg)):
             # inputs changed meanwhile, another run's settings, or prepared as of "today"
             # before midnight and taken after it
             _discard(prepared.out_dir)

@@ -10,7 +10,6 @@ Swiss event every page and PDF, 12 MB, pickled and hashed once per task, about 5
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 import os
 import platform
@@ -105,7 +104,7 @@ def render_pdfs(htmls: dict[str, str], previous: dict[str, str],
     the run executes on). ``early``: the output folder whose PDFs :func:`early_pdfs` already
     started (their results are taken, not rendered again)."""
     todo = sorted((p for p, h in htmls.items()
-                   if previous.get(p) != hashlib.sha256(h.encode()).hexdigest()),
+                   if previous.get(p) != render.digest(h)),
                   key=lambda p: (-len(htmls[p]), p))
     batch = [htmls[p] for p in todo]
     if renderer == "dask" and batch:
@@ -172,7 +171,7 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
         with step("read"):
             cfg = read_config(event_dir)
             raw = read_inputs(event_dir, names)
-        date = as_of or cfg.event.as_of or dt.date.today()
+        date = handover.run_date(as_of, cfg)
         pub, letters = assemble(cfg, raw, date, out_dir, renderer, step)
     return finish(pub, cfg, event_dir, names, date, started, letters, send_mail=send_mail,
                   step=step, renderer=renderer, inputs_sha=inputs_sha)
@@ -238,7 +237,7 @@ def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
             entry["sha256"] = io.sha256(path)
             entry["bytes"] = path.stat().st_size
         if rel in pub.pdfs:
-            entry["html_sha256"] = hashlib.sha256(pub.pdfs[rel].encode()).hexdigest()
+            entry["html_sha256"] = render.digest(pub.pdfs[rel])
         outputs.append(entry)
     inputs = [{"path": n, "sha256": io.sha256(event_dir / n), "bytes": (event_dir / n).stat().st_size}
               for n in ["event.toml", *input_names] if (event_dir / n).exists()]

@@ -60,14 +60,14 @@ def import_trf(trf: Path, event: Path, *, category: str = "open") -> list[Path]:
 
     text = trf.read_text(encoding="utf-8-sig")
     t = parse_trf(text, source=str(trf))
-    acceleration = trf_acceleration(t, text, str(trf))
+    rounds = t.total_rounds or int(t.scorecard["round"].max() or 1)
+    acceleration = trf_acceleration(t, text, str(trf), rounds)
     event.mkdir(parents=True, exist_ok=True)
     start = dt.datetime.combine(dt.date.today(), dt.time(0, 0))
     written = [io.atomic_write(event / "players.csv",
                                players_from_trf(t, section=category, registered_at=start).write_csv()),
                io.atomic_write(event / "results.csv", results_from_trf(t).write_csv())]
     if not (event / "event.toml").exists():
-        rounds = t.total_rounds or int(t.scorecard["round"].max() or 1)
         colour = "black" if t.initial_colour is not None and t.initial_colour.value == "b" else "white"
         written.append(io.atomic_write(event / "event.toml", EVENT_TEMPLATE.format(
             id=event.name, name=t.name or event.name, start=start.date(), rounds=rounds,
@@ -76,36 +76,29 @@ def import_trf(trf: Path, event: Path, *, category: str = "open") -> list[Path]:
     return written
 
 
-def trf_acceleration(t: Tournament, text: str, source: str) -> str:
+def trf_acceleration(t: Tournament, text: str, source: str, rounds: int) -> str:
     """FIDE C.04.5 — the ``[swiss] acceleration`` that gives the virtual points of the file's
     ``XXA`` / ``250`` records: ``"none"`` without any, ``"baku"`` when they are the Baku
-    method's (C.04.5.1) for the file's players and rounds. Decision: other virtual points are
-    refused (InputError naming the first player and round that differ), not dropped: the
-    next rounds would be paired on other scores than the file's."""
+    method's (C.04.5.1) for the file's players and its ``rounds``. Decision: other virtual
+    points are refused (InputError naming the first player and round that differ), not
+    dropped: the next rounds would be paired on other scores than the file's."""
     from transforms.core.errors import InputError
     from transforms.fide.acceleration import baku_virtual_points, virtual_points
 
     given = virtual_points(t, source=source, text=text)
     if not given:
         return "none"
-    rounds = t.total_rounds or int(t.scorecard["round"].max() or 1)
     baku = baku_virtual_points([p.sno for p in t.players], rounds)
-
-    def trimmed(vals: tuple[float, ...]) -> tuple[float, ...]:
-        return tuple(vals[:max((i + 1 for i, v in enumerate(vals) if v), default=0)])
-
     for sno in sorted({*given, *baku}):
-        mine, theirs = trimmed(given.get(sno, ())), trimmed(baku.get(sno, ()))
-        if mine != theirs:
-            rnd = next((i for i, (a, b) in enumerate(zip(mine + (0.0,) * len(theirs),
-                                                         theirs + (0.0,) * len(mine)), 1)
-                        if a != b), 1)
-            has = mine[rnd - 1] if rnd <= len(mine) else 0.0
-            want = theirs[rnd - 1] if rnd <= len(theirs) else 0.0
-            raise InputError(source, None, "XXA/250", f"player {sno} round {rnd}: {has:g}",
-                             f"virtual points that are not the Baku method's (C.04.5.1 gives "
-                             f"{want:g}), the only acceleration chessfed pairs with: not "
-                             f"imported")
+        mine, theirs = given.get(sno, ()), baku.get(sno, ())
+        n = max(len(mine), len(theirs))  # a round past a player's values gives him none
+        for rnd, (has, want) in enumerate(zip(mine + (0.0,) * (n - len(mine)),
+                                              theirs + (0.0,) * (n - len(theirs))), 1):
+            if has != want:
+                raise InputError(source, None, "XXA/250", f"player {sno} round {rnd}: {has:g}",
+                                 f"virtual points that are not the Baku method's (C.04.5.1 "
+                                 f"gives {want:g}), the only acceleration chessfed pairs with: "
+                                 f"not imported")
     return "baku"
 
 

@@ -87,8 +87,9 @@ def wait_for_server(proc: subprocess.Popen | None, env: dict[str, str] | os._Env
 
 
 def _run(args: argparse.Namespace) -> int:
-    """Exit status: 0 clean, 1 published with rejected input rows, 2 an event failed or the
-    command was wrong (``flows.run_index.exit_status``)."""
+    """Exit status (``flows.run_index.EXIT_CODES``): 0 clean, 1 published with rejected input
+    rows, 2 an event failed or the command was wrong, 3 an event held back at its last good
+    state (or published in part), 4 letters pending or failed."""
     inputs = Path(args.inputs)
     if not inputs.is_dir():
         print(f"chessfed run: {inputs} is not a folder", file=sys.stderr)
@@ -157,7 +158,7 @@ def _report_unchanged(args: argparse.Namespace, names: dict[str, str], t_check: 
     again (only if it would differ), then ``run.json`` and the exit status, as after a run."""
     from flows import unchanged
     from flows.io import atomic_write
-    from flows.run_index import exit_status, listed_events, site_index
+    from flows.run_index import exit_status, listed_events, outcome, site_index
 
     out = Path(args.out)
     status = {name: "ok" for name in names}
@@ -167,7 +168,7 @@ def _report_unchanged(args: argparse.Namespace, names: dict[str, str], t_check: 
         atomic_write(path, index)
     t_end = time.perf_counter()
     for name, s in status.items():
-        print(f"{name}: {s}")
+        print(outcome(out, name, s, unchanged=True).line)
     summary = run_summary(out, status, started=_STARTED, imported=t_check, waited=t_check,
                           flow_started=t_check, flow_ended=t_end, ended=t_end,
                           unchanged=dict(unchanged.SKIPPED))
@@ -220,8 +221,10 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen
     finally:
         handover.PREPARER = None
     t_end = time.perf_counter()
+    from flows.run_index import outcome
+
     for name, s in status.items():
-        print(f"{name}: {s}")
+        print(outcome(Path(args.out), name, s, unchanged=name in unchanged.SKIPPED).line)
     summary = run_summary(Path(args.out), status, started=_STARTED, imported=t0, waited=t_wait,
                           flow_started=CLOCK.get("flow_started", t_call),
                           flow_ended=CLOCK.get("flow_ended", t_end), ended=t_end,

@@ -12,8 +12,9 @@ from prefect import flow
 from flows import tasks
 from flows.progress import Steps
 from flows.publish.gk_letters import gk_letters
+from flows.publish.gk_sections import stage_play
 from flows.publish.golden_knights import home_links, publish_event
-from flows.publish.letters import Letter
+from flows.publish.letters import Letter, without_addresses
 from flows.publish.mail import bulletin_letters
 from flows.publish.pages import (
     Publication,
@@ -23,6 +24,7 @@ from flows.publish.pages import (
     publish_validation,
 )
 from flows.publish.present import Section
+from flows.publish.render import plural
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding
 from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, RawFile, unusable, validate_files
@@ -54,6 +56,17 @@ def rulebook(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, step: St
     return typed, findings, res
 
 
+def shown_state(res: GKResult) -> str:
+    """What the event's public pages show, in the public's words: the results of the stage
+    being played ("results of the semifinal stage: 5 of 8 sections complete")."""
+    play = stage_play(res)
+    if not play:
+        return "entries"
+    sp = play[-1]
+    return (f"results of the {sp.stage} stage ({sp.complete} of {plural(sp.sections, 'section')} "
+            "complete)")
+
+
 def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFrame],
                  findings: list[Finding], as_of: dt.date, step: StepTimer = no_step,
                  res: GKResult | None = None) -> tuple[list[str], GKResult | None]:
@@ -74,13 +87,18 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
         res = None
         msg = ("members.csv or entries.csv cannot be read (see the validation report): nothing else "
                "is computed.")
+        pub.withhold(msg)
         pub.notes.append(msg)
-        bulletin.append(Section("Not published", intro=[msg]))
+        pub.state = "event"
+        bulletin.append(Section("Results", intro=[
+            "The event's results will be published as soon as the office has checked the latest "
+            "entries."]))
     else:
         if res is None:
             with step("rules"):
                 res = compute(cfg, typed, as_of)
         findings += res.findings
+        pub.state = shown_state(res)
         with step("pages"):
             bulletin, highlights, home = publish_event(pub, cfg, cfg.golden_knights, res, as_of,
                                                        members=typed["members.csv"])
@@ -103,12 +121,13 @@ def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None =
 
 
 def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir: Path,
-             renderer: str, step: Steps) -> tuple[Publication, list[Letter]]:
+             renderer: str, step: Steps, notice: str = "") -> tuple[Publication, list[Letter]]:
     """Everything of the event that is computed from its inputs, in memory (nothing written,
     nothing sent): validation, the rulebook's run, every page and file of its site (their PDFs
-    start rendering as their HTML is made) and its letters."""
-    pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings,
-                      on_pdf=tasks.early_pdfs(out_dir, renderer))
+    start rendering as their HTML is made) and its letters. ``notice``: said on every web
+    page (a held publication's, :mod:`flows.last_good`)."""
+    pub = Publication(out_dir, ctx={**event_context(cfg, as_of), "notice": notice},
+                      timings=step.timings, on_pdf=tasks.early_pdfs(out_dir, renderer))
     typed, findings, res = rulebook(cfg, raw, as_of, step)
     highlights, res = publish_site(pub, cfg, typed, findings, as_of, step=step, res=res)
     letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],
@@ -120,5 +139,5 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir:
             personal, skipped = gk_letters(cfg, res, typed["members.csv"], as_of)
         letters += personal
         for who, why in skipped:
-            pub.notes.append(f"No letter to {who}: {why}.")
+            pub.notes.append(without_addresses(f"No letter to {who}: {why}."))
     return pub, letters

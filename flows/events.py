@@ -14,7 +14,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
-from flows import progress, publish_folder, unchanged
+from flows import last_good, progress, publish_folder, unchanged
 from flows.correspondence import correspondence_event
 from flows.run_index import (  # noqa: F401 - event_folders, exit_status: where callers look
     event_folders,
@@ -24,24 +24,9 @@ from flows.run_index import (  # noqa: F401 - event_folders, exit_status: where 
     site_index,
 )
 from flows.swiss import swiss_event
-from flows.tasks import discard_early_pdfs, publish_config_error, write_outputs
-from transforms.core.config import EventConfig, EventKind, parse_event_config
+from flows.tasks import check_config, discard_early_pdfs, publish_config_error, write_outputs
+from transforms.core.config import EventKind
 from transforms.core.errors import ConfigError
-
-
-def check_config(folder: Path) -> EventConfig:
-    """Read and load event.toml (every table is validated at load, so a bad key is reported
-    before any step runs: ConfigError names the file and the key)."""
-    name = f"{folder.name}/event.toml"
-    try:
-        text = (folder / "event.toml").read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        data = (folder / "event.toml").read_bytes()
-        line = data[: e.start].count(b"\n") + 1
-        raise ConfigError(name, "", f"not UTF-8 text at line {line} (byte 0x{data[e.start]:02X}): "
-                                    "save event.toml as UTF-8") from None
-    return parse_event_config(text, file=name)
-
 
 TASK_RUNNERS = ("threads", "dask")
 
@@ -124,8 +109,11 @@ def _run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bo
     try:
         cfg = check_config(folder)
     except ConfigError as err:
-        publish_config_error(folder, out_dir, err)
-        return f"error: {err}", folder.name
+        last = last_good.find(out_dir)
+        if last is None:  # never published whole: nothing to hold, the office is told
+            publish_config_error(folder, out_dir, err, as_of)
+            return f"error: {err}", folder.name
+        cfg = check_config(last.folder)  # its flow holds the last good publication
     runner = swiss_event if cfg.event.kind is EventKind.SWISS else correspondence_event
     if renderer == "dask":
         # On a Dask worker the event's flow is a flow run of its own (an empty context):

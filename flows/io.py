@@ -166,13 +166,31 @@ def sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+UMASK = _umask()
+"""The process's umask, read once when this module is imported (reading it means setting it:
+done here, before the run starts any thread, not at every write)."""
+FILE_MODE = 0o666 & ~UMASK
+"""The mode of every file a run writes: what ``open`` would give (0644 under the usual umask
+022), so that a web server running as another user (nginx as ``www-data``) or a copy with
+``rsync -a`` can read the published site. Temporary files are created 0600 (``mkstemp``);
+each gets this mode before it takes its name."""
+
+
 def atomic_write(path: Path, data: bytes | str) -> Path:
     """Write ``data`` to ``path`` through a temporary file in the same folder and an
-    ``os.replace``, so readers never see a half-written output."""
+    ``os.replace``, so readers never see a half-written output; the file gets
+    :data:`FILE_MODE` (folders are made with the umask's default, 0755 under umask 022)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
+        os.fchmod(fd, FILE_MODE)
         with os.fdopen(fd, "wb") as fh:
             fh.write(raw)
         os.replace(tmp, path)

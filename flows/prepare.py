@@ -39,7 +39,7 @@ def prepare_event(folder: Path, out_dir: Path, as_of: dt.date | None,
     """The Prefect-free part of one event's flow, as its flow runs it: read the folder (the
     flow's read tasks, called as plain functions), then the kind's ``assemble``."""
     from flows import correspondence, swiss, tasks
-    from transforms.core.config import EventKind
+    from transforms.core.config import EventConfig, EventKind
     from transforms.core.ingest import GK_SCHEMAS, SWISS_SCHEMAS
 
     started = time.perf_counter()
@@ -47,6 +47,8 @@ def prepare_event(folder: Path, out_dir: Path, as_of: dt.date | None,
     step = Steps(folder.name)
     with step("read"):
         cfg = tasks.read_config.fn(folder)
+        if not isinstance(cfg, EventConfig):
+            raise cfg  # the flow holds the last good publication (flows/last_good.py)
         kind = swiss if cfg.event.kind is EventKind.SWISS else correspondence
         names = SWISS_SCHEMAS if kind is swiss else GK_SCHEMAS
         raw = tasks.read_inputs.fn(folder, list(names))

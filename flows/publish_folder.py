@@ -38,6 +38,9 @@ def event_lock(out_dir: Path) -> Iterator[None]:
     holds it (the lock is the kernel's: a killed run's lock is gone with its process)."""
     path = out_dir.parent / WORK / f"{out_dir.name}.lock"
     path.parent.mkdir(parents=True, exist_ok=True)
+    deny = path.parent / ".htaccess"  # the working folder holds the staging copies: not for the web
+    if not deny.exists():
+        deny.write_text("Require all denied\n", encoding="utf-8")
     fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
     try:
         try:

@@ -3,6 +3,7 @@
 
 
 import datetime as dt
+from dataclasses import replace
 from pathlib import Path
 
 from prefect import flow
@@ -11,7 +12,7 @@ from flows import tasks
 from flows.progress import Steps
 from flows.publish import swiss as pages
 from flows.publish import swiss_site as site
-from flows.publish.letters import Letter
+from flows.publish.letters import Letter, without_addresses
 from flows.publish.mail import bulletin_letters
 from flows.publish.names import file_part
 from flows.publish.pages import (
@@ -23,12 +24,13 @@ from flows.publish.pages import (
     publish_validation,
 )
 from flows.publish.present import Section
+from flows.publish.render import plural
 from flows.publish.swiss_letters import swiss_letters
 from transforms.core.config import EventConfig
 from transforms.core.errors import Severity
 from transforms.core.ingest import SWISS_SCHEMAS, RawFile
 from transforms.fide.rating_report import check_rating_report, rating_report, report_header
-from transforms.fide.trf import parse_trf, write_trf
+from transforms.fide.trf import Tournament, parse_trf, write_trf
 from transforms.swiss.event import SwissRun, engine_input, run_swiss
 from transforms.swiss.rounds import RoundSetup, trf_players
 
@@ -43,13 +45,14 @@ def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
 
 
 def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir: Path,
-             renderer: str, step: Steps) -> tuple[Publication, list[Letter]]:
+             renderer: str, step: Steps, notice: str = "") -> tuple[Publication, list[Letter]]:
     """Everything of the event that is computed from its inputs, in memory (nothing written,
     nothing sent): the rulebook's run (validate, standings, audit, pairing), every page and
-    file of its site (their PDFs start rendering as their HTML is made) and its letters."""
+    file of its site (their PDFs start rendering as their HTML is made) and its letters.
+    ``notice``: said on every web page (a held publication's, :mod:`flows.last_good`)."""
     assert cfg.swiss is not None
-    pub = Publication(out_dir, ctx=event_context(cfg, as_of), timings=step.timings,
-                      on_pdf=tasks.early_pdfs(out_dir, renderer))
+    pub = Publication(out_dir, ctx={**event_context(cfg, as_of), "notice": notice},
+                      timings=step.timings, on_pdf=tasks.early_pdfs(out_dir, renderer))
     run = run_swiss(cfg, raw, as_of, step=step)
     with step("pages"):
         _bulletin, _highlights, letters = publish_site(pub, cfg, run, as_of)
@@ -61,17 +64,22 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
     """Every page of the event's site and its letters, assembled in ``pub`` (no I/O: the flow
     writes it)."""
     bulletin, highlights = [], []
+    if run.blocked:
+        pub.withhold(run.blocked)  # before any page: they say what waits
+    pub.state = shown_state(run)
     if run.entries is not None:
         pages.entries(pub, run)  # office pages: not in the bulletin the public reads
     if run.blocked:
         pub.notes.append(run.blocked)
-        bulletin.append(Section("Not published", intro=[run.blocked]))
+        bulletin.append(Section("Standings and pairings", intro=[
+            "The standings and pairings will be published as soon as the office has checked the "
+            "latest results."]))
     else:
         site.publish_rounds_and_players(pub, run)
         for c in run.categories:
             if c.done:
-                pub.files[f"event-{file_part(c.cat.id)}.trf"] = write_trf(engine_input(
-                    run, c, c.done + 1, RoundSetup({}, frozenset())))
+                pub.files[f"event-{file_part(c.cat.id)}.trf"] = write_trf(public_trf(engine_input(
+                    run, c, c.done + 1, RoundSetup({}, frozenset()))))
         fide_rating_reports(pub, run)
         bulletin += site.publish_results(pub, run, highlights)
         for c in run.categories:
@@ -85,9 +93,37 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
                                lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
                                highlights=highlights)
     personal, skipped = swiss_letters(run, as_of)
-    pub.notes += [f"no letter to {who}: {why}" for who, why in skipped]
+    pub.notes += [without_addresses(f"no letter to {who}: {why}") for who, why in skipped]
     letters += personal
     return bulletin, highlights, letters
+
+
+def public_trf(t: Tournament) -> Tournament:
+    """DESIGN.md "Publishing on a bad day" (public files carry no birth date) — the TRF the
+    public site offers for download: every ``001`` record's birth date left blank (columns
+    70-79, which TRF allows empty). Decision: blank, not the year — the players of a junior
+    event are minors, and nothing a program reading the file pairs or ranks with needs it. The
+    office's FIDE rating report (``office/fide/``) keeps the full date FIDE asks for."""
+    return replace(t, players=tuple(replace(p, birth="") for p in t.players))
+
+
+def shown_state(run: SwissRun) -> str:
+    """What the event's public pages show, in the public's words: the standings after the last
+    complete round and the pairings of the next, per category when they differ ("the
+    standings after round 10 and the pairings of round 11")."""
+    if run.blocked:
+        return "entries and player lists"
+
+    def of(c) -> str:
+        shown = [f"standings after round {c.done}"] if c.done else []
+        if c.pairing is not None:
+            shown.append(f"pairings of round {c.pairing.round}")
+        return " and the ".join(shown) or "player lists"
+
+    states = [(c.cat.name, of(c)) for c in run.categories]
+    if len({s for _, s in states}) <= 1:
+        return states[0][1] if states else "event"
+    return "; ".join(f"{name}: {s}" for name, s in states)
 
 
 def fide_rating_reports(pub: Publication, run: SwissRun) -> None:
@@ -113,6 +149,6 @@ def fide_rating_reports(pub: Publication, run: SwissRun) -> None:
         pub.files[rel] = text
         pub.files[f"{OFFICE}fide/rating-report-{file_part(c.cat.id)}-check.csv"] = findings_frame(found).write_csv()
         errors = sum(f.severity is Severity.ERROR for f in found)
-        pub.notes.append(f"FIDE rating report {c.cat.id} ({rules.format}): {errors} error(s), "
-                         f"{len(found) - errors} warning(s) for FIDE (fide/rating-report-"
+        pub.notes.append(f"FIDE rating report {c.cat.id} ({rules.format}): {plural(errors, 'error')}, "
+                         f"{plural(len(found) - errors, 'warning')} for FIDE (fide/rating-report-"
                          f"{file_part(c.cat.id)}-check.csv)")

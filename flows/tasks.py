@@ -22,22 +22,42 @@ from typing import Any
 from prefect import task
 from prefect.cache_policies import NO_CACHE
 
-from flows import handover, io, publish_folder, unchanged
+from flows import handover, io, last_good, publish_folder, unchanged
 from flows.progress import Steps
 from flows.publish import mail, outbox, pages, render
-from flows.publish.letters import Letter
-from flows.publish.pages import OFFICE, Publication, findings_frame
+from flows.publish.letters import Letter, without_addresses
+from flows.publish.pages import OFFICE, Publication
 from transforms.core.config import EventConfig, config_finding, parse_event_config
 from transforms.core.errors import ConfigError
 from transforms.core.ingest import RawFile
 
 
-@task(retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
-def read_config(event_dir: Path) -> EventConfig:
-    path = event_dir / "event.toml"
+def check_config(folder: Path) -> EventConfig:
+    """Read and load event.toml (every table is validated at load, so a bad key is reported
+    before any step runs: ConfigError names the file and the key)."""
+    name = f"{folder.name}/event.toml"
+    path = folder / "event.toml"
     if not path.exists():
-        raise ConfigError(str(path), "", "event.toml is missing")
-    return parse_event_config(path.read_text(encoding="utf-8"), file=f"{event_dir.name}/event.toml")
+        raise ConfigError(name, "", "event.toml is missing")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        data = path.read_bytes()
+        line = data[: e.start].count(b"\n") + 1
+        raise ConfigError(name, "", f"not UTF-8 text at line {line} (byte 0x{data[e.start]:02X}): "
+                                    "save event.toml as UTF-8") from None
+    return parse_event_config(text, file=name)
+
+
+@task(retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
+def read_config(event_dir: Path) -> EventConfig | ConfigError:
+    """The event's configuration (:func:`check_config`), or the error that keeps it from being
+    used — returned, not raised: reading again would not correct it, and the flow then holds
+    the event's last good publication (:mod:`flows.last_good`)."""
+    try:
+        return check_config(event_dir)
+    except ConfigError as e:
+        return e
 
 
 @task(retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
@@ -51,20 +71,37 @@ def read_inputs(event_dir: Path, names: list[str]) -> dict[str, RawFile]:
     return out
 
 
-def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError) -> None:
-    """An event whose event.toml cannot be used still gets its validation report (office) and
-    a home page saying it is not published."""
+def config_error_publication(event_dir: Path, out_dir: Path, error: ConfigError,
+                             as_of: dt.date) -> Publication:
+    """The office's pages of a run whose event.toml cannot be used: its validation report (the
+    error with the key's line) and the office home."""
     path = event_dir / "event.toml"
     text = path.read_bytes().decode("utf-8", "replace") if path.exists() else None
-    frame = findings_frame([config_finding(error, text)])
     pub = Publication(out_dir, ctx={"event": {"name": event_dir.name, "venue": "", "dates": "",
-                                              "code": ""}, "as_of": ""})
+                                              "code": ""}, "as_of": as_of.isoformat()})
+    pages.publish_validation(pub, None, [config_finding(error, text)], as_of)
+    pub.withheld.append(f"event.toml cannot be used ({error}): nothing of this run's inputs is "
+                        "published.")
+    return pub
+
+
+def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError,
+                         as_of: dt.date | None = None) -> None:
+    """An event published for the first time whose event.toml cannot be used still gets its
+    validation report (office) and a public home saying its pages are being prepared (the
+    reason is the office's). An event published before keeps its last good publication
+    instead (:mod:`flows.last_good`, through its flow)."""
+    date = as_of or dt.date.today()
+    pub = config_error_publication(event_dir, out_dir, error, date)
+    pub.ctx["as_of"] = ""
     pub.page("index.html", "index.html", pdf=False, title=event_dir.name, facts=[],
-             subtitle="Not published: the event's configuration (event.toml) has an error; the "
-                      "office's validation report says which.",
+             subtitle="This event's pages are being prepared: they will be published as soon as "
+                      "the office has checked its configuration.",
              highlights=[], errors=None, warnings=None, links=[])
-    files = {**pub.files, f"{OFFICE}validation.csv": frame.write_csv(),
-             "manifest.json": json.dumps({"event": event_dir.name, "error": str(error)}, indent=2) + "\n"}
+    last_good.held_page(pub, pub.withheld, date, None, pub.findings)
+    manifest = {"event": event_dir.name, "error": str(error),
+                last_good.KEY: last_good.record("not published", date, "", pub.withheld)}
+    files = {**pub.files, "manifest.json": json.dumps(manifest, indent=2) + "\n"}
     staging = publish_folder.stage(out_dir)
     write_outputs.fn(staging, files)
     publish_folder.publish(staging, out_dir)
@@ -144,6 +181,13 @@ def write_outputs(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
     return written
 
 
+DENY = "Require all denied\n"
+"""An Apache (2.4) ``.htaccess`` that keeps a folder from the web."""
+DENIED = {f"{OFFICE}.htaccess": DENY, "outbox/.htaccess": DENY}
+"""Every event's private folders, marked for a web server to deny (Apache reads these files;
+the README gives the nginx lines): the office's pages and the outbox (addresses, letters)."""
+
+
 def previous_render_hashes(out_dir: Path) -> dict[str, str]:
     try:
         data = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
@@ -160,21 +204,69 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
     :func:`flows.correspondence.correspondence_event`): the event folder's fingerprint (before
     reading: see flows/unchanged.py), then what was assembled for it while Prefect's server
     started (:mod:`flows.prepare`) or else read (``names``: the kind's input files) and
-    ``assemble`` (the kind's: rulebook, pages, letters in memory), then :func:`finish`."""
+    ``assemble`` (the kind's: rulebook, pages, letters in memory), then what the public may
+    see (:func:`settle`: this run's publication, or the last good one held), then
+    :func:`finish`."""
     started = time.perf_counter()
     inputs_sha = unchanged.inputs_fingerprint(event_dir)
     done = handover.take(event_dir, inputs_sha, as_of, out_dir, renderer)
+    error: ConfigError | None = None
+    pub: Publication | None
     if done is not None:
         cfg, date, pub, letters, step = done.handed_over(started)
     else:
         step = Steps(event_dir.name)
         with step("read"):
-            cfg = read_config(event_dir)
-            raw = read_inputs(event_dir, names)
-        date = handover.run_date(as_of, cfg)
-        pub, letters = assemble(cfg, raw, date, out_dir, renderer, step)
+            loaded = read_config(event_dir)
+            raw = read_inputs(event_dir, names) if isinstance(loaded, EventConfig) else {}
+        if isinstance(loaded, ConfigError):
+            cfg, error, pub, letters = None, loaded, None, []
+            date = as_of or unchanged.run_date(event_dir, None) or dt.date.today()
+        else:
+            cfg = loaded
+            date = handover.run_date(as_of, cfg)
+            pub, letters = assemble(cfg, raw, date, out_dir, renderer, step)
+    pub, cfg, letters = settle(pub, cfg, letters, error, event_dir, out_dir, names, date,
+                               assemble, step)
     return finish(pub, cfg, event_dir, names, date, started, letters, send_mail=send_mail,
                   step=step, renderer=renderer, inputs_sha=inputs_sha)
+
+
+def settle(pub: Publication | None, cfg: EventConfig | None, letters: list[Letter],
+           error: ConfigError | None, event_dir: Path, out_dir: Path, names: list[str],
+           date: dt.date, assemble: Callable[..., tuple[Publication, list[Letter]]],
+           step: Steps) -> tuple[Publication, EventConfig, list[Letter]]:
+    """DESIGN.md "Publishing on a bad day" — what this run publishes (:mod:`flows.last_good`):
+    everything, when nothing of its inputs is withheld (and the inputs are kept as the last
+    good ones); else the last good publication rebuilt and marked, with this run's office
+    pages, and only the office's letters; else (a first publication) what could be published,
+    without the bulletin's letters. ``pub`` is None when event.toml cannot be used
+    (``error``)."""
+    if pub is not None and not pub.withheld:
+        pub.files.update(last_good.snapshot(event_dir, names))
+        pub.publication = last_good.record("current", date, pub.state)
+        return pub, cfg, letters  # type: ignore[return-value]
+    current = pub if pub is not None else config_error_publication(event_dir, out_dir, error, date)
+    withheld = current.withheld
+    office = [x for x in letters if x.kind in last_good.OFFICE_KINDS]
+    last = last_good.find(out_dir)
+    if last is None:  # a first publication: what can be published is
+        assert pub is not None and cfg is not None  # (no event.toml: publish_config_error)
+        last_good.held_page(pub, withheld, date, None, pub.findings)
+        pub.publication = last_good.record("partial", date, pub.state, withheld)
+        return pub, cfg, [x for x in letters if x.kind != "bulletin"] + last_good.letters(
+            cfg, withheld, pub.findings, date, None)
+    discard_early_pdfs(out_dir)  # the public PDFs are the last good ones
+    good_cfg = check_config(last.folder)
+    good_raw = read_inputs.fn(last.folder, names)
+    good, _ = assemble(good_cfg, good_raw, last.as_of, out_dir, "held", step,
+                       notice=last_good.held_notice(last))
+    held = last_good.hold(good, current, last, withheld, date, current.findings)
+    held.publication = last_good.record("held", last.as_of, last.state, withheld,
+                                        since=last.since or date.isoformat())
+    mail_cfg = cfg or good_cfg
+    return held, mail_cfg, office + last_good.letters(mail_cfg, withheld, current.findings, date,
+                                                      last)
 
 
 def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_names: list[str],
@@ -200,6 +292,7 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
     with step("messages") as info:
         outgoing = compose_letters(pub, cfg, letters, pdfs, as_of)
         info["detail"] = f"{len(outgoing)} messages"
+    pub.files.update(DENIED)
     with step("write"):
         # built whole in a staging folder, then switched in one step (flows/publish_folder.py):
         # a run killed before the switch leaves the previous outputs as they were
@@ -252,6 +345,7 @@ def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
         "timings": pub.timings,
         "mail": mail_report,
         "notes": pub.notes,
+        last_good.KEY: pub.publication,
     }
     if key is not None:
         manifest[unchanged.KEY] = key
@@ -262,7 +356,10 @@ def compose_letters(pub: Publication, cfg: EventConfig | None, letters: list[Let
                     pdfs: dict[str, bytes | None], as_of: dt.date) -> list[outbox.Outgoing]:
     """Every letter as its message, put in the outbox (``outbox/<key>.eml``); attachments
     from this run's files, else the published ones. The Date header is the run's date at
-    18:00 UTC, so a rerun writes the same bytes."""
+    18:00 UTC, so a rerun writes the same bytes (the message goes with the Date it is sent
+    at). A letter whose recipient already got another version of it is a correction
+    (:func:`flows.publish.mail.correction_for`: its subject and first line say so, it refers
+    to the letter it corrects); the ledger compares the letter without those marks."""
     if not letters:
         return []
     assert cfg is not None
@@ -273,18 +370,29 @@ def compose_letters(pub: Publication, cfg: EventConfig | None, letters: list[Let
         if path.exists():
             files[rel] = path.read_bytes()
     date = dt.datetime.combine(as_of, dt.time(18, 0)).strftime("%a, %d %b %Y %H:%M:%S +0000")
+    ledger = outbox.read_ledger(pub.out_dir / outbox.LEDGER)
     out = []
     for letter in letters:
         try:
-            msg = mail.compose(letter, sender=cfg.publish.sender, subject_prefix=cfg.publish.subject_prefix,
-                               site_url=cfg.publish.site_url,
-                               signature=f"{cfg.event.organiser} — {cfg.event.contact}", date=date,
-                               attachments=files)
+            kw: dict[str, Any] = {
+                "sender": cfg.publish.sender, "subject_prefix": cfg.publish.subject_prefix,
+                "site_url": cfg.publish.site_url, "date": date, "attachments": files,
+                "signature": f"{cfg.event.organiser} — {cfg.event.contact}"}
+            msg = mail.compose(letter, **kw)
+            digest = outbox.content_digest(msg)
+            row = ledger.get(letter.key)
+            copy = pub.out_dir / f"{outbox.SENT}{letter.key}.eml"
+            if not copy.exists() and row and row["status"] == "sent":
+                copy = pub.out_dir / f"outbox/{letter.key}.eml"  # a ledger of before outbox/sent/
+            correction = mail.correction_for(row, digest, msg,
+                                             copy.read_bytes() if copy.exists() else None)
+            if correction is not None:
+                msg = mail.compose(letter, **kw, correction=correction)
         except ValueError as e:  # a header the email library refuses (e.g. a line break)
-            pub.notes.append(f"mail: no message {letter.key}: {e}")
+            pub.notes.append(without_addresses(f"mail: no message {letter.key}: {e}"))
             continue
         pub.files[f"outbox/{letter.key}.eml"] = msg.as_bytes()
-        out.append(outbox.Outgoing.of(letter.key, msg))
+        out.append(outbox.Outgoing.of(letter.key, msg, digest))
     return out
 
 
@@ -316,16 +424,19 @@ def send_letters(pub: Publication, cfg: EventConfig | None, event_dir: Path, let
     ledger_path = pub.out_dir / outbox.LEDGER
     try:
         if cfg.publish.smtp_host and send_mail:
-            d = outbox.deliver(pub.out_dir, event_dir, cfg.publish, outgoing, env=os.environ)
+            held = pub.publication.get("status") == "held"
+            d = outbox.deliver(pub.out_dir, event_dir, cfg.publish, outgoing, env=os.environ,
+                               stored=held, supersede=not held)
             report |= {"sent": d.sent, "failed": d.failed, "pending": d.pending,
-                       "not_sent_again": d.skipped, "unknown": d.unknown}
+                       "not_sent_again": d.skipped, "unknown": d.unknown,
+                       "superseded": d.superseded, "reason": d.reason}
             pub.notes.append(f"mail: {d.sent} sent, {d.skipped} already sent, {d.failed} failed, "
                              f"{d.pending} pending through {cfg.publish.smtp_host}:{cfg.publish.smtp_port}")
             pub.notes.extend(f"mail: {n}" for n in d.notes)
         elif cfg.publish.smtp_host:
             todo = outbox.to_send(outbox.read_ledger(ledger_path), outgoing)
             report |= {"dry_run": True, "would_send": len(todo)}
-            pub.notes.append(f"mail: dry run, {len(todo)} message(s) would be sent")
+            pub.notes.append(f"mail: dry run, {render.plural(len(todo), 'message')} would be sent")
     except Exception as e:  # noqa: BLE001 - mail never blocks publishing; the office is told
         report["error"] = f"{type(e).__name__}: {e}"
         pub.notes.append(f"mail: delivery stopped: {type(e).__name__}: {e}")

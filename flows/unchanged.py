@@ -161,7 +161,7 @@ def stale(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool
         ledger = outbox.read_ledger(ledger_path)
         due = [k for k, d in key.get("messages", {}).items() if not outbox.done(ledger, k, d)]
         if due:
-            return f"{len(due)} message(s) still to send"
+            return f"{render.plural(len(due), 'message')} still to send"
     return None
 
 

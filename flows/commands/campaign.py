@@ -53,6 +53,8 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from flows.publish.render import plural
+
 if TYPE_CHECKING:
     from flows.demo.generator import GeneratorParams
 
@@ -340,7 +342,7 @@ def run_campaign(folder: Path, *, tournaments: int, engines: dict[str, list[str]
         if good != keep:
             table.write_text("".join(good), encoding="utf-8")
     new_file = not table.exists() or not rows
-    print(f"{len(done)} tournaments already done, {len(todo)} to play with {jobs} job(s)",
+    print(f"{len(done)} tournaments already done, {len(todo)} to play with {plural(jobs, 'job')}",
           file=out, flush=True)
     t0 = time.perf_counter()
     with table.open("w" if new_file else "a", newline="", encoding="utf-8") as f:

@@ -16,6 +16,7 @@ import argparse
 from pathlib import Path
 
 from flows.io import atomic_write
+from flows.publish.render import plural
 from transforms.core.errors import Severity
 
 EXIT_OK, EXIT_REJECTED, EXIT_INPUT = 0, 1, 3
@@ -46,8 +47,8 @@ def run(args: argparse.Namespace) -> int:
         if f.value:
             print(f"  {f.value!r}")
     errors = sum(f.severity is Severity.ERROR for f in found)
-    print(f"{args.trf}: {t.format}, {len(t.players)} players: {errors} error(s), "
-          f"{len(found) - errors} warning(s)")
+    print(f"{args.trf}: {t.format}, {len(t.players)} players: {plural(errors, 'error')}, "
+          f"{plural(len(found) - errors, 'warning')}")
     if args.csv:
         atomic_write(args.csv, findings_frame(found).write_csv())
     return EXIT_REJECTED if errors else EXIT_OK

@@ -13,6 +13,7 @@ import polars as pl
 
 from flows import io
 from flows.demo.games import draw_game
+from flows.publish.render import plural
 from transforms.core.config import parse_event_config
 from transforms.core.ingest import SWISS_SCHEMAS
 from transforms.swiss.rounds import pairing_rows
@@ -99,5 +100,5 @@ def simulate(event: Path, *, through: int | None = None, seed: int | None = None
 
 def run(args: argparse.Namespace) -> int:
     n = simulate(args.event, through=args.through, seed=args.seed)
-    print(f"{args.event}: played {n} round(s)")
+    print(f"{args.event}: played {plural(n, 'round')}")
     return 0

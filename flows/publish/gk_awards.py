@@ -23,6 +23,7 @@ from flows.publish.gk_links import (
 )
 from flows.publish.pages import Publication
 from flows.publish.present import Section, table_from_frame
+from flows.publish.render import plural
 from transforms.core.config import EventConfig
 from transforms.core.money import amount_text
 from transforms.golden_knights.event import GKResult
@@ -77,7 +78,7 @@ def prize_split(rules: GKRules, res: GKResult, people: People, currency: str) ->
                     f"{amount_text(s['share'], currency)} each")
             if s["leftover_cents"]:
                 who = ", ".join(f"{people.entry_name(e)} ({e})" for e in s["extra_cent"])
-                text += (f"; the {s['leftover_cents']} cent(s) left over go one each to {who} "
+                text += (f"; the {plural(s['leftover_cents'], 'cent')} left over go one each to {who} "
                          "(entry order, rule 6)")
         for e in ids:
             texts[e] = text
@@ -125,7 +126,7 @@ def prizes_page(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKResul
                                             empty="Prizes are awarded when the final is complete."), "Entry")])
     shared = ps.split.filter(pl.col("players") > 1)
     if shared.height:
-        prize_sec.notes.append(f"{shared.height} money place(s) shared; the How column gives the sum and the "
+        prize_sec.notes.append(f"{plural(shared.height, 'money place')} shared; the How column gives the sum and the "
                                "share.")
     pub.page(PRIZES, title="Prizes", subtitle="", sections=[prize_sec, fund_sec], as_of="")
     return prize_sec

@@ -13,6 +13,7 @@ per entry and per subject, and the Correspondence Chess Director's review letter
 | ``member-award`` | ``member-<m>-<e>-award`` | rule 4's awards of the entry (rule 5's title) | 4, 5 |
 | ``member-prize`` | ``member-<m>-<e>-prize`` | the entry's prize, how a shared prize was split | 5, 6 |
 | ``member-carried-forward`` | ``member-<m>-<e>-carried-forward`` | the entry moved to next year's event | 9 |
+| ``member-entry-rejected`` | ``member-<m>-<e>-entry-rejected`` | the entry is not accepted (the reason names its rule) | 1, 7, 8, 9 |
 | ``director-review`` | ``director-<address>-review`` | rule 11 and rule 12 cases, to every office recipient | 7, 11, 12 |
 
 Decision (only the current news): an entry's letters are about its CURRENT stage — the latest
@@ -29,6 +30,10 @@ Decision: no letter contains the run date; the membership letter gives the expir
 not the days left (a rerun on a later day sends nothing new until the membership lapses).
 Decision: the director's letter lists the rule 11 cases and the rule 12 rulings
 (``director_review`` rows of rules 11 and 12); none is written while the list is empty.
+Decision: a member whose entry is rejected is told, with the reason and its rule (members
+enter themselves); an entry whose member is not in members.csv has nobody to write to (the
+office's validation report lists it), nor has an entry_id entered twice (an input error the
+office corrects, listed in its validation report).
 Decision: a recipient without a valid address (:func:`address_problem`) gets no letter and is
 returned once with the reason.
 
@@ -62,6 +67,7 @@ from flows.publish.gk_sections import RESULT_TEXT, ruling_text
 from flows.publish.letters import Block, Letter, address_problem
 from flows.publish.names import file_part
 from flows.publish.pages import OFFICE
+from flows.publish.render import plural
 from transforms.core.config import EventConfig
 from transforms.core.model import Kind, Stage
 from transforms.core.money import amount_text
@@ -323,6 +329,21 @@ class _Writer:
             blocks=(Block(lines=tuple(lines)),), links=(_entry_link(m, e),),
             kind="member-carried-forward", meta={"entry_id": e})
 
+    # --- rules 1, 7, 8, 9: an entry not accepted ---
+    def rejected(self, m: str, e: str, r: dict) -> Letter:
+        received = f", received {day_text(r['received'])}" if r.get("received") else ""
+        reason = (r.get("reason") or "it does not meet the entry rules").rstrip(".")
+        return Letter(
+            key=_entry_key(m, e, "entry-rejected"), to_name=self.name(m), to_email=self.email(m),
+            subject=f"Your entry {e} is not accepted",
+            lead=f"Your entry {e} in the {self.event}{received} is not accepted: {reason}.",
+            blocks=(Block(lines=(
+                "The Correspondence Chess Director decides on the acceptance of entries (rule 7): "
+                "if you think this is a mistake, or can correct it (a membership renewed, the fee "
+                "paid in full), please write to the director.",)),),
+            links=(("Your member page", member_page(m)),),
+            kind="member-entry-rejected", meta={"entry_id": e})
+
     # --- rule 1: membership ---
     def membership(self, m: str, rows: list[dict]) -> Letter:
         expires: dt.date | None = rows[0]["membership_expires"]
@@ -363,7 +384,7 @@ class _Writer:
         return Letter(
             key=f"director-{file_part(email, lower=True)}-review", to_name=name, to_email=email,
             subject="For your decision: forfeits (rule 11) and time-overstep rulings (rule 12)",
-            lead=f"{n11} forfeit case(s) under rule 11 and {n12} time-overstep ruling(s) under rule 12 are "
+            lead=f"{plural(n11, 'forfeit case')} under rule 11 and {plural(n12, 'time-overstep ruling')} under rule 12 are "
                  "listed for your decision (rule 7).",
             blocks=(Block(lines=(
                 "Rule 11: a player who forfeited to two opponents in one section may be forfeited further. "
@@ -389,6 +410,7 @@ def gk_letters(cfg: EventConfig, res: GKResult, members: pl.DataFrame,
             by_member.setdefault(m, []).append(letter)
 
     entries = res.entries.sort("member_id", "entry_id")
+    twice = Counter(entries["entry_id"].to_list())
     for r in entries.iter_rows(named=True):
         m, e = r["member_id"], r["entry_id"]
         cur = w.current.get(e)
@@ -403,6 +425,8 @@ def gk_letters(cfg: EventConfig, res: GKResult, members: pl.DataFrame,
         add(m, w.prize(m, e))
         if r["status"] == "carried_forward":
             add(m, w.carried(m, e, r["reason"]))
+        elif r["status"] == "rejected" and m in w.info and twice[e] == 1:
+            add(m, w.rejected(m, e, r))
     flags: dict[str, list[dict]] = {}
     for r in res.membership_flags.iter_rows(named=True):
         flags.setdefault(r["member_id"], []).append(r)
@@ -415,7 +439,7 @@ def gk_letters(cfg: EventConfig, res: GKResult, members: pl.DataFrame,
         problem = address_problem(w.email(m))
         if problem:
             skipped.append((f"{w.name(m)} (member {m})",
-                            f"{problem}: {len(by_member[m])} letter(s) not written"))
+                            f"{problem}: {plural(len(by_member[m]), 'letter')} not written"))
             continue
         letters += by_member[m]
     for rcp in cfg.publish.recipients:

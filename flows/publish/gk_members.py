@@ -291,8 +291,10 @@ def member_pages(pub: Publication, rules: GKRules, res: GKResult, people: People
         .sort("_k", "member_id")
     sec = Section(f"{frame.height} members with an entry", intro=[
         "In order of last names. Each name leads to the member's page: entries, sections, games, results, "
-        "rulings, qualification, weighted points, awards and prizes."],
-        tables=[keep_words(table_from_frame(frame, [("name", "Name"), ("entries", "Entries"),
+        "rulings, qualification, weighted points, awards and prizes. Members of the same name are "
+        "told apart by their member number."],
+        tables=[keep_words(table_from_frame(frame, [("name", "Name"), ("member_id", "Member"),
+                                                    ("entries", "Entries"),
                                                     ("reached", "Reached"), ("prize", "Prize")],
                                             numeric=["entries"], links={"name": "href"}), "Name")])
     pub.page(MEMBERS, title="Members", subtitle="", sections=[sec], pdf=False, as_of="")

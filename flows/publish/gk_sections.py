@@ -21,6 +21,7 @@ from flows.publish.gk_links import (
 )
 from flows.publish.pages import Publication
 from flows.publish.present import Section, Table, fmt, table_from_frame
+from flows.publish.render import plural
 from transforms.core.model import ResultCode, Stage
 from transforms.golden_knights.event import GKResult
 from transforms.golden_knights.rules import GKRules
@@ -214,7 +215,7 @@ def stage_pages(pub: Publication, rules: GKRules, res: GKResult, people: People,
         cols = [("section", "Section"), ("status", "Status"), ("finished_text", "Games"), ("top", "Top")]
         if sp.stage != Stage.FINAL.value:
             cols.append(("advance", "Advance"))
-        intro = [f"{sp.sections} section(s) of {rules.section_size} players; {sp.complete} complete. {sp.finished} of "
+        intro = [f"{plural(sp.sections, 'section')} of {rules.section_size} players; {sp.complete} complete. {sp.finished} of "
                  f"{sp.games} games finished. Each player has {rules.games_per_player} games, "
                  f"{rules.whites_per_player} with White and {rules.games_per_player - rules.whites_per_player} "
                  "with Black (rule 2)."]
@@ -222,7 +223,7 @@ def stage_pages(pub: Publication, rules: GKRules, res: GKResult, people: People,
             intro.append(f"{fmt(rules.advance_score).replace('.5', '½')} points or more advance; if nobody in "
                          f"a section reaches it, its {fmt(rules.fallback_score)}-pointers advance (rule 3).")
         if props.get(sp.stage):
-            intro.append(f"{props[sp.stage]} more section(s) proposed, waiting for the director's publication.")
+            intro.append(f"{plural(props[sp.stage], 'more section')} proposed, waiting for the director's publication.")
         if waits.get(sp.stage):
             intro.append(f"{waits[sp.stage]} entr{'y waits' if waits[sp.stage] == 1 else 'ies wait'} for a "
                          f"section of {rules.section_size}.")

@@ -74,10 +74,22 @@ def site_links(letter: Letter, site_url: str) -> list[tuple[str, str]]:
     return [(label, base + rel) for label, rel in letter.links]
 
 
-def text_body(letter: Letter, *, site_url: str, signature: str) -> str:
-    """The plain-text body: greeting, lead, each block (a table as aligned columns), links,
-    signature."""
-    out = [f"Dear {letter.to_name},", "", letter.lead]
+def salutation_name(name: str) -> str:
+    """DESIGN.md "Publishing" (messages) — the name a letter greets: a name written as lists
+    print it, "Surname, Given" (one comma), is greeted "Given Surname" ("Dear Meera Mishra");
+    any other name as it is written (an association, "Chief Arbiter", a name without a comma).
+    The lists and the To header keep the name as written."""
+    surname, comma, given = name.partition(",")
+    if comma and "," not in given and surname.strip() and given.strip():
+        return f"{given.strip()} {surname.strip()}"
+    return name.strip()
+
+
+def text_body(letter: Letter, *, site_url: str, signature: str, notice: str = "") -> str:
+    """The plain-text body: ``notice`` (a correction's first line: what changed), greeting,
+    lead, each block (a table as aligned columns), links, signature."""
+    out = [notice, ""] if notice else []
+    out += [f"Dear {salutation_name(letter.to_name)},", "", letter.lead]
     for b in letter.blocks:
         out.append("")
         if b.heading:
@@ -99,13 +111,24 @@ def text_body(letter: Letter, *, site_url: str, signature: str) -> str:
     return "\n".join(out) + "\n"
 
 
-def html_body(letter: Letter, *, site_url: str, signature: str, subject: str) -> str:
+def html_body(letter: Letter, *, site_url: str, signature: str, subject: str,
+              notice: str = "") -> str:
     """The HTML body (templates/email.html: the same parts as :func:`text_body`)."""
-    return render.render_page("email.html", subject=subject, recipient=letter.to_name,
+    return render.render_page("email.html", subject=subject,
+                              recipient=salutation_name(letter.to_name), notice=notice,
                               lead=letter.lead, blocks=letter.blocks,
                               links=site_links(letter, site_url),
                               attachments=[a.rsplit("/", 1)[-1] for a in letter.attachments],
                               signature=signature)
+
+
+def without_addresses(text: str) -> str:
+    """DESIGN.md "Publishing on a bad day" (no email address in a public file) — a note for the
+    event's manifest with every quoted value (``'…'``: an address or name as the inputs wrote
+    it) and every address-like word replaced by "…"; the validation report (office) has the
+    cell itself."""
+    text = re.sub(r"'[^']*'|\"[^\"]*\"", "'…'", text)
+    return re.sub(r"\S+@\S+", "…", text)
 
 
 FORBIDDEN_IN_ADDRESS = set('<>,;"()[]\\')

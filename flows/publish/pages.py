@@ -14,6 +14,7 @@ import segno
 
 from flows.publish import render
 from flows.publish.present import Section, printed_sections, table_from_frame
+from flows.publish.render import plural
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding, Severity
 
@@ -21,6 +22,11 @@ OFFICE = "office/"
 """Where an event's office material goes (ledgers, entry decisions, the validation report, the
 director's review, membership flags: anything with an email address or a birth date). No
 public page links there; ``office/index.html`` lists it."""
+
+
+PUBLISHED_INPUTS = f"{OFFICE}published-inputs/"
+"""Where a run keeps the inputs its public pages were built from (:mod:`flows.last_good`); not
+listed on the office home (the held page points there)."""
 
 
 def nav_context(rel: str, *, prev: str | None = None, next: str | None = None) -> dict[str, Any]:
@@ -49,6 +55,11 @@ def pdf_base(site_url: str, rel: str) -> str:
     return (site_url if site_url.endswith("/") else site_url + "/") + rel
 
 
+PARTIAL_NOTICE = ("Some of this event's pages are not published yet: the latest inputs are being "
+                  "checked by the office, and the pages will follow as soon as they are.")
+"""The notice on the web pages of a first publication that could not publish everything."""
+
+
 PRINTED: dict[str, Any] = {"site_index": "", "home": "", "office_home": "", "prev": "",
                            "next": "", "printed": True}
 """What the printed version of a page is rendered with instead of the navigation: no links
@@ -75,6 +86,23 @@ class Publication:
     on_pdf: Callable[[str, str], None] | None = None
     """Told of every PDF as soon as its HTML is made (path, HTML): the flow starts rendering it
     while the other pages are built (``flows.publish.render.EarlyPDFs``)."""
+    state: str = ""
+    """What the public pages show, in the public's words ("the standings after round 10 and
+    the pairings of round 11"): what a later run that must hold them back says they are."""
+    withheld: list[str] = field(default_factory=list)
+    """What could not be published from this run's inputs and why, in the office's words
+    (e.g. results.csv has errors: standings and pairings wait); empty when everything was."""
+    findings: list[Finding] = field(default_factory=list)
+    """The run's validation findings (:func:`publish_validation`)."""
+    publication: dict[str, Any] = field(default_factory=dict)
+    """What the public pages show, for the manifest (:func:`flows.last_good.record`)."""
+
+    def withhold(self, reason: str) -> None:
+        """Record that ``reason`` keeps something of this run's inputs from the public; the
+        pages made from now on say that some pages wait (:data:`PARTIAL_NOTICE`; a run with an
+        earlier good publication shows that one instead: :mod:`flows.last_good`)."""
+        self.withheld.append(reason)
+        self.ctx["notice"] = PARTIAL_NOTICE
 
     def add_pdf(self, rel: str, html: str) -> None:
         """Publish the PDF ``rel`` rendered from ``html``, its links made for where the PDF is
@@ -122,15 +150,16 @@ def event_context(cfg: EventConfig, as_of: dt.date) -> dict[str, Any]:
             "as_of": as_of.isoformat(), "site_url": cfg.publish.site_url}
 
 
-def publish_validation(pub: Publication, cfg: EventConfig, findings: list[Finding],
+def publish_validation(pub: Publication, cfg: EventConfig | None, findings: list[Finding],
                        as_of: dt.date) -> pl.DataFrame:
     frame = findings_frame(findings)
+    pub.findings = list(findings)
     pub.files[f"{OFFICE}validation.csv"] = frame.write_csv()
     n_err = frame.filter(pl.col("severity") == "error").height
     n_warn = frame.height - n_err
     section = Section(
         "Findings",
-        intro=[f"{n_err} error(s) and {n_warn} warning(s). Errors set the row aside and stop the "
+        intro=[f"{plural(n_err, 'error')} and {plural(n_warn, 'warning')}. Errors set the row aside and stop the "
                "steps that depend on that file; warnings are for a person to look at."],
         tables=[table_from_frame(frame.with_columns(
             pl.when(pl.col("severity") == "error").then(pl.lit("error")).otherwise(pl.lit("flag")).alias("_css")),
@@ -163,7 +192,8 @@ def link_list(pub: Publication, *, office: bool = False,
     rels = sorted({*pub.files, *pub.pdfs} - {home})
     out = []
     for r in rels:
-        if r.startswith("outbox/") or r.startswith(OFFICE) != office or r.startswith(unlisted):
+        if (r.startswith("outbox/") or r.startswith(OFFICE) != office or r.startswith(unlisted)
+                or r.rsplit("/", 1)[-1].startswith(".") or r.startswith(PUBLISHED_INPUTS)):
             continue
         href = r.removeprefix(OFFICE) if office else r
         out.append({"href": href, "label": pub.titles.get(r) or r})
@@ -210,14 +240,8 @@ def publish_homes(pub: Publication, *, facts: list[tuple[str, str]], highlights:
     Without groups: ``sections`` are the event's guide, shown on its home before the list of
     links; ``links`` is that list (default: every public page and file, :func:`link_list`)
     under ``links_heading``."""
-    n_err = sum(f.severity is Severity.ERROR for f in findings)
     published = f"Published {as_of:%d %B %Y}."
-    if MAIL_PAGE not in pub.files:  # rendered again with the delivery's outcome (flows/tasks.py)
-        publish_mail_page(pub, by_kind={}, ledger=[], undelivered=[], how="")
-    pub.page(f"{OFFICE}index.html", "index.html", pdf=False, title="Office",
-             subtitle=published + " For the organisers and arbiters: not linked from the public "
-             "pages.", facts=[], highlights=[], errors=n_err, warnings=len(findings) - n_err,
-             links=link_list(pub, office=True), sections=[], links_heading="Pages and files")
+    publish_office_home(pub, findings, as_of)
     if links is None:
         links = link_list(pub, unlisted=unlisted)
     shown = {link["href"].partition("#")[0] for g in groups for link in g.links}
@@ -226,6 +250,20 @@ def publish_homes(pub: Publication, *, facts: list[tuple[str, str]], highlights:
              subtitle=published, facts=facts, highlights=highlights, errors=None, warnings=None,
              links=rest, groups=list(groups), sections=list(sections),
              links_heading=links_heading)
+
+
+def publish_office_home(pub: Publication, findings: list[Finding], as_of: dt.date,
+                        notice: str = "") -> None:
+    """The office's home (``office/index.html``): the validation counts and every office page;
+    ``notice``: what the office must see first (e.g. what a run held back), on top."""
+    n_err = sum(f.severity is Severity.ERROR for f in findings)
+    if MAIL_PAGE not in pub.files:  # rendered again with the delivery's outcome (flows/tasks.py)
+        publish_mail_page(pub, by_kind={}, ledger=[], undelivered=[], how="")
+    pub.page(f"{OFFICE}index.html", "index.html", pdf=False, title="Office",
+             subtitle=f"Published {as_of:%d %B %Y}. For the organisers and arbiters: not linked "
+             "from the public pages.", facts=[], highlights=[], errors=n_err,
+             warnings=len(findings) - n_err, links=link_list(pub, office=True), sections=[],
+             links_heading="Pages and files", notice=notice)
 
 
 MAIL_PAGE = f"{OFFICE}mail.html"
@@ -257,9 +295,13 @@ def publish_mail_page(pub: Publication, *, by_kind: dict[str, int], ledger: list
             status, [("status", "Status"), ("n", "Messages")], numeric=["n"],
             empty="Nothing sent through SMTP yet.")]),
         Section("To look at", intro=[
-            "Failed: the server refused the message for good (5xx): correct the address or ask "
-            "the recipient. Pending: a transient failure (4xx, server unreachable): the next run "
-            "tries again. Unknown: a run was stopped while the server had the message; it is not "
-            "sent again (it may have arrived)."],
+            "Pending: not delivered yet — the server could not be reached, refused the session "
+            "(authentication, TLS: check CHESSFED_SMTP_USER and CHESSFED_SMTP_PASSWORD) or answered "
+            "'try later'; the next run sends it, or `chessfed mail --retry` now. Failed: the "
+            "server said the recipient's address cannot take mail (5xx to the recipient): correct "
+            "the address in the input file (the letter then goes to the new one), or run "
+            "`chessfed mail --retry` once the mailbox works. Superseded: a later letter about the "
+            "same thing replaced it before it could go. Unknown: a run was stopped while the "
+            "server had the message; it is not sent again (it may have arrived)."],
             tables=[table_from_frame(rows, LEDGER_COLUMNS, empty="Nothing: every message went out.")]),
     ])

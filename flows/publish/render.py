@@ -22,15 +22,23 @@ import jinja2
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
+def plural(n: int, word: str, words: str = "") -> str:
+    """A count with its noun, as people write it: "1 section", "27 sections" (``words``: the
+    plural when it is not ``word`` + "s", e.g. "entries"); the templates' ``plural`` filter."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
 @lru_cache(maxsize=1)
 def environment() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(TEMPLATES),
         autoescape=jinja2.select_autoescape(["html"]),
         undefined=jinja2.StrictUndefined,
         trim_blocks=True,
         lstrip_blocks=True,
     )
+    env.filters["plural"] = plural
+    return env
 
 
 @lru_cache(maxsize=1)

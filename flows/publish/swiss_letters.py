@@ -32,6 +32,7 @@ from flows.publish.letters import Block, Letter, address_problem
 from flows.publish.names import file_part
 from flows.publish.pages import OFFICE, findings_frame
 from flows.publish.present import fmt
+from flows.publish.render import plural
 from flows.publish.swiss import round_items, round_rel
 from flows.publish.swiss_common import (
     COLOUR,
@@ -420,7 +421,7 @@ def office_letters(run, views: list[CategoryView]) -> tuple[list[Letter], list[t
               .agg((pl.col("severity") == str(Severity.ERROR)).sum().alias("errors"),
                    (pl.col("severity") != str(Severity.ERROR)).sum().alias("warnings")).sort("file"))
     blocks = [Block("Validation", (
-        f"{errors.height} error(s) and {frame.height - errors.height} warning(s) in the inputs; "
+        f"{plural(errors.height, 'error')} and {plural(frame.height - errors.height, 'warning')} in the inputs; "
         f"the full report is {OFFICE}validation.html.",) + ((run.blocked,) if run.blocked else ()),
         (("File", "Errors", "Warnings"),
          *((x["file"], str(x["errors"]), str(x["warnings"])) for x in counts.iter_rows(named=True)))
@@ -464,9 +465,9 @@ def office_letters(run, views: list[CategoryView]) -> tuple[list[Letter], list[t
             key=f"office-{file_part(x.email, lower=True)}-{round_key(r)}", to_name=x.name, to_email=x.email,
             subject=f"{run.cfg.event.name} — office report after round {r}" if r
             else f"{run.cfg.event.name} — office report",
-            lead=(f"What needs the office's eye after round {r}: {errors.height} input error(s), "
+            lead=(f"What needs the office's eye after round {r}: {plural(errors.height, 'input error')}, "
                   "the arbiter's flags and the pairing checks." if r else
-                  f"What needs the office's eye before round 1: {errors.height} input error(s) and "
+                  f"What needs the office's eye before round 1: {plural(errors.height, 'input error')} and "
                   "the pairing checks."),
             blocks=tuple(blocks), links=tuple(links), kind="office"))
     return letters, skipped
@@ -485,5 +486,5 @@ def early_draw_block(run, r: int) -> Block:
     lines = ([f"results.csv line {f.line}: {f.reason}." for f in now]
              or [f"No draw before the move limit without the arbiter's consent in round {r}."])
     if earlier:
-        lines.append(f"{earlier} flag(s) from other rounds: see the validation report.")
+        lines.append(f"{plural(earlier, 'flag')} from other rounds: see the validation report.")
     return Block("Early draws", tuple(lines))

@@ -133,7 +133,7 @@ def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None,
     (:mod:`flows.unchanged`), checked one after another, each under its event's lock, until
     the first that must be built (the run then starts Prefect and builds what needs it; an
     event another run is writing counts as one to build, and the flow reports it busy)."""
-    from flows import progress, publish_folder, unchanged
+    from flows import mailing, progress, publish_folder, unchanged
     from flows.run_index import manifest_of
 
     found: dict[str, str] = {}
@@ -141,7 +141,15 @@ def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None,
         t = time.perf_counter()
         try:
             with publish_folder.event_lock(out / folder.name):
-                reason = unchanged.check(folder, out / folder.name, as_of, send_mail)
+                reason = unchanged.check(folder, out / folder.name, as_of, send_mail, mail=False)
+                due = unchanged.mail_due(out / folder.name) if reason is None and send_mail else 0
+                cfg = mailing.event_config(folder, out / folder.name) if due else None
+                if cfg is not None:
+                    d = mailing.send_stored(folder, out / folder.name, cfg)
+                    progress.LOGGER.info("%s: unchanged; %d of %d letters still to send went now",
+                                         folder.name, d.sent, due)
+                elif due:
+                    reason = "letters still to send"
         except publish_folder.Busy:
             return found
         if reason is not None:
@@ -419,10 +427,11 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("folder", nargs="?", default="inputs")
     d.set_defaults(func=_demo_inputs)
     from flows.commands import check_trf, crosscheck, generate, input_reference, simulate
+    from flows.commands import mail as mail_cli
     from flows.commands import standings as standings_cli
 
     for module in (pair_cli, standings_cli, simulate, crosscheck, generate, check_trf,
-                   input_reference):
+                   input_reference, mail_cli):
         module.add_parser(sub)
     return p
 

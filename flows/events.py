@@ -14,7 +14,7 @@ from prefect import flow, task
 from prefect.cache_policies import NO_CACHE
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
-from flows import last_good, progress, publish_folder, unchanged
+from flows import last_good, mailing, progress, publish_folder, unchanged
 from flows.correspondence import correspondence_event
 from flows.run_index import (  # noqa: F401 - event_folders, exit_status: where callers look
     event_folders,
@@ -95,7 +95,15 @@ def unchanged_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mai
     """The event's name when it is unchanged since its last complete run (told on the
     progress log), else "" (the event is built; the log says why)."""
     t = time.perf_counter()
-    reason = unchanged.check(folder, out_dir, as_of, send_mail)
+    reason = unchanged.check(folder, out_dir, as_of, send_mail, mail=False)
+    due = unchanged.mail_due(out_dir) if reason is None and send_mail else 0
+    cfg = mailing.event_config(folder, out_dir) if due else None
+    if cfg is not None:  # only letters to send: sent as the outbox keeps them
+        d = mailing.send_stored(folder, out_dir, cfg)
+        progress.LOGGER.info("%s: unchanged; %d of %d letters still to send went now",
+                             folder.name, d.sent, due)
+    elif due:
+        reason = "letters still to send"
     if reason is not None:
         progress.LOGGER.info("%s: building (%s)", folder.name, reason)
         return ""

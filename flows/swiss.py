@@ -71,6 +71,7 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
         pages.entries(pub, run)  # office pages: not in the bulletin the public reads
     if run.blocked:
         pub.notes.append(run.blocked)
+        site.publish_player_lists(pub, run)
         bulletin.append(Section("Standings and pairings", intro=[
             "The standings and pairings will be published as soon as the office has checked the "
             "latest results."]))

@@ -183,9 +183,11 @@ def write_outputs(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
 
 DENY = "Require all denied\n"
 """An Apache (2.4) ``.htaccess`` that keeps a folder from the web."""
-DENIED = {f"{OFFICE}.htaccess": DENY, "outbox/.htaccess": DENY}
-"""Every event's private folders, marked for a web server to deny (Apache reads these files;
-the README gives the nginx lines): the office's pages and the outbox (addresses, letters)."""
+DENIED = {f"{OFFICE}.htaccess": DENY, "outbox/.htaccess": DENY,
+          ".htaccess": '<Files "manifest.json">\n  Require all denied\n</Files>\n'}
+"""Every event's private parts, marked for a web server to deny (Apache reads these files;
+the README gives the nginx lines): the office's pages, the outbox (addresses, letters) and
+the manifest (the office's record of the run: its letters by key, its notes)."""
 
 
 def previous_render_hashes(out_dir: Path) -> dict[str, str]:

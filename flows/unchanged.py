@@ -129,9 +129,11 @@ def _sha256(path: Path) -> str:
 
 
 def stale(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
-          today: dt.date | None = None) -> str | None:
+          today: dt.date | None = None, mail: bool = True) -> str | None:
     """Why the event must be built (a sentence for the office), or None when its published
-    outputs are those this run would build (the module's docstring lists what is checked)."""
+    outputs are those this run would build (the module's docstring lists what is checked;
+    ``mail=False``: all but the mail still to send, which :mod:`flows.mailing` can send
+    without building)."""
     try:
         manifest = json.loads((Path(out_dir) / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -157,18 +159,34 @@ def stale(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool
     ledger_path = Path(out_dir) / outbox.LEDGER
     if key.get("ledger") != (_sha256(ledger_path) if ledger_path.exists() else None):
         return "the delivery ledger changed"
-    if key.get("sends"):
-        ledger = outbox.read_ledger(ledger_path)
-        due = [k for k, d in key.get("messages", {}).items() if not outbox.done(ledger, k, d)]
-        if due:
-            return f"{render.plural(len(due), 'message')} still to send"
+    due = mail_due(out_dir, key) if mail else 0
+    if due:
+        return f"{render.plural(due, 'message')} still to send"
     return None
 
 
-def check(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool) -> str | None:
+def mail_due(out_dir: Path, key: dict[str, Any] | None = None) -> int:
+    """How many messages of the event's last complete run are still to send (where its
+    messages go through SMTP): those the ledger does not have as sent, failed for good or of
+    unknown fate with their content (:func:`flows.publish.outbox.done`, the rule the delivery
+    itself uses)."""
+    if key is None:
+        try:
+            key = json.loads((Path(out_dir) / "manifest.json").read_text(encoding="utf-8")).get(KEY)
+        except (OSError, ValueError):
+            return 0
+    if not isinstance(key, dict) or not key.get("sends"):
+        return 0
+    ledger = outbox.read_ledger(Path(out_dir) / outbox.LEDGER)
+    return sum(not outbox.done(ledger, k, d) and ledger.get(k, {}).get("status") != "superseded"
+               for k, d in key.get("messages", {}).items())
+
+
+def check(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
+          mail: bool = True) -> str | None:
     """:func:`stale`, recording an unchanged event in :data:`SKIPPED` with the check's time."""
     t = time.perf_counter()
-    reason = stale(event_dir, out_dir, as_of, send_mail)
+    reason = stale(event_dir, out_dir, as_of, send_mail, mail=mail)
     if reason is None:
         SKIPPED[Path(out_dir).name] = round(time.perf_counter() - t, 3)
     return reason

@@ -175,7 +175,7 @@ def test_a_second_run_on_the_same_outputs_is_refused(api, published):
         proc = chessfed(api, str(inputs), "--out", str(out), "-q")
         assert proc.wait(timeout=300) == 2
         stdout = proc.stdout.read()
-    assert "tiny: error:" in stdout and "is being written by another run (pid" in stdout, stdout
+    assert "tiny: failed:" in stdout and "is being written by another run (pid" in stdout, stdout
     assert output_files(out / "tiny") == before
 
 

@@ -120,7 +120,7 @@ def test_without_credentials_an_auth_server_refuses_and_nothing_counts_as_sent(t
     d = outbox.deliver(tmp_path, tmp_path, c, outgoing(three()), env={})
     assert d.sent == 0 and not inbox.received
     rows = ledger(tmp_path)
-    assert {r["status"] for r in rows.values()} <= {"failed", "pending"}
+    assert {r["status"] for r in rows.values()} == {"pending"}  # AUTH is the session's, not a recipient's
     assert all(r["reply"].startswith("530") or "not attempted" in r["reply"] for r in rows.values())
 
 
@@ -288,3 +288,162 @@ def test_a_dry_run_writes_the_outbox_and_sends_nothing(tmp_path, prefect_harness
         ctl.stop()
     assert len(inbox.received) == 3
     assert ledger(tmp_path)["ann"]["status"] == "sent"
+
+
+# --- only a permanent answer about the recipient fails a letter (DESIGN.md "Publishing on a bad day")
+
+class Answers(Inbox):
+    """An inbox that answers RCPT for some recipients and DATA for others as told."""
+
+    def __init__(self, rcpt: dict[str, str] | None = None, data: dict[str, str] | None = None):
+        super().__init__()
+        self.rcpt, self.data = rcpt or {}, data or {}
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.rcpt:
+            return self.rcpt[address]
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        answer = self.data.get(envelope.rcpt_tos[0])
+        return answer if answer else await super().handle_DATA(server, session, envelope)
+
+
+@pytest.mark.parametrize(("where", "answer", "status"), [
+    ("rcpt", "550 5.1.1 no such user", "failed"),
+    ("rcpt", "553 mailbox name not allowed", "failed"),
+    ("rcpt", "530 5.7.0 Authentication required", "pending"),
+    ("rcpt", "554 5.7.1 Relaying denied", "pending"),
+    ("rcpt", "450 4.2.1 mailbox busy", "pending"),
+    ("data", "550 5.1.1 no such user", "failed"),
+    ("data", "554 5.7.1 message refused by policy", "pending"),
+    ("data", "552 5.3.4 message too big", "pending"),
+])
+def test_only_a_permanent_answer_about_the_recipient_fails_a_letter(tmp_path, where, answer, status):
+    inbox = Answers(**{where: {"bob@x.example": answer}})
+    ctl = start(inbox)
+    try:
+        d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port, smtp_retries=1), outgoing(three()), env={})
+    finally:
+        ctl.stop()
+    rows = ledger(tmp_path)
+    assert rows["bob"]["status"] == status and rows["bob"]["reply"] == answer
+    if answer.startswith(("530", "554 5.7.1 Relaying")):
+        # about the session: the rest wait too, not attempted, nothing failed
+        assert rows["cy"]["status"] == "pending" and rows["cy"]["reply"].startswith("not attempted")
+        assert d.reason == answer
+    else:
+        assert rows["ann"]["status"] == rows["cy"]["status"] == "sent"
+    assert (d.failed == 1) == (status == "failed")
+
+
+def test_missing_credentials_leave_every_letter_pending_and_the_next_run_sends_each_once(
+        tmp_path, tls_server):
+    ctl, inbox, seen, crt = tls_server
+    c = cfg(ctl.port, smtp_starttls=True, smtp_ca_file=str(crt))
+    d = outbox.deliver(tmp_path, tmp_path, c, outgoing(three()), env={})
+    assert (d.sent, d.failed, d.pending) == (0, 0, 3) and d.reason.startswith("530")
+    assert {r["status"] for r in ledger(tmp_path).values()} == {"pending"}
+    env = {outbox.USER_ENV: USER, outbox.PASSWORD_ENV: PASSWORD}
+    d = outbox.deliver(tmp_path, tmp_path, c, outgoing(three()), env=env)
+    assert (d.sent, d.pending) == (3, 0)
+    d = outbox.deliver(tmp_path, tmp_path, c, outgoing(three()), env=env)
+    assert (d.sent, d.skipped) == (0, 3)
+    wait_for(lambda: len(inbox.received) == 3)
+    assert sorted(e.rcpt_tos[0] for e in inbox.received) == ["ann@x.example", "bob@x.example", "cy@x.example"]
+
+
+def test_a_letter_goes_with_the_date_it_is_sent_and_is_kept_as_sent(tmp_path):
+    inbox = Inbox()
+    ctl = start(inbox)
+    when = dt.datetime(2026, 12, 2, 9, 30, tzinfo=dt.UTC)
+    try:
+        outbox.deliver(tmp_path, tmp_path, cfg(ctl.port), outgoing(three())[:1], env={}, now=lambda: when)
+    finally:
+        ctl.stop()
+    got = message_from_bytes(inbox.received[0].content, policy=policy.default)
+    assert got["Date"] == "Wed, 02 Dec 2026 09:30:00 +0000"  # not the run's 24 Sep 18:00
+    kept = (tmp_path / outbox.SENT / "ann.eml").read_bytes()
+    assert b"Date: Wed, 02 Dec 2026 09:30:00 +0000" in kept
+    row = ledger(tmp_path)["ann"]
+    assert row["sent_time"] == when.isoformat() and row["sent_message_id"] == got["Message-ID"]
+
+
+def test_a_pending_letter_a_later_one_replaced_is_superseded_and_a_held_run_sends_the_stored_ones(
+        tmp_path):
+    out = outgoing(three())
+    c = cfg(free_port())  # nobody listening: all pending
+    outbox.deliver(tmp_path, tmp_path, c, out, env={})
+    (tmp_path / "outbox").mkdir(exist_ok=True)
+    for o in out:  # the outbox keeps each message as its run wrote it
+        (tmp_path / f"outbox/{o.key}.eml").write_bytes(o.data.replace(b"\r\n", b"\n"))
+    inbox = Inbox()
+    ctl = start(inbox)
+    try:
+        # a held run: its own messages are the office's only; the stored pending ones go
+        d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port), [], env={}, stored=True)
+        assert d.sent == 3
+    finally:
+        ctl.stop()
+    assert {r["status"] for r in ledger(tmp_path).values()} == {"sent"}
+    # a normal run that no longer makes a pending letter: superseded, never sent
+    outbox.deliver(tmp_path, tmp_path, c, outgoing([letter("dee", "dee@x.example")]), env={})
+    inbox2 = Inbox()
+    ctl = start(inbox2)
+    try:
+        d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port), outgoing([letter("eve", "eve@x.example")]),
+                           env={}, supersede=True)
+    finally:
+        ctl.stop()
+    assert d.superseded == 1 and ledger(tmp_path)["dee"]["status"] == "superseded"
+    assert [e.rcpt_tos[0] for e in inbox2.received] == ["eve@x.example"]
+
+
+def test_a_changed_letter_after_it_went_is_a_correction_that_says_what_changed(tmp_path, prefect_harness):
+    from flows import tasks
+    from flows.publish.pages import Publication, event_context
+    from transforms.core.config import parse_event_config
+
+    inbox = Inbox()
+    ctl = start(inbox)
+    try:
+        c = parse_event_config(
+            '[event]\nid = "t"\nname = "T"\nkind = "swiss"\nstart = 2024-09-16\nend = 2024-09-20\n'
+            'venue = "V"\norganiser = "O"\ncurrency = "INR"\ncontact = "c"\n'
+            f'[publish]\nsender = "r@x.example"\nsubject_prefix = "[T] "\nsmtp_host = "127.0.0.1"\n'
+            f'smtp_port = {ctl.port}\n'
+            '[swiss]\nrounds = 5\ncategories = [{ id = "open", name = "Open" }]\n')
+
+        def run(letters):
+            pub = Publication(tmp_path, ctx=event_context(c, dt.date(2024, 9, 20)))
+            out = tasks.compose_letters(pub, c, letters, {}, dt.date(2024, 9, 20))
+            for rel, data in pub.files.items():  # what the run publishes before it sends
+                (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+                (tmp_path / rel).write_bytes(data)
+            return tasks.send_letters(pub, c, tmp_path, letters, out, send_mail=True), out
+
+        first, out1 = run(three())
+        assert first["sent"] == 3
+        changed = [letter("ann", "ann@x.example"), letter("bob", "bob@x.example", "Round 5: a draw."),
+                   letter("cy", "cy@x.example")]
+        second, out2 = run(changed)
+        assert (second["sent"], second["not_sent_again"]) == (1, 2)
+        third, _ = run(changed)
+        assert third["sent"] == 0  # the correction went: not again
+    finally:
+        ctl.stop()
+    wait_for(lambda: len(inbox.received) == 4)
+    old = next(message_from_bytes(e.content, policy=policy.default) for e in inbox.received[:3]
+               if e.rcpt_tos == ["bob@x.example"])
+    new = message_from_bytes(inbox.received[3].content, policy=policy.default)
+    assert new["To"] == "Bob <bob@x.example>"
+    assert new["Subject"] == "[T] Correction: Round 5" and old["Subject"] == "[T] Round 5"
+    assert new["Message-ID"] != old["Message-ID"]
+    assert new["In-Reply-To"] == old["Message-ID"] and new["References"] == old["Message-ID"]
+    text = new.get_body(("plain",)).get_content().replace("\r\n", "\n")
+    first_line = text.split("\n", 1)[0]
+    assert first_line.startswith("Correction — this letter replaces our letter of ")
+    assert "What changed: 'Round 5: you won.' is now 'Round 5: a draw.'." in first_line
+    assert text.split("\n")[2] == "Dear Bob,"
+    assert new["Date"] != "Fri, 20 Sep 2024 18:00:00 +0000"  # the Date of sending

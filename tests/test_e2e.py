@@ -27,7 +27,9 @@ def test_malformed_event_gets_validation_rows_not_a_traceback(demo_run):
     assert ("players.csv", "2", "birth_date") in got      # 30 February
     assert ("players.csv", "4", "player_id") in got       # duplicate id
     assert (out / "broken-open" / "index.html").is_file()
-    assert "Not published" in PdfReader(out / "broken-open" / "bulletin.pdf").pages[0].extract_text()
+    # a first publication with bad results: published in part, the bulletin says what waits
+    text = PdfReader(out / "broken-open" / "bulletin.pdf").pages[0].extract_text()
+    assert "Not published" not in text and "will be published as soon as" in text
 
 
 @pytest.mark.parametrize("event", EVENTS)

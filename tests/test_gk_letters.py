@@ -308,7 +308,7 @@ def test_director_letter_lists_the_rule_11_and_12_cases_to_every_office_recipien
     rv = res.director_review.filter(pl.col("rule").is_in(["11", "12"]))
     assert len(rows) == rv.height == 13
     assert sorted(r[5] for r in rows) == sorted(rv["detail"])
-    assert d[0].lead.startswith("1 forfeit case(s) under rule 11 and 12 time-overstep ruling(s)")
+    assert d[0].lead.startswith("1 forfeit case under rule 11 and 12 time-overstep rulings")
 
 
 def test_a_removed_overstep_changes_the_directors_letter_and_only_the_letters_it_concerns(demo):
@@ -389,7 +389,7 @@ def test_members_without_a_valid_address_are_skipped_with_the_reason(prelim):
     who = dict(skipped)
     assert set(who) == {"Jessica Young (member 12000009)", "Mark Flores (member 12000055)"}
     n = sum(1 for x in letters if x.key.startswith("member-12000009-"))
-    assert who["Jessica Young (member 12000009)"] == f"no email address: {n} letter(s) not written"
+    assert who["Jessica Young (member 12000009)"] == f"no email address: {n} letters not written"
     assert "has no domain such as" in who["Mark Flores (member 12000055)"]
     assert not [x for x in got if x.key.startswith(("member-12000009-", "member-12000055-"))]
     assert len(got) == len(letters) - n - sum(1 for x in letters if x.key.startswith("member-12000055-"))
@@ -412,7 +412,7 @@ def test_one_letter_of_each_kind_renders_as_plain_text(demo, prelim):
             seen.setdefault(x.kind, x)
     assert set(seen) == {"member-assignment", "member-forfeit", "member-rule-11", "member-overstep",
                          "member-qualification", "member-membership", "member-award", "member-prize",
-                         "member-carried-forward", "director-review"}
+                         "member-carried-forward", "member-entry-rejected", "director-review"}
     for x in seen.values():
         body = text(x)
         assert body.startswith(f"Dear {x.to_name},\n\n{x.lead}\n")

@@ -267,7 +267,7 @@ def test_prize_split_explanation_adds_up_to_the_prizes_csv_amounts(demo_inputs):
     assert "share the prizes of places 1–2: $756.00 + $472.50 = $1,228.50, $614.25 each" in page
     assert ("4 tied for places 8–11 on" in page
             and "share the prizes of places 8–10: $94.50 + $94.50 + $94.50 = $283.50, $70.87 each; the 2 "
-                "cent(s) left over go one each to" in page)
+                "cents left over go one each to" in page)
     member_of = {r["entry_id"]: r["member_id"] for r in csv_rows}
     who = f"{esc(next(r['name'] for r in csv_rows if r['entry_id'] == eighth[0]))} ({eighth[0]})"
     part = entry_part(pub.files[member_page(member_of[eighth[3]])], eighth[3])

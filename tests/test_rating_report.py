@@ -233,7 +233,7 @@ def test_check_trf_command_exit_status(tmp_path, capsys):
     out_csv = tmp_path / "found.csv"
     assert check_trf.run(check_trf_args(bad, out_csv)) == 1
     out = capsys.readouterr().out
-    assert f"{bad}:" in out and "no FIDE ID" in out and "1 error(s)" in out
+    assert f"{bad}:" in out and "no FIDE ID" in out and "1 error," in out
     assert "FIDE id (58-68)" in out_csv.read_text()
     broken = tmp_path / "broken.trf"
     broken.write_text(good.read_text().replace(" 2480 IND", " 24x0 IND"))
@@ -307,7 +307,7 @@ def test_the_swiss_flow_writes_a_checked_report_per_rated_category(tmp_path):
     assert pub.files["office/fide/rating-report-open-check.csv"].splitlines() == [
         "file,line,column,value,severity,reason"]
     assert "### FIDE tournament code 370074" in pub.files["office/fide/rating-report-girls.trf"]
-    assert any("rating report open (TRF-2026): 0 error(s)" in n for n in pub.notes)
+    assert any("rating report open (TRF-2026): 0 errors" in n for n in pub.notes)
     # a category whose last round is not complete gets no report yet
     run.categories[0].done -= 1
     pub = Publication(tmp_path)

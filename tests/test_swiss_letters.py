@@ -306,7 +306,7 @@ def test_the_office_report_lists_the_errors_early_draws_ties_same_state_log_and_
     # results.csv: the three early draws are in rounds 1, 1 and 9, none in round 11.
     assert block(x, "Early draws").lines == (
         "No draw before the move limit without the arbiter's consent in round 11.",
-        "3 flag(s) from other rounds: see the validation report.")
+        "3 flags from other rounds: see the validation report.")
     tied = run.category("open").rankings[11].filter(pl.col("tied_after_all"))
     assert block(x, "Equal after every tie-break").lines[0] == (
         f"National Junior U-19 Open, after round 11, place {tied['rank_label'][0]} "
@@ -332,7 +332,7 @@ def test_a_name_with_markup_is_escaped_in_the_html_body():
     run, letters, _ = build(5, players=players)
     x = next(x for x in letters.values() if x.to_name == "<b>Naidu</b>, Rohan")
     html = html_body(x, site_url="", signature="s", subject=x.subject)
-    assert "<b>Naidu</b>" not in html and "&lt;b&gt;Naidu&lt;/b&gt;, Rohan" in html
+    assert "<b>Naidu</b>" not in html and "Dear Rohan &lt;b&gt;Naidu&lt;/b&gt;," in html
 
 
 # --------------------------------------------------------------------------- stable from run to run

@@ -132,13 +132,13 @@ def test_mail_still_due_builds_again_and_mail_all_done_does_not(tmp_path):
 
     assert ledger(a="sent", b="failed") is None
     assert ledger(a="sent", b="unknown") is None
-    assert ledger(a="sent", b="pending") == "1 message(s) still to send"
-    assert ledger(a="sent") == "1 message(s) still to send"
-    assert ledger(a="sending", b="sent") == "1 message(s) still to send"
+    assert ledger(a="sent", b="pending") == "1 message still to send"
+    assert ledger(a="sent") == "1 message still to send"
+    assert ledger(a="sending", b="sent") == "1 message still to send"
     outbox.write_ledger(out / outbox.LEDGER, {k: {"key": k, "content_sha256": "old", "status": "sent"}
                                               for k in "ab"})
     publish(event, out, sends=True, messages={"a": "da", "b": "db"})
-    assert unchanged.stale(event, out, None, True) == "2 message(s) still to send"
+    assert unchanged.stale(event, out, None, True) == "2 messages still to send"
 
 
 # ---- through the real flow and the command line (a tiny event: its PDFs render in seconds)
@@ -194,7 +194,8 @@ def test_the_command_line_starts_no_prefect_server_when_every_event_is_unchanged
     (out / "index.html").unlink()  # the run's index is written again
     assert cli.main(["run", str(inputs), "--out", str(out)]) == 0
     captured = capsys.readouterr()
-    assert "tiny: ok" in captured.out and "tiny: unchanged" in captured.err
+    assert "tiny: published (unchanged since its last run)" in captured.out
+    assert "tiny: unchanged" in captured.err
     assert (out / "index.html").is_file()
     run = json.loads((out / "run.json").read_text())
     assert run["events"]["tiny"]["unchanged"] is True and run["prefect_start_s"] == 0

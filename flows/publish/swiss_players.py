@@ -32,34 +32,38 @@ PUBLIC_COLUMNS = ("sno", "name", "title", "fide_id", "rating", "nationality", "s
 """What a public page may show of players.csv (never birth_date, email, fees)."""
 
 
-def player_lists(pub: Publication, run) -> None:
-    """The starting rank list and the alphabetical list of every category."""
+def player_lists(pub: Publication, run, *, linked: bool = True) -> None:
+    """The starting rank list and the alphabetical list of every category; without ``linked``
+    (the standings wait: no player pages, no points) the names lead nowhere and the lists show
+    no points."""
     for c in run.categories:
         cid = c.cat.id
         players = c.players.select(*PUBLIC_COLUMNS).sort("sno")
+        links = {"name": "_href"} if linked else None
         page = list_rel(cid)
-        start = with_player_href(players, page, cid)
+        start = with_player_href(players, page, cid) if linked else players
         pub.page(page, title=f"Starting rank list — {c.cat.name}",
                  subtitle=f"{players.height} players by start number (FIDE C.04.2 A.2: rating, "
-                          "title, name). Each name leads to the player's page.",
+                          "title, name)." + (" Each name leads to the player's page." if linked else ""),
                  sections=[Section(c.cat.name, tables=[table_from_frame(
                      start, [("sno", "SNo"), ("title", "Title"), ("name", "Name"), ("fide_id", "FIDE id"),
                              ("rating", "Rtg"), ("nationality", "Fed"), ("state", "State")],
-                     numeric=["sno", "rating"], links={"name": "_href"})])],
+                     numeric=["sno", "rating"], links=links)])],
                  pdf=False, jumps=[{"href": href(page, list_rel(cid, True)), "label": "Alphabetical"}])
         page = list_rel(cid, True)
         alpha = players.sort("name", "sno")
         cols = [("name", "Name"), ("title", "Title"), ("sno", "SNo"), ("rating", "Rtg"), ("state", "State")]
-        if c.done:
+        if c.done and linked:
             now = c.rankings[c.done].select("sno", "points", "rank_label")
             alpha = alpha.join(now, on="sno", how="left")
             cols += [("points", f"Pts after round {c.done}"), ("rank_label", "Rk")]
         pub.page(page, title=f"Players A-Z — {c.cat.name}",
-                 subtitle="Find your name: it leads to your page (pairings, results, points and "
-                          "rank after every round, tie-breaks).",
+                 subtitle=("Find your name: it leads to your page (pairings, results, points and "
+                           "rank after every round, tie-breaks)." if linked else
+                           "Every player of the category by name; the pairings and standings follow."),
                  sections=[Section(c.cat.name, tables=[table_from_frame(
-                     with_player_href(alpha, page, cid), cols,
-                     numeric=["sno", "rating", "points", "rank_label"], links={"name": "_href"})])],
+                     with_player_href(alpha, page, cid) if linked else alpha, cols,
+                     numeric=["sno", "rating", "points", "rank_label"], links=links)])],
                  pdf=False, jumps=[{"href": href(page, list_rel(cid)), "label": "By start number"}])
 
 

@@ -22,6 +22,12 @@ def publish_rounds_and_players(pub: Publication, run) -> None:
     players.player_pages(pub, run)
 
 
+def publish_player_lists(pub: Publication, run) -> None:
+    """While the standings wait (results.csv has errors): the starting rank lists without the
+    player pages they would lead to."""
+    players.player_lists(pub, run, linked=False)
+
+
 def publish_results(pub: Publication, run, highlights: list[str]) -> list[Section]:
     """The crosstable, the prize list and the statistics; returns the bulletin's sections."""
     bulletin = pages.bulletin_sections(pub, run, highlights)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
 from collections import Counter
 from pathlib import Path
 
@@ -441,3 +442,19 @@ def test_assignment_letters_do_not_change_as_games_finish_or_ratings_change(demo
     a1 = {x.key: x for x in letters if x.kind == "member-assignment"}
     a2 = {x.key: x for x in again if x.kind == "member-assignment"}
     assert a1 == a2 and len(a1) == 189
+
+
+def test_a_member_whose_entry_is_rejected_is_told_the_reason_and_its_rule(demo):
+    _, typed, res, letters, _ = demo
+    rejected = res.entries.filter(pl.col("status") == "rejected")
+    members = set(typed["members.csv"]["member_id"])
+    told = {x.meta["entry_id"]: x for x in letters if x.kind == "member-entry-rejected"}
+    expected = {r["entry_id"] for r in rejected.iter_rows(named=True) if r["member_id"] in members}
+    assert len(expected) >= 10 and set(told) == expected
+    for r in rejected.iter_rows(named=True):
+        if r["entry_id"] in told:
+            x = told[r["entry_id"]]
+            assert x.key == f"member-{r['member_id']}-{r['entry_id'].lower()}-entry-rejected"
+            assert r["reason"] in x.lead and re.search(r"\(rule \d+\)", x.lead)
+            assert x.subject == f"Your entry {r['entry_id']} is not accepted"
+            assert "rule 7" in text(x)

@@ -2,7 +2,7 @@
 loads without console errors and fits a 375 px phone except inside its scroll boxes, every
 link resolves, every public page of an event is a few clicks from its home, office pages are
 linked from no public page, and screenshots at 375 and 1280 px are left for a person to look
-at (``$CHESSFED_SCREENSHOTS``, else ``outputs/screenshots/``).
+at (``$CHESSFED_SCREENSHOTS``, else a folder of pytest's temporary ones, printed).
 
 The checks are generic (they crawl whatever the run wrote), so a new report set is checked as
 soon as it is published. Without Chromium these tests are skipped (the reason says so);
@@ -152,8 +152,12 @@ def test_a_swiss_player_page_exists_for_every_standings_row(browser, site):
         pytest.skip("no standings page links its rows to player pages yet")
 
 
-def test_screenshots_at_375_and_1280_px_are_written_for_a_person_to_look_at(browser, site):
-    folder = Path(os.environ.get("CHESSFED_SCREENSHOTS", ROOT / "outputs" / "screenshots"))
+def test_screenshots_at_375_and_1280_px_are_written_for_a_person_to_look_at(browser, site,
+                                                                            tmp_path_factory):
+    # never into the project's outputs/ (make test writes nothing there): pytest's temporary
+    # folder (its path is printed), or $CHESSFED_SCREENSHOTS
+    folder = Path(os.environ.get("CHESSFED_SCREENSHOTS") or tmp_path_factory.mktemp("screenshots"))
+    print(f"screenshots: {folder}")
     pages = ["index.html"]
     for event in events(site):
         pages.append(f"{event}/index.html")

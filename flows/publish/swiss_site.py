@@ -42,4 +42,5 @@ def publish_home(pub: Publication, run, highlights: list[str], as_of: dt.date) -
     when every other page is in the publication."""
     groups = [] if run.blocked else pages.home_groups(pub, run)
     publish_homes(pub, facts=pages.event_facts(run), highlights=highlights, findings=run.findings,
-                  as_of=as_of, groups=groups, unlisted=(PLAYERS,))
+                  as_of=as_of, groups=groups,
+                  unlisted=() if run.blocked else (PLAYERS,))  # blocked: the lists are linked here

@@ -72,8 +72,11 @@ Deviations and decisions (each pinned by a test in tests/test_ratings.py):
 
 SOURCE of the text and both tables: B.02 "FIDE Rating Regulations effective from 1 March 2024"
 (handbook.fide.com/chapter/B022024), §7 and §8 as transcribed verbatim, with tables 8.1.1
-and 8.1.2 read from the page's table markup, in a public verification record of 2026-10-09
-(the page then carried the 1 October 2025 amendment of 8.3.1). The 8.3.1 wording before that
+and 8.1.2 read from the page's table markup, in a public project's verification record
+(docs/research/VERIFICATION_2026-10-09.md, "Verification sweep", item 1: fetched 2026-10-09,
+the page then carrying the 1 October 2025 amendment of 8.3.1); the two tables are also those
+transforms/fide/tiebreaks.py used for TPR and PTP, checked there against FIDE's tie-break
+exercises (tests/test_tiebreaks_reference.py). The 8.3.1 wording before that
 amendment ("as though it were a difference of 400 points", no 2650 exemption, no limit per
 event) is as FIDE's press release of September 2025 and the FIDE QC note of 1 March 2024
 describe it, and as the Rapid and Blitz chapter of the same edition (7.3.1) still words it.
@@ -92,9 +95,10 @@ from transforms.core.model import SCORECARD_SCHEMA, Kind
 
 # ------------------------------------------------------------------------------- the tables
 
-# SOURCE: FIDE Handbook B.02, Rating Regulations effective from 1 March 2024, table 8.1.1
-# "The table of conversion from fractional score, p, into rating differences, dp" (the same in
-# the archived 2022 text). Index = p in hundredths, .00 .. 1.0; "For a zero or 1.0 score dp is
+# SOURCE: FIDE Handbook B.02, Rating Regulations effective from 1 March 2024, table 8.1.1 (as
+# transcribed from handbook.fide.com/chapter/B022024, see the module docstring)
+# "The table of conversion from fractional score, p, into rating differences, dp".
+# Index = p in hundredths, .00 .. 1.0; "For a zero or 1.0 score dp is
 # necessarily indeterminate but is shown notionally as 800" (8.1).
 FIDE_DP_TABLE: tuple[int, ...] = (
     -800, -677, -589, -538, -501, -470, -444, -422, -401, -383,   # .00 .. .09
@@ -110,7 +114,8 @@ FIDE_DP_TABLE: tuple[int, ...] = (
     800,                                                          # 1.0
 )
 
-# SOURCE: FIDE Handbook B.02, Rating Regulations effective from 1 March 2024, table 8.1.2
+# SOURCE: FIDE Handbook B.02, Rating Regulations effective from 1 March 2024, table 8.1.2 (as
+# transcribed from handbook.fide.com/chapter/B022024, see the module docstring)
 # "Table of conversion of difference in rating, D, into scoring probability PD, for the
 # higher, H, and the lower, L, rated player respectively". One row per band of D: (highest D
 # of the band, PD H, PD L) in hundredths; a band starts one above the previous one (the first

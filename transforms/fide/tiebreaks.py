@@ -89,6 +89,11 @@ import polars as pl
 from transforms.core.errors import ConfigError
 from transforms.core.model import SCORECARD_SCHEMA, Kind
 
+# the FIDE B.02 8.1 tables live in transforms/fide/ratings.py (with their SOURCE); re-exported
+from transforms.fide.ratings import dp_from_p as dp_from_p
+from transforms.fide.ratings import expected_hundredths as expected_hundredths
+from transforms.fide.ratings import performance_rating as aro_plus_dp
+
 WIN_POINTS = 1.0
 DRAW_POINTS = 0.5
 
@@ -515,33 +520,6 @@ def average_rating_of_opponents(ctx: Context, mod: Modifier) -> TiebreakResult:
     return TiebreakResult(_rating_values(ctx, avg), detail)
 
 
-# FIDE B.02 (rating regulations) 8.1.1: fractional score p (in hundredths) -> dp, for p >= 0.50.
-_DP = [0, 7, 14, 21, 29, 36, 43, 50, 57, 65, 72, 80, 87, 95, 102, 110, 117, 125, 133, 141, 149,
-       158, 166, 175, 184, 193, 202, 211, 220, 230, 240, 251, 262, 273, 284, 296, 309, 322, 336,
-       351, 366, 383, 401, 422, 444, 470, 501, 538, 589, 677, 800]
-# FIDE B.02 8.1.2: upper bound of each rating-difference band -> expected score of the higher
-# rated player, 0.50 .. 0.99 (differences above 735 -> 1.00).
-_PD_BANDS = [3, 10, 17, 25, 32, 39, 46, 53, 61, 68, 76, 83, 91, 98, 106, 113, 121, 129, 137, 145,
-             153, 162, 170, 179, 188, 197, 206, 215, 225, 235, 245, 256, 267, 278, 290, 302, 315,
-             328, 344, 357, 374, 391, 411, 432, 456, 484, 517, 559, 619, 735]
-
-
-def dp_from_p(p_hundredths: int) -> int:
-    """FIDE B.02 8.1.1 — rating difference for a fractional score (in hundredths)."""
-    return _DP[p_hundredths - 50] if p_hundredths >= 50 else -_DP[50 - p_hundredths]
-
-
-def expected_hundredths(diff: int) -> int:
-    """FIDE B.02 8.1.2 — expected score (hundredths) of a player rated ``diff`` above the opponent."""
-    d = abs(diff)
-    pd = 100
-    for i, upper in enumerate(_PD_BANDS):
-        if d <= upper:
-            pd = 50 + i
-            break
-    return pd if diff >= 0 else 100 - pd
-
-
 def _performance(ctx: Context) -> pl.DataFrame:
     """sno, tpr, ptp — FIDE C.07 §10.2 and §10.3 over rated games (plain Python: PTP is a search)."""
     games = _rated_games(ctx).select("sno", "points", "opp_rating")
@@ -549,10 +527,7 @@ def _performance(ctx: Context) -> pl.DataFrame:
     for (sno,), g in games.group_by(["sno"]):
         ratings = [int(r) for r in g["opp_rating"]]
         score100 = round(sum(g["points"]) * 100)
-        n = len(ratings)
-        aro = int(sum(ratings) / n + 0.5 + 1e-9)
-        p = int(score100 / n + 0.5 + 1e-9)
-        tpr = aro + dp_from_p(p)
+        tpr = aro_plus_dp(ratings, score100 / 100)
         if score100 == 0:
             ptp = min(ratings) - 800
         else:

@@ -27,9 +27,11 @@ from flows.publish.present import Section
 from flows.publish.render import plural
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding
-from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, RawFile, unusable, validate_files
+from transforms.core.ingest import RawFile, unusable, validate_files
 from transforms.core.steps import StepTimer, no_step
 from transforms.golden_knights.event import GKResult, run_golden_knights
+from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
+from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
 
 
 def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date) -> GKResult:
@@ -48,7 +50,8 @@ def rulebook(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, step: St
     them (None when members.csv or entries.csv cannot be read at all: see
     :func:`publish_site`)."""
     with step("validate"):
-        typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
+        typed, findings = validate_files(raw, dict(cfg.files) or GK_SCHEMAS,
+                                         cfg.required_files or GK_REQUIRED)
     res = None
     if not unusable(findings, "members.csv", "entries.csv"):
         with step("rules"):

@@ -25,8 +25,8 @@ from flows.run_index import (  # noqa: F401 - event_folders, exit_status: where 
 )
 from flows.swiss import swiss_event
 from flows.tasks import check_config, discard_early_pdfs, publish_config_error, write_outputs
-from transforms.core.config import EventKind
 from transforms.core.errors import ConfigError
+from transforms.kinds import EventKind
 
 TASK_RUNNERS = ("threads", "dask")
 
@@ -122,7 +122,7 @@ def _run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bo
             publish_config_error(folder, out_dir, err, as_of)
             return f"error: {err}", folder.name
         cfg = check_config(last.folder)  # its flow holds the last good publication
-    runner = swiss_event if cfg.event.kind is EventKind.SWISS else correspondence_event
+    runner = correspondence_event if cfg.event.kind == EventKind.CORRESPONDENCE else swiss_event
     if renderer == "dask":
         # On a Dask worker the event's flow is a flow run of its own (an empty context):
         # nested under the task's context rebuilt from the submitting process, it would

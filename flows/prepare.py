@@ -39,8 +39,8 @@ def prepare_event(folder: Path, out_dir: Path, as_of: dt.date | None,
     """The Prefect-free part of one event's flow, as its flow runs it: read the folder (the
     flow's read tasks, called as plain functions), then the kind's ``assemble``."""
     from flows import correspondence, swiss, tasks
-    from transforms.core.config import EventConfig, EventKind
-    from transforms.core.ingest import GK_SCHEMAS, SWISS_SCHEMAS
+    from transforms.core.config import EventConfig
+    from transforms.kinds import EventKind
 
     started = time.perf_counter()
     fingerprint = unchanged.inputs_fingerprint(folder)
@@ -49,9 +49,8 @@ def prepare_event(folder: Path, out_dir: Path, as_of: dt.date | None,
         cfg = tasks.read_config.fn(folder)
         if not isinstance(cfg, EventConfig):
             raise cfg  # the flow holds the last good publication (flows/last_good.py)
-        kind = swiss if cfg.event.kind is EventKind.SWISS else correspondence
-        names = SWISS_SCHEMAS if kind is swiss else GK_SCHEMAS
-        raw = tasks.read_inputs.fn(folder, list(names))
+        kind = correspondence if cfg.event.kind == EventKind.CORRESPONDENCE else swiss
+        raw = tasks.read_inputs.fn(folder, list(cfg.files))
     date = run_date(as_of, cfg)
     pub, letters = kind.assemble(cfg, raw, date, out_dir, renderer, step)
     return Prepared(fingerprint, as_of, out_dir, renderer, cfg, date, pub, letters, started,

@@ -28,11 +28,12 @@ from flows.publish.render import plural
 from flows.publish.swiss_letters import swiss_letters
 from transforms.core.config import EventConfig
 from transforms.core.errors import Severity
-from transforms.core.ingest import SWISS_SCHEMAS, RawFile
+from transforms.core.ingest import RawFile
 from transforms.fide.rating_report import check_rating_report, rating_report, report_header
 from transforms.fide.trf import Tournament, parse_trf, write_trf
 from transforms.swiss.event import SwissRun, engine_input, run_swiss
 from transforms.swiss.rounds import RoundSetup, trf_players
+from transforms.swiss.schemas import SCHEMAS as SWISS_SCHEMAS
 
 
 @flow(name="swiss-event")

@@ -27,9 +27,10 @@ from flows.progress import Steps
 from flows.publish import mail, outbox, pages, render
 from flows.publish.letters import Letter, without_addresses
 from flows.publish.pages import OFFICE, Publication
-from transforms.core.config import EventConfig, config_finding, parse_event_config
+from transforms.core.config import EventConfig, config_finding
 from transforms.core.errors import ConfigError
 from transforms.core.ingest import RawFile
+from transforms.kinds import parse_event_config
 
 
 def check_config(folder: Path) -> EventConfig:
@@ -216,10 +217,13 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
     pub: Publication | None
     if done is not None:
         cfg, date, pub, letters, step = done.handed_over(started)
+        names = list(cfg.files) or names
     else:
         step = Steps(event_dir.name)
         with step("read"):
             loaded = read_config(event_dir)
+            if isinstance(loaded, EventConfig):
+                names = list(loaded.files) or names  # as the event's kind and rules part ask
             raw = read_inputs(event_dir, names) if isinstance(loaded, EventConfig) else {}
         if isinstance(loaded, ConfigError):
             cfg, error, pub, letters = None, loaded, None, []
@@ -260,7 +264,7 @@ def settle(pub: Publication | None, cfg: EventConfig | None, letters: list[Lette
             cfg, withheld, pub.findings, date, None)
     discard_early_pdfs(out_dir)  # the public PDFs are the last good ones
     good_cfg = check_config(last.folder)
-    good_raw = read_inputs.fn(last.folder, names)
+    good_raw = read_inputs.fn(last.folder, list(good_cfg.files) or names)
     good, _ = assemble(good_cfg, good_raw, last.as_of, out_dir, "held", step,
                        notice=last_good.held_notice(last))
     held = last_good.hold(good, current, last, withheld, date, current.findings)

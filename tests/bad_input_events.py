@@ -42,6 +42,13 @@ city = "Karnal"
 federation = "IND"
 chief_arbiter = "IA A. Arbiter"
 round_dates = [2024-09-16, 2024-09-17, 2024-09-18]
+
+[[swiss.categories]]
+id = "girls"
+name = "Girls"
+
+[entries]
+rules = "national-junior-2024"
 """
 
 PLAYERS_HEADER = ("player_id,name,section,gender,birth_date,nationality,state,fide_id,rating,title,"

@@ -16,12 +16,12 @@ import pytest
 
 from flows import io as fio
 from flows.commands import crosscheck
-from transforms.core.config import parse_event_config
 from transforms.core.errors import ConfigError
-from transforms.core.ingest import SWISS_SCHEMAS
 from transforms.core.model import Acceleration
 from transforms.fide.acceleration import baku_group_size, virtual_points
 from transforms.fide.trf import parse_trf, write_trf
+from transforms.kinds import parse_event_config
+from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss import event as swiss
 from transforms.swiss.rounds import RoundSetup
 

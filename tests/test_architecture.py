@@ -173,6 +173,50 @@ def cycles(graph: dict[str, set[str]]) -> list[list[str]]:
     return out
 
 
+LAYERS = {
+    "transforms.core": {"transforms.core"},
+    "transforms.fide": {"transforms.core", "transforms.fide"},
+    "transforms.swiss": {"transforms.core", "transforms.fide", "transforms.swiss"},
+    "transforms.round_robin": {"transforms.core", "transforms.fide", "transforms.swiss",
+                               "transforms.round_robin"},
+    "transforms.golden_knights": {"transforms.core", "transforms.fide", "transforms.golden_knights"},
+    "transforms.national_junior": {"transforms.core", "transforms.fide", "transforms.swiss",
+                                   "transforms.national_junior"},
+}
+"""The layers of the rulebook (DESIGN.md "Event kinds and rules parts"): ``core`` is the
+vocabulary every kind shares and imports no regulation; FIDE's regulations build on it; each
+kind (swiss, round_robin, correspondence) on those, and a rules part (the National Junior's) on
+the kind it adds to. Only ``transforms.kinds``, the registry, knows them all."""
+
+
+def layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of a rulebook module that goes against :data:`LAYERS`."""
+    wrong = []
+    for module, deps in sorted(graph.items()):
+        layer = next((k for k in LAYERS if module == k or module.startswith(k + ".")), None)
+        if layer is None:
+            continue
+        wrong += [f"{module} imports {d}" for d in sorted(deps) if d.startswith("transforms.")
+                  and not any(d == a or d.startswith(a + ".") for a in LAYERS[layer])]
+    return wrong
+
+
+def test_the_layers_point_one_way_core_imports_no_regulation():
+    graph = import_graph()
+    assert layer_violations(graph) == []
+    packages = {".".join(m.split(".")[:2]) for m in graph if m.startswith("transforms.")}
+    assert packages <= set(LAYERS) | {"transforms.kinds"}  # a new package names its layer
+
+
+def test_the_layer_check_sees_core_or_a_kind_import_a_regulation_or_a_part():
+    assert layer_violations({"transforms.core.config": {"transforms.national_junior.entries"},
+                             "transforms.swiss.event": {"transforms.national_junior.same_state",
+                                                        "transforms.fide.trf"},
+                             "transforms.kinds": {"transforms.national_junior.part"}}) == [
+        "transforms.core.config imports transforms.national_junior.entries",
+        "transforms.swiss.event imports transforms.national_junior.same_state"]
+
+
 def test_the_import_graph_has_no_cycle():
     graph = import_graph()
     assert "transforms.fide.dutch.brackets" in graph["transforms.fide.dutch.rules_2025"]

@@ -24,9 +24,13 @@ from flows import io
 from flows.correspondence import compute
 from flows.events import check_config
 from tests.bad_input_events import GK_FILES, SWISS_FILES, write_event
-from transforms.core.config import config_finding, parse_event_config
+from transforms.core.config import config_finding
 from transforms.core.errors import ConfigError, Finding, Severity
-from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, SWISS_SCHEMAS, unusable, validate_files
+from transforms.core.ingest import unusable, validate_files
+from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
+from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
+from transforms.kinds import parse_event_config
+from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss.event import run_swiss
 
 E, W = Severity.ERROR, Severity.WARNING
@@ -243,7 +247,7 @@ KINDS = [
     Kind("iso-alpha3-unknown", "swiss", cell(P, 8, "nationality", "India"),
          ((P, 8, "nationality", "India", E, "is not an ISO 3166-1 alpha-3 code (e.g. IND)"),), WITHOUT_S7),
     Kind("unknown-category", "swiss", cell(P, 8, "section", "blitz"),
-         ((P, 8, "section", "blitz", E, "not a category of this event (open)"),), WITHOUT_S7),
+         ((P, 8, "section", "blitz", E, "not a category of this event (girls, open)"),), WITHOUT_S7),
     Kind("empty-required-value", "swiss", cell(P, 8, "name", ""),
          ((P, 8, "name", "", E, "a value is required"),), WITHOUT_S7),
     Kind("line-break-in-a-name", "swiss", cell(P, 8, "name", "Kapoor,\nGita"),
@@ -252,8 +256,8 @@ KINDS = [
          ((P, 8, "player_id", "S1", E, "duplicate player_id: first on line 2"),), WITHOUT_S7),
     Kind("duplicate-row", "swiss", append(P, SWISS_FILES[P].splitlines()[7]),
          ((P, 9, "player_id", "S7", E, "duplicate player_id: first on line 8"),)),
-    Kind("unknown-association", "swiss", cell(P, 8, "state", "ZZ"),
-         ((P, 8, "state", "ZZ", W, "state ZZ is not in associations.csv, or its row there was set aside (known: AP, HR)"),)),
+    Kind("unknown-association", "swiss", cell(P, 8, "state", "ZZ"),  # NJ 2024: through an association
+         ((P, 8, "state", "ZZ", E, "state 'ZZ' is not an affiliated association"),), WITHOUT_S7),
     # players.csv: the file's shape
     Kind("extra-column", "swiss", add_column(P, "nickname", lambda n: f"nick{n}"),
          ((P, 1, "nickname", "nickname", W, "unknown column 'nickname': its cells are not read"),),
@@ -356,16 +360,23 @@ KINDS = [
     Kind("bye-duplicate", "swiss", append(BY, "S5,3,ZPB"),
          ((BY, 3, "player_id+round", "S5/3", E, "duplicate player_id+round: first on line 2"),)),
     Kind("association-boolean", "swiss", cell(A, 3, "arrears_cleared", "ja"),
+         # the association's row is set aside: its entries are rejected, and their results wait
          ((A, 3, "arrears_cleared", "ja", E, "not a boolean"),
-          (P, 4, "state", "HR", W, "state HR is not in associations.csv"),
-          (P, 5, "state", "HR", W, "state HR is not in associations.csv"),
-          (P, 7, "state", "HR", W, "state HR is not in associations.csv"))),
+          (P, 4, "state", "HR", E, "state 'HR' is not an affiliated association"),
+          (P, 5, "state", "HR", E, "state 'HR' is not an affiliated association"),
+          (P, 7, "state", "HR", E, "state 'HR' is not an affiliated association"),
+          (WD, 2, "player_id", "S6", E, "unknown player"),
+          (R, 2, "black_id", "S4", E, "unknown player"), (R, 4, "white_id", "S3", E, "unknown player"),
+          (R, 4, "black_id", "S6", E, "unknown player"), (R, 6, "white_id", "S4", E, "unknown player"),
+          (R, 6, "black_id", "S3", E, "unknown player"), (R, 7, "white_id", "S6", E, "unknown player")),
+         {"S1", "S2", "S5", "S7"}, blocked="results.csv has errors"),
     Kind("association-duplicate", "swiss", append(A, "AP,Another AP,true,"),
          ((A, 4, "state", "AP", E, "duplicate state: first on line 2"),)),
     Kind("association-email", "swiss", cell(A, 2, "email", "ap@"),
          ((A, 2, "email", "ap@", W, "not a valid email address"),)),
     Kind("association-empty-file", "swiss", whole(A, lambda b: b""),
-         ((A, 1, "", "", E, "the file is empty"),)),
+         ((A, 1, "", "", E, "the file is empty"),), set(),
+         blocked="associations.csv is missing or cannot be read"),
     # members.csv (row 9: 12000008, who has no entry)
     Kind("gk-date", "gk", cell(M, 9, "membership_expires", "2025-02-30"),
          ((M, 9, "membership_expires", "2025-02-30", E, "not a date (YYYY-MM-DD)"),)),

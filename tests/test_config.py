@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from transforms.core.config import EventKind, parse_event_config
 from transforms.core.errors import ConfigError
+from transforms.kinds import EventKind, parse_event_config
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -265,7 +265,7 @@ def test_the_message_reads_as_its_recipient_sees_it():
 def test_a_dry_run_writes_the_outbox_and_sends_nothing(tmp_path, prefect_harness):
     from flows import tasks
     from flows.publish.pages import MAIL_PAGE, Publication, event_context
-    from transforms.core.config import parse_event_config
+    from transforms.kinds import parse_event_config
 
     inbox = Inbox()
     ctl = start(inbox)
@@ -403,7 +403,7 @@ def test_a_pending_letter_a_later_one_replaced_is_superseded_and_a_held_run_send
 def test_a_changed_letter_after_it_went_is_a_correction_that_says_what_changed(tmp_path, prefect_harness):
     from flows import tasks
     from flows.publish.pages import Publication, event_context
-    from transforms.core.config import parse_event_config
+    from transforms.kinds import parse_event_config
 
     inbox = Inbox()
     ctl = start(inbox)

@@ -26,9 +26,11 @@ from flows.publish.gk_links import People, certificate_file
 from flows.publish.letters import KEY, address_problem, html_body, text_body
 from flows.publish.names import file_part
 from flows.publish.pages import Publication, event_context
-from transforms.core.config import parse_event_config
-from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, validate_files
+from transforms.core.ingest import validate_files
 from transforms.golden_knights.prizes import rule_5_prizes
+from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
+from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
+from transforms.kinds import parse_event_config
 
 ROOT = Path(__file__).resolve().parent.parent
 GK = ROOT / "inputs" / "golden-knights-2019"

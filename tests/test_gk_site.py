@@ -25,10 +25,12 @@ from flows.publish import golden_knights as gk_pages
 from flows.publish.gk_links import AWARD_NAMES, member_page, section_page
 from flows.publish.names import file_part as slug
 from flows.publish.pages import OFFICE, Publication, event_context
-from transforms.core.config import parse_event_config
-from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, validate_files
+from transforms.core.ingest import validate_files
 from transforms.core.money import amount_text
 from transforms.golden_knights.prizes import rule_5_prizes
+from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
+from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
+from transforms.kinds import parse_event_config
 
 ROOT = Path(__file__).resolve().parent.parent
 GK = ROOT / "inputs" / "golden-knights-2019"

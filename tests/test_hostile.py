@@ -230,8 +230,10 @@ def test_a_golden_knights_member_and_entry_with_hostile_ids_and_markup(tmp_path)
     from flows.correspondence import publish_site
     from flows.publish.gk_letters import gk_letters
     from flows.publish.pages import event_context
-    from transforms.core.config import parse_event_config
-    from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, validate_files
+    from transforms.core.ingest import validate_files
+    from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
+    from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
+    from transforms.kinds import parse_event_config
 
     gk = ROOT / "inputs" / "golden-knights-2019"
     cfg = parse_event_config((gk / "event.toml").read_text())
@@ -390,7 +392,7 @@ MEASURE = textwrap.dedent('''
     import datetime as dt, resource, sys, time
     from pathlib import Path
     from flows import io
-    from transforms.core.config import parse_event_config
+    from transforms.kinds import parse_event_config
     from transforms.swiss.event import prepare
     base = Path(sys.argv[1])
     cfg = parse_event_config((base / "event.toml").read_text(), file="event.toml")

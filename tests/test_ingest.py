@@ -7,10 +7,11 @@ import polars as pl
 import pytest
 
 from flows.io import read_csv_strings
-from transforms.core.config import parse_event_config
 from transforms.core.errors import Severity
-from transforms.core.ingest import GK_SCHEMAS, SWISS_SCHEMAS
 from transforms.core.ingest import validate_files as validate
+from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
+from transforms.kinds import parse_event_config
+from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss.event import check_player_refs, check_players
 from transforms.swiss.scorecard import assign_start_numbers, check_results
 

@@ -11,19 +11,27 @@ import pytest
 from flows.cli import main
 from flows.commands.input_reference import attribute_docs, cell, input_reference, member_meanings
 from transforms.core import config
-from transforms.core.ingest import GK_SCHEMAS, SWISS_SCHEMAS
 from transforms.core.model import DutchEdition
 from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.tiebreaks import Edition, known_codes
 from transforms.golden_knights.rules import GKRules
+from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
+from transforms.kinds import EventKind
 from transforms.national_junior.entries import JuniorEntryRules, SeedReason
+from transforms.national_junior.part import NationalJuniorPlay
+from transforms.national_junior.schemas import SCHEMAS as NJ_SCHEMAS
+from transforms.round_robin.config import RoundRobinConfig
+from transforms.swiss import config as swiss_config
+from transforms.swiss.schemas import SCHEMAS as SWISS_SCHEMAS
 
 ROOT = Path(__file__).resolve().parent.parent
 REFERENCE = ROOT / "inputs" / "README.md"
-SCHEMAS = [*SWISS_SCHEMAS.values(), *GK_SCHEMAS.values()]
+SCHEMAS = [*SWISS_SCHEMAS.values(), NJ_SCHEMAS["players.csv"], NJ_SCHEMAS["associations.csv"],
+           *GK_SCHEMAS.values()]
 ENUMERATED = [(s.file, c) for s in SCHEMAS for c in s.columns if c.vocabulary is not None]
-TABLES = [config.EventInfo, config.PublishConfig, config.Recipient, config.SwissConfig,
-          config.Category, JuniorEntryRules, GKRules, RatingReportRules]
+TABLES = [config.EventInfo, config.PublishConfig, config.Recipient, swiss_config.SwissConfig,
+          swiss_config.Category, RoundRobinConfig, JuniorEntryRules, NationalJuniorPlay, GKRules,
+          RatingReportRules]
 
 
 def test_the_committed_reference_is_what_the_generator_writes():
@@ -78,7 +86,7 @@ def test_every_event_toml_key_has_a_meaning(cls):
 
 def test_every_event_toml_code_has_a_meaning():
     text = input_reference()
-    for enum in (config.EventKind, config.InitialColour, DutchEdition, Edition):
+    for enum in (EventKind, swiss_config.InitialColour, DutchEdition, Edition):
         for value, meaning in member_meanings(enum).items():
             assert meaning and f'| `"{value}"` | {cell(meaning)} |' in text
     assert all(f"| `{c}` |" in text for c in known_codes() if "-" not in c)

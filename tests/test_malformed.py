@@ -11,10 +11,12 @@ import pytest
 from flows import io
 from flows.correspondence import compute
 from flows.events import check_config
-from transforms.core.config import parse_event_config
 from transforms.core.errors import ConfigError, Severity
-from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, SWISS_SCHEMAS
 from transforms.core.ingest import validate_files as validate
+from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
+from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
+from transforms.kinds import parse_event_config
+from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss import event as swiss
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -13,8 +13,8 @@ from pypdf import PdfReader
 from flows.publish.pages import QR_BORDER, QR_SCALE, Publication, publish_bulletin
 from flows.publish.present import Section
 from flows.publish.render import html_to_pdf
-from transforms.core.config import parse_event_config
 from transforms.core.errors import ConfigError
+from transforms.kinds import parse_event_config
 
 URL = "https://results.example.org/national-junior-2024/"
 EVENT = {"name": "Test Junior 2024", "venue": "Karnal", "dates": "16 Sep 2024", "code": ""}

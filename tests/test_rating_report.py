@@ -13,9 +13,7 @@ import pytest
 
 from flows import io
 from flows.commands import check_trf
-from transforms.core.config import parse_event_config
 from transforms.core.errors import ConfigError, Severity
-from transforms.core.ingest import SWISS_SCHEMAS
 from transforms.fide.rating_report import (
     check_rating_report,
     rating_report,
@@ -23,6 +21,8 @@ from transforms.fide.rating_report import (
     tiebreak_code,
 )
 from transforms.fide.trf import TrfFormat, parse_trf, write_trf
+from transforms.kinds import parse_event_config
+from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss import event as swiss
 from transforms.swiss.rounds import trf_players
 

@@ -17,9 +17,9 @@ from flows import io as flows_io
 from flows.publish.letters import address_problem, html_body, text_body
 from flows.publish.present import fmt
 from flows.publish.swiss_letters import swiss_letters
-from transforms.core.config import parse_event_config
-from transforms.core.ingest import SWISS_SCHEMAS
 from transforms.core.money import amount_text
+from transforms.kinds import parse_event_config
+from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss.event import run_swiss
 from transforms.swiss.rounds import pairing_rows
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import polars as pl
 
 from flows import io
-from transforms.core.config import parse_event_config
-from transforms.core.ingest import SWISS_SCHEMAS
+from transforms.kinds import parse_event_config
+from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss import event as swiss
 from transforms.swiss.rounds import pairing_rows
 

@@ -26,8 +26,8 @@ from flows.publish.pages import (
 )
 from flows.publish.swiss import entries
 from flows.publish.swiss_common import own_result, player_rel
-from transforms.core.config import parse_event_config
-from transforms.core.ingest import SWISS_SCHEMAS
+from transforms.kinds import parse_event_config
+from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss.event import run_swiss
 
 NJ = Path(__file__).resolve().parent.parent / "inputs" / "national-junior-2024"

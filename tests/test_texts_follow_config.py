@@ -18,8 +18,11 @@ from flows.correspondence import compute
 from flows.publish import golden_knights as gk_pages
 from flows.publish import swiss as swiss_pages
 from flows.publish.pages import Publication, event_context
-from transforms.core.config import parse_event_config
-from transforms.core.ingest import GK_REQUIRED, GK_SCHEMAS, SWISS_SCHEMAS, validate_files
+from transforms.core.ingest import validate_files
+from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
+from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
+from transforms.kinds import parse_event_config
+from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss.event import prepare, run_swiss
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,9 +49,9 @@ def gk_event():
 
 def with_swiss(run, **changes):
     cfg = run.cfg
-    return dataclasses.replace(run, cfg=dataclasses.replace(
-        cfg, swiss=dataclasses.replace(cfg.swiss, **changes.pop("swiss", {})),
-        entries=dataclasses.replace(cfg.entries, **changes.pop("entries", {}))))
+    cfg = cfg.with_table("swiss", dataclasses.replace(cfg.swiss, **changes.pop("swiss", {})))
+    cfg = cfg.with_table("entries", dataclasses.replace(cfg.entries, **changes.pop("entries", {})))
+    return dataclasses.replace(run, cfg=cfg)
 
 
 def page(pub: Publication, rel: str) -> str:
@@ -86,15 +89,17 @@ def test_early_draw_flag_uses_the_configured_move_and_is_off_without_it():
         return [f.reason for f in run.findings if f.column == "moves"]
 
     assert early(cfg) and all("(before move 30)" in r for r in early(cfg))
-    later = dataclasses.replace(cfg, swiss=dataclasses.replace(cfg.swiss, draw_consent_before_move=40))
+    later = cfg.with_table("national_junior", dataclasses.replace(cfg.national_junior,
+                                                                  draw_consent_before_move=40))
     assert len(early(later)) > len(early(cfg)) and all("(before move 40)" in r for r in early(later))
-    off = dataclasses.replace(cfg, swiss=dataclasses.replace(cfg.swiss, draw_consent_before_move=None))
+    off = cfg.with_table("national_junior", dataclasses.replace(cfg.national_junior,
+                                                                draw_consent_before_move=None))
     assert early(off) == []
 
 
 def gk_pages_with(cfg, typed, **rule_changes) -> Publication:
     rules = dataclasses.replace(cfg.golden_knights, **rule_changes)
-    cfg = dataclasses.replace(cfg, golden_knights=rules)
+    cfg = cfg.with_table("golden_knights", rules)
     res = compute(cfg, typed, cfg.event.as_of)
     pub = Publication(Path("unused"), ctx=event_context(cfg, cfg.event.as_of))
     gk_pages.publish_event(pub, cfg, rules, res, cfg.event.as_of)
@@ -148,7 +153,7 @@ def test_gk_crosstable_shows_as_many_seats_as_the_configured_section_size(gk_eve
 
 def test_gk_fee_rejection_states_the_configured_fee_in_the_event_currency(gk_event):
     cfg, typed = gk_event
-    res = compute(dataclasses.replace(cfg, golden_knights=dataclasses.replace(
+    res = compute(cfg.with_table("golden_knights", dataclasses.replace(
         cfg.golden_knights, entry_fee=Decimal("30.00"))), typed, dt.date(2026, 11, 15))
     reasons = res.entries.filter(pl.col("reason").str.contains("fee paid below"))["reason"]
     assert reasons.len() and all("$30.00 entry fee" in r for r in reasons)

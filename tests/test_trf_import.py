@@ -7,9 +7,9 @@ import polars as pl
 from polars.testing import assert_frame_equal
 
 from flows import io
-from transforms.core.config import parse_event_config
-from transforms.core.ingest import SWISS_SCHEMAS
 from transforms.fide.trf import parse_trf, write_trf
+from transforms.kinds import parse_event_config
+from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss import event as swiss
 from transforms.swiss import rounds as sr
 from transforms.swiss.takeover import players_from_trf, results_from_trf
@@ -75,7 +75,7 @@ def test_import_trf_writes_an_event_that_reads_and_keeps_its_acceleration(tmp_pa
     XXA/250 records are the Baku method's (C.04.5.1) gives ``"baku"``: the next rounds are
     paired on the same scores as in the program the event came from."""
     from flows.commands.demo_inputs import import_trf
-    from transforms.core.config import Acceleration
+    from transforms.core.model import Acceleration
     from transforms.fide.acceleration import acceleration_records
 
     text, snos, rounds = demo_trf()

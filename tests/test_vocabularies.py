@@ -11,11 +11,8 @@ import polars as pl
 import pytest
 
 from flows.io import read_csv_strings
-from transforms.core.config import parse_event_config
 from transforms.core.errors import Severity
 from transforms.core.ingest import (
-    GK_SCHEMAS,
-    SWISS_SCHEMAS,
     ColType,
     Schema,
     Vocabulary,
@@ -23,7 +20,10 @@ from transforms.core.ingest import (
     validate_files,
     wording_key,
 )
+from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
+from transforms.kinds import parse_event_config
 from transforms.national_junior.entries import SeedReason, evaluate_entries
+from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 
 ROOT = Path(__file__).resolve().parent.parent
 CFG = parse_event_config((ROOT / "inputs/national-junior-2024/event.toml").read_text())

@@ -53,8 +53,8 @@ def gk_event(folder: Path, entries: int, seed: int) -> None:
     import polars as pl
 
     from flows.demo.golden_knights import demo_members_and_entries, simulate_golden_knights
-    from transforms.core.config import parse_event_config
     from transforms.golden_knights.event import OVERRIDES_SCHEMA
+    from transforms.kinds import parse_event_config
 
     text = (GK_DEMO / "event.toml").read_text(encoding="utf-8")
     rules = parse_event_config(text, file="event.toml").golden_knights

@@ -86,7 +86,7 @@ def main(argv: list[str] | None = None) -> int:
     out = work / "outputs"
     if out.exists():
         shutil.rmtree(out)
-    from transforms.core.config import parse_event_config
+    from transforms.kinds import parse_event_config
 
     cfg = parse_event_config((event / "event.toml").read_text(encoding="utf-8"))
     day = cfg.event.as_of or cfg.event.start

@@ -12,7 +12,7 @@ from flows import io
 from flows.commands.simulate import simulate
 from flows.demo.golden_knights import demo_files
 from flows.demo.national_junior import demo_national_junior_files
-from transforms.core.config import parse_event_config
+from transforms.kinds import parse_event_config
 
 if TYPE_CHECKING:
     from transforms.fide.trf import Tournament

@@ -1,12 +1,14 @@
 """``chessfed input-reference`` — the input reference an office works from (``inputs/README.md``):
-every column of every input file of both kinds of event and every key of ``event.toml``, its
-type, whether it is required, and every accepted value of the enumerated ones with what it
-means, in the regulations' words.
+every column of every input file of every kind of event and rules part
+(:mod:`transforms.kinds`) and every key of ``event.toml``, its type, whether it is required,
+and every accepted value of the enumerated ones with what it means, in the regulations' words.
 
-It is generated from the code, so it never drifts: the columns from the ingest schemas
-(``transforms/core/ingest.py`` ``SWISS_SCHEMAS``, ``GK_SCHEMAS``: each column's
-``description`` and ``vocabulary``), the keys from the configuration dataclasses
-(``transforms/core/config.py``, ``JuniorEntryRules``, ``GKRules``: each field's docstring),
+It is generated from the code, so it never drifts: the columns from each kind's and part's
+schemas (``transforms/swiss/schemas.py``, ``transforms/national_junior/schemas.py``,
+``transforms/golden_knights/schemas.py``: each column's ``description`` and ``vocabulary``),
+the keys from the configuration dataclasses (``transforms/core/config.py``,
+``transforms/swiss/config.py``, ``RoundRobinConfig``, ``JuniorEntryRules``, ``GKRules``: each
+field's docstring),
 and the meaning of every code from its enum member's docstring. ``tests/test_input_reference.py``
 checks that the committed ``inputs/README.md`` is what this writes.
 
@@ -30,23 +32,20 @@ from enum import Enum
 from pathlib import Path
 
 from flows.io import atomic_write
+from transforms import kinds
 from transforms.core import config
-from transforms.core.ingest import (
-    BOOLEANS,
-    GK_REQUIRED,
-    GK_SCHEMAS,
-    SWISS_REQUIRED,
-    SWISS_SCHEMAS,
-    ColType,
-    Column,
-    Schema,
-    Vocabulary,
-)
+from transforms.core.ingest import BOOLEANS, ColType, Column, Schema, Vocabulary
 from transforms.core.model import Acceleration, DutchEdition
 from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.tiebreaks import REGISTRY, Edition, known_codes
+from transforms.golden_knights import schemas as gk_schemas
 from transforms.golden_knights.rules import GKRules
+from transforms.national_junior import schemas as nj_schemas
 from transforms.national_junior.entries import JuniorEntryRules
+from transforms.national_junior.part import NationalJuniorPlay
+from transforms.round_robin.config import RoundRobinConfig
+from transforms.swiss import config as swiss_config
+from transforms.swiss import schemas as swiss_schemas
 
 COMMAND = "chessfed input-reference > inputs/README.md"
 
@@ -194,9 +193,10 @@ def conventions() -> list[str]:
         f"{ColType.MONEY.value} (`2000`, `2,000.50`; never rounded); {ColType.DATE.value}; "
         f"{ColType.DATETIME.value} (event local time); boolean: {bools_true} for yes and "
         f"{bools_false} for no, in any case. An empty cell is no value.",
-        "- `fide_id` holds digits only (else a warning, read as no FIDE ID); `nationality` an "
-        "ISO 3166-1 alpha-3 code and `country` an ISO 3166-1 alpha-2 code, in any case (else "
-        "an error naming the code meant, e.g. `USA` for `country`: did you mean `US`?).",
+        "- `fide_id` holds digits only (else a warning, read as no FIDE ID); `federation` three "
+        "letters (else a warning); `nationality` an ISO 3166-1 alpha-3 code and `country` an "
+        "ISO 3166-1 alpha-2 code, in any case (else an error naming the code meant, e.g. `USA` "
+        "for `country`: did you mean `US`?).",
         "- Codes: an enumerated column holds one of the codes listed under it, or one of that "
         "code's other accepted wordings (the regulation's words, other programs' spellings), "
         "compared ignoring case, spaces and underscores (`Half-point bye`, `half-point bye` "
@@ -328,27 +328,34 @@ def event_toml() -> list[str]:
         "an error names the file and the full key (`entries.quota_per_category`). A key not "
         "listed is an error. Codes here are written exactly as listed.", "",
     ]
-    out += config_table("[event]", config.EventInfo, "Both kinds: the event itself.")
-    out += enum_values(config.EventKind, "`[event] kind`:")
-    out += config_table("[publish]", config.PublishConfig, "Both kinds: who the messages go "
+    out += config_table("[event]", config.EventInfo, "Every kind: the event itself.")
+    out += enum_values(kinds.EventKind, "`[event] kind`:")
+    out += config_table("[publish]", config.PublishConfig, "Every kind: who the messages go "
                         "from and to. `recipients` is a list of inline tables:")
     out += config_table("[publish] recipients", config.Recipient, "One address.")
-    out += config_table("[swiss]", config.SwissConfig, "Swiss events: the system of play.")
-    out += config_table("[[swiss.categories]]", config.Category,
-                        "Swiss events: one table per category, in the order they are shown.")
-    out += enum_values(Edition, "`[swiss] tiebreak_edition`:")
+    out += config_table("[swiss]", swiss_config.SwissConfig, "Swiss events: the system of play.")
+    out += config_table("[[swiss.categories]]", swiss_config.Category,
+                        "Swiss events (and round robins: `[[round_robin.categories]]`): one "
+                        "table per category, in the order they are shown.")
+    out += enum_values(Edition, "`[swiss] tiebreak_edition` (and `[round_robin]`'s):")
     out += enum_values(DutchEdition, "`[swiss] dutch_edition`:")
-    out += enum_values(config.InitialColour, "`[swiss] initial_colour`:")
+    out += enum_values(swiss_config.InitialColour, "`[swiss] initial_colour`:")
     out += enum_values(Acceleration, "`[swiss] acceleration`:")
     out += tiebreak_codes()
     notes = {k: entry_types for k in ("special_fee_types", "deadline_exempt_types",
                                       "association_types", "boarding_types")}
     notes["seed_routes"] = "(Keys: the codes of players.csv `seed_reason`; by default each "\
                            "seeds into the category its code ends with.)"
+    out += config_table("[round_robin]", RoundRobinConfig,
+                        "Round robins: the system of play (FIDE C.05 Annex 1, the Berger "
+                        "tables); the rounds follow from the number of players.")
     out += config_table("[entries]", JuniorEntryRules,
-                        "Swiss events with the National Junior's entry rules (optional: "
-                        "without it every entry is accepted). The defaults are the 2024 "
-                        "regulations.", notes)
+                        "Swiss events with the National Junior's entry rules (`rules = "
+                        "\"national-junior-2024\"`; optional: without it every entry is "
+                        "accepted). The defaults are the 2024 regulations.", notes)
+    out += config_table("[national_junior]", NationalJuniorPlay,
+                        "Swiss events with the National Junior's rules (optional): its rules "
+                        "of play on top of the FIDE Dutch system.")
     out += config_table("[fide_report]", RatingReportRules,
                         "Swiss events: what the FIDE rating report of each rated category "
                         "says (optional: without it no rating report is written).")
@@ -372,16 +379,27 @@ def input_reference() -> str:
         "(tests/test_input_reference.py checks that it is up to date). -->", "",
         "What an event folder holds: every file, every column, every `event.toml` key; for "
         "every column or key that takes codes, every accepted value and what it means in the "
-        "regulation's words. The National Junior 2024 (`national-junior-2024/`) is a Swiss "
-        "event, the Golden Knights (`golden-knights-2019/`) a correspondence event.", "",
+        "regulation's words. A plain FIDE Swiss (`kind = \"swiss\"`) or a round robin "
+        "(`kind = \"round_robin\"`) needs only players.csv with an id, a name and a rating, "
+        "and results.csv as the games are played; the National Junior 2024 "
+        "(`national-junior-2024/`) is a Swiss event under the National Junior's rules, which "
+        "add their own columns and files; the Golden Knights (`golden-knights-2019/`) is a "
+        "correspondence event.", "",
     ]
     out += conventions()
-    out += ["## Swiss events (`kind = \"swiss\"`)", ""]
-    for name, schema in SWISS_SCHEMAS.items():
-        out += file_section(schema, name in SWISS_REQUIRED)
+    out += ["## Swiss events and round robins (`kind = \"swiss\"`, `kind = \"round_robin\"`)",
+            ""]
+    for name, schema in swiss_schemas.SCHEMAS.items():
+        out += file_section(schema, name in swiss_schemas.REQUIRED)
+    out += ["## What the National Junior's rules add (`[entries] rules = "
+            "\"national-junior-2024\"`)", "",
+            "players.csv takes these columns instead (what the entry rules judge), and "
+            "associations.csv is required; the other files are a Swiss event's.", ""]
+    for name in ("players.csv", "associations.csv"):
+        out += file_section(nj_schemas.SCHEMAS[name], name in nj_schemas.REQUIRED)
     out += ["## Correspondence events (`kind = \"correspondence\"`)", ""]
-    for name, schema in GK_SCHEMAS.items():
-        out += file_section(schema, name in GK_REQUIRED)
+    for name, schema in gk_schemas.SCHEMAS.items():
+        out += file_section(schema, name in gk_schemas.REQUIRED)
     out += event_toml()
     while out and out[-1] == "":
         out.pop()

@@ -14,8 +14,8 @@ import polars as pl
 from flows import io
 from flows.demo.games import draw_game
 from flows.publish.render import plural
-from transforms.core.config import parse_event_config
-from transforms.core.ingest import SWISS_SCHEMAS
+from transforms.kinds import parse_event_config
+from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss.rounds import pairing_rows
 
 RESULT_COLUMNS = ["round", "board", "white_id", "black_id", "result", "moves", "draw_consent"]

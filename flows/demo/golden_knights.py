@@ -12,9 +12,8 @@ from decimal import Decimal
 
 import polars as pl
 
-from transforms.core.model import Stage
 from transforms.golden_knights.entries import ACCEPTED, judge_entries
-from transforms.golden_knights.rules import GKRules
+from transforms.golden_knights.rules import GKRules, Stage
 
 FIRST = ["James", "Mary", "Robert", "Patricia", "John", "Jennifer", "Michael", "Linda", "David", "Elizabeth",
          "William", "Barbara", "Richard", "Susan", "Joseph", "Jessica", "Thomas", "Sarah", "Carlos", "Karen",

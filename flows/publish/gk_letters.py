@@ -69,10 +69,10 @@ from flows.publish.names import file_part
 from flows.publish.pages import OFFICE
 from flows.publish.render import plural
 from transforms.core.config import EventConfig
-from transforms.core.model import Kind, Stage
+from transforms.core.model import Kind
 from transforms.core.money import amount_text
 from transforms.golden_knights.event import GKResult
-from transforms.golden_knights.rules import GKRules
+from transforms.golden_knights.rules import GKRules, Stage
 
 REVIEW_PAGE = f"{OFFICE}review.html"
 COLOUR = {"w": "White", "b": "Black"}

@@ -11,7 +11,7 @@ import polars as pl
 
 from flows.publish.names import file_part
 from flows.publish.present import Table
-from transforms.core.model import Stage
+from transforms.golden_knights.rules import Stage
 
 STAGE_NAMES = {"preliminary": "Preliminaries", "semifinal": "Semifinals", "final": "Final"}
 """A stage as the regulations name it (rule 2: "preliminaries, semifinals, and finals")."""

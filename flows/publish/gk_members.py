@@ -36,11 +36,11 @@ from flows.publish.gk_sections import SOURCE_NOTES, rulings_frame
 from flows.publish.names import file_part
 from flows.publish.pages import OFFICE, Publication
 from flows.publish.present import Section, Table, table_from_frame
-from transforms.core.model import Kind, Stage
+from transforms.core.model import Kind
 from transforms.core.money import amount_text
 from transforms.golden_knights.event import GKResult
 from transforms.golden_knights.prizes import rule_6_stage_record
-from transforms.golden_knights.rules import GKRules
+from transforms.golden_knights.rules import GKRules, Stage
 
 OFFICE_MEMBERS = f"{OFFICE}members.html"
 

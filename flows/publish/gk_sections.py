@@ -22,9 +22,9 @@ from flows.publish.gk_links import (
 from flows.publish.pages import Publication
 from flows.publish.present import Section, Table, fmt, table_from_frame
 from flows.publish.render import plural
-from transforms.core.model import ResultCode, Stage
+from transforms.core.model import ResultCode
 from transforms.golden_knights.event import GKResult
-from transforms.golden_knights.rules import GKRules
+from transforms.golden_knights.rules import GKRules, Stage
 
 RESULT_TEXT = {ResultCode.WHITE_WINS.value: "1-0", ResultCode.BLACK_WINS.value: "0-1",
                ResultCode.DRAW.value: "½-½", ResultCode.WHITE_FORFEIT_WIN.value: "+/− (forfeit)",

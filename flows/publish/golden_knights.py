@@ -44,9 +44,8 @@ from flows.publish.gk_sections import RESULT_TEXT, crosstable_sections, rulings_
 from flows.publish.pages import OFFICE, Publication, link_list
 from flows.publish.present import Details, Section, table_from_frame
 from transforms.core.config import EventConfig
-from transforms.core.model import Stage
 from transforms.golden_knights.event import GKResult
-from transforms.golden_knights.rules import GKRules
+from transforms.golden_knights.rules import GKRules, Stage
 
 __all__ = ["GKPublished", "crosstable_sections", "home_links", "publish_event"]
 

@@ -37,7 +37,7 @@ from typing import TYPE_CHECKING
 from flows.io import atomic_write
 
 if TYPE_CHECKING:  # annotations only: the unchanged-event check imports this module without
-    from transforms.core.config import PublishConfig  # loading the rulebook (polars)
+    from transforms.core.config import PublishConfig  # loading the rulebook (polars
 
 LEDGER = "outbox/ledger.csv"
 SENT = "outbox/sent/"

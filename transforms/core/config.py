@@ -11,46 +11,16 @@ import collections.abc
 import dataclasses
 import datetime as dt
 import re
-import tomllib
 import types
 import typing
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from enum import Enum, StrEnum
+from enum import Enum
 from typing import Any
 
 from transforms.core.errors import ConfigError, Finding, Severity
-from transforms.core.model import EMAIL_ADDRESS, Acceleration, Colour, DutchEdition
-from transforms.fide.rating_report import RatingReportRules
-from transforms.fide.tiebreaks import Edition, parse_code
-from transforms.golden_knights.rules import GKRules
-from transforms.national_junior.entries import JuniorEntryRules
-
-
-class EventKind(StrEnum):
-    """The kinds of event chessfed runs (DESIGN.md, event.toml ``[event] kind``)."""
-
-    SWISS = "swiss"
-    """A Swiss event over the board (the National Junior): tables ``[swiss]`` and, for its
-    entry rules, ``[entries]``."""
-    CORRESPONDENCE = "correspondence"
-    """A correspondence event of stages of round-robin sections (the Golden Knights): table
-    ``[golden_knights]``."""
-
-
-class InitialColour(StrEnum):
-    """``swiss.initial_colour``: the colour player 1 gets in round 1 (drawn by lot at the
-    venue; FIDE C.04.3 E.5 and TRF ``XXC``)."""
-
-    WHITE = "white"
-    """Player 1 (the top seed) has White in round 1."""
-    BLACK = "black"
-    """Player 1 has Black in round 1."""
-
-    @property
-    def colour(self) -> Colour:
-        return Colour.WHITE if self is InitialColour.WHITE else Colour.BLACK
+from transforms.core.model import EMAIL_ADDRESS
 
 
 @dataclass(frozen=True)
@@ -150,7 +120,7 @@ class EventInfo:
     """The event's id (outputs go to ``outputs/<id>/``)."""
     name: str
     """The event's name as printed."""
-    kind: EventKind
+    kind: str
     """What kind of event it is."""
     start: dt.date
     """The first day of play."""
@@ -169,82 +139,6 @@ class EventInfo:
     as_of: dt.date | None = None
     """The date the run is "as of" (deadlines, membership checks). Left out: the day of the
     run. ``chessfed run --as-of`` overrides it."""
-
-
-@dataclass(frozen=True)
-class Category:
-    """One Swiss category (section) of the event, e.g. the Open or the Girls."""
-
-    id: str
-    """The category's id, as players.csv ``section`` gives it (e.g. ``open``, ``girls``)."""
-    name: str
-    """Its name as printed."""
-    prizes: tuple[Decimal, ...] = ()
-    """Prize for place 1, 2, ... (never shared in the National Junior)."""
-    prizes_note: str = ""
-    """Where the prize table comes from (the demo labels its own as an assumption)."""
-
-
-@dataclass(frozen=True)
-class SwissConfig:
-    """``[swiss]``: the system of play of a Swiss event."""
-
-    rounds: int
-    """Rounds of the event: "Totally, eleven rounds shall be played." (NJ 2024)."""
-    categories: tuple[Category, ...]
-    """The categories (``[[swiss.categories]]``), each paired and ranked on its own."""
-    tiebreaks: tuple[str, ...] = ("BH-C1", "BH", "SB", "DE", "WIN", "BWG")
-    """FIDE C.07 codes in the order they break ties (each a code of the tie-break registry).
-    National Junior 2024 "Tie Break": "(a) Buchholz Cut1 (b) Buchholz (c) Sonneborn Berger (d)
-    Direct encounter (e) The greater number of wins (forfeit included) (f) The greater number
-    of wins by black"."""
-    tiebreak_edition: Edition = Edition.FIDE_2024
-    """Which text of FIDE C.07 computes the tie-breaks."""
-    dutch_edition: DutchEdition = DutchEdition.RULES_2025
-    """Which text of FIDE C.04.3 pairs the rounds."""
-    acceleration: Acceleration = Acceleration.NONE
-    """FIDE C.04.5: ``"baku"`` adds the Baku method's virtual points (C.04.5.1) to the pairing
-    scores of the first rounds, for large opens; the standings never see them."""
-    initial_colour: InitialColour = InitialColour.WHITE
-    """Player 1's colour in round 1 (drawn by lot at the venue)."""
-    pab_points: float = 1.0
-    """Points of the pairing-allocated bye (FIDE C.04.1: a win unless the regulations say)."""
-    prizes_shared: bool = False
-    """Whether players equal after every tie-break share their places' prizes."""
-    last_round_same_state: bool = False
-    """National Junior 2024 "System of Play": "Players from the same state shall not be
-    paired against each other in the last round. However, they may be paired if there is no
-    compatible opponent with the same point group or score group with a maximum difference of
-    1 point. It is applicable only for the top 50% score of the penultimate round." (the rule:
-    ``transforms/national_junior/same_state.py``)."""
-    draw_consent_before_move: int | None = None
-    """National Junior 2024 "Draw Agreement": "Players shall not agree for a draw without the
-    consent of the arbiter, before each player makes 30 moves": a draw before this move
-    without ``draw_consent`` in results.csv is flagged for the arbiter (the rule:
-    ``transforms/national_junior/draw_agreement.py``); left out: no such rule."""
-    simulation_seed: int = 1
-    """Seed of ``chessfed simulate`` (demo results only)."""
-
-    def __post_init__(self) -> None:
-        if self.rounds < 1:
-            raise ConfigError("", "rounds", f"must be at least 1, got {self.rounds}")
-        if not self.categories:
-            raise ConfigError("", "categories", "at least one category is required")
-        ids = [c.id for c in self.categories]
-        dup = {i for i in ids if ids.count(i) > 1}
-        if dup:
-            raise ConfigError("", "categories", f"duplicate category id {sorted(dup)[0]!r}")
-        for code in self.tiebreaks:
-            parse_code(code, key="tiebreaks", file="")
-        if self.draw_consent_before_move is not None and self.draw_consent_before_move < 1:
-            raise ConfigError("", "draw_consent_before_move",
-                              f"must be at least 1, got {self.draw_consent_before_move}")
-
-    def category(self, cid: str) -> Category:
-        for c in self.categories:
-            if c.id == cid:
-                return c
-        raise KeyError(cid)
 
 
 CRON_FIELD = re.compile(r"[0-9*/,\-A-Za-z?LW#]+")
@@ -272,24 +166,49 @@ class ScheduleConfig:
 
 @dataclass(frozen=True)
 class EventConfig:
-    """A whole event.toml."""
+    """A whole event.toml: what every event has (``[event]``, ``[publish]``, ``[schedule]``)
+    and the tables its kind and its rules parts read, each as its own typed object
+    (``tables``: table name -> object, e.g. ``swiss`` -> the Swiss system of play). A table
+    of the event's kind or parts reads as an attribute (``cfg.swiss``, ``cfg.entries``),
+    None when the event does not have it; the registry that loads the file
+    (:mod:`transforms.kinds`) says which names those are (``known``)."""
 
     event: EventInfo
     publish: PublishConfig
-    swiss: SwissConfig | None = None
-    """``[swiss]``: the system of play of a Swiss event."""
-    entries: JuniorEntryRules | None = None
-    """``[entries]``: the National Junior's entry rules (eligibility, quotas, fees), if any."""
-    golden_knights: GKRules | None = None
-    """``[golden_knights]``: the Golden Knights rules as numbers (correspondence events)."""
-    fide_report: RatingReportRules | None = None
-    """``[fide_report]``: what the FIDE rating report of each rated category says (Swiss
-    events); None: no rating report is written."""
+    tables: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """The kind's and the parts' tables, typed."""
+    known: frozenset[str] = frozenset()
+    """Every table name a kind or part of the registry may read (those absent read as None)."""
+    parts: tuple[str, ...] = ()
+    """The tables that are rules parts of the event (e.g. the National Junior's entry rules),
+    in the order they apply: the kind's run asks each for what it adds (:meth:`rule_parts`)."""
     source: str = "event.toml"
     """The file the configuration was read from, as named in error messages."""
     schedule: ScheduleConfig | None = None
     """``[schedule]``: the cron of the event's deployment; None: run by hand or by the
     ``chessfed deploy --cron`` given."""
+    files: Mapping[str, Any] = dataclasses.field(default_factory=dict)
+    """The event's input files (name -> :class:`transforms.core.ingest.Schema`), as its kind
+    and its rules part ask for them, in the input reference's order."""
+    required_files: tuple[str, ...] = ()
+    """Those of ``files`` the event must have."""
+
+    def __getattr__(self, name: str) -> Any:
+        # only for names the instance does not have: a table of the registry's (None when the
+        # event lacks it); never the fields themselves (e.g. while a copy is being unpickled)
+        if name.startswith("__") or name in ("known", "tables"):
+            raise AttributeError(name)
+        if name in self.known:
+            return self.tables.get(name)
+        raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
+
+    def rule_parts(self) -> list[Any]:
+        """The rules parts' objects, in order."""
+        return [self.tables[p] for p in self.parts if self.tables.get(p) is not None]
+
+    def with_table(self, name: str, value: Any) -> EventConfig:
+        """The same configuration with table ``name`` replaced (tests, what-if pages)."""
+        return dataclasses.replace(self, tables=types.MappingProxyType({**self.tables, name: value}))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -412,78 +331,6 @@ def from_table(cls: type, table: Mapping[str, Any], *, file: str, key: str) -> A
         if e.file:  # a nested table's error, already located
             raise
         raise ConfigError(file, f"{key}.{e.key}" if e.key else key, e.reason) from None
-
-
-def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
-    """DESIGN.md Inputs (event.toml) — parse and validate every table, once, at load: a bad
-    key anywhere is a :class:`ConfigError` naming ``file`` and the full key path."""
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(file, "", f"not valid TOML: {e}") from None
-    known = {"event", "publish", "swiss", "entries", "golden_knights", "fide_report", "schedule"}
-    for k in data:
-        if k not in known:
-            raise ConfigError(file, k, f"unknown table (known: {', '.join(sorted(known))})")
-    for k in ("event", "publish"):
-        if k not in data:
-            raise ConfigError(file, k, "missing required table")
-    event = from_table(EventInfo, data["event"], file=file, key="event")
-    if event.end < event.start:
-        raise ConfigError(file, "event.end", f"{event.end} is before event.start {event.start}")
-    publish = from_table(PublishConfig, data["publish"], file=file, key="publish")
-    swiss = entries = golden_knights = fide_report = None
-    if event.kind is EventKind.SWISS:
-        if "swiss" not in data:
-            raise ConfigError(file, "swiss", "missing required table for kind = 'swiss'")
-        swiss = from_table(SwissConfig, data["swiss"], file=file, key="swiss")
-        if "entries" in data:
-            entries = from_table(JuniorEntryRules, data["entries"], file=file, key="entries")
-            unknown = sorted(set(entries.categories) - {c.id for c in swiss.categories})
-            if unknown:
-                raise ConfigError(file, "entries.categories",
-                                  f"{unknown[0]!r} is not a category of [swiss]")
-        if "golden_knights" in data:
-            raise ConfigError(file, "golden_knights", "a table of correspondence events")
-        if "fide_report" in data:
-            fide_report = from_table(RatingReportRules, data["fide_report"], file=file,
-                                     key="fide_report")
-            check_fide_report(fide_report, event, swiss, file=file)
-    else:
-        if "golden_knights" not in data:
-            raise ConfigError(file, "golden_knights",
-                              "missing required table for kind = 'correspondence'")
-        golden_knights = from_table(GKRules, data["golden_knights"], file=file, key="golden_knights")
-        for k in ("swiss", "entries", "fide_report"):
-            if k in data:
-                raise ConfigError(file, k, "a table of Swiss events")
-    schedule = (from_table(ScheduleConfig, data["schedule"], file=file, key="schedule")
-                if "schedule" in data else None)
-    return EventConfig(event=event, publish=publish, swiss=swiss, entries=entries,
-                       golden_knights=golden_knights, fide_report=fide_report, source=file,
-                       schedule=schedule)
-
-
-def check_fide_report(rules: RatingReportRules, event: EventInfo, swiss: SwissConfig, *,
-                      file: str) -> None:
-    """DESIGN.md Inputs (event.toml) — ``[fide_report]`` agrees with ``[event]`` and
-    ``[swiss]``: one round date per round, within the event's dates; rated categories and
-    tournament codes name categories of ``[swiss]``."""
-    if len(rules.round_dates) != swiss.rounds:
-        raise ConfigError(file, "fide_report.round_dates",
-                          f"{len(rules.round_dates)} dates for {swiss.rounds} rounds "
-                          "(swiss.rounds): one date per round")
-    for i, d in enumerate(rules.round_dates):
-        if not event.start <= d <= event.end:
-            raise ConfigError(file, f"fide_report.round_dates[{i}]",
-                              f"{d} is outside the event ({event.start} - {event.end})")
-    cats = {c.id for c in swiss.categories}
-    for key, ids in (("categories", rules.categories), ("tournament_codes",
-                                                         tuple(rules.tournament_codes))):
-        for cid in ids:
-            if cid not in cats:
-                raise ConfigError(file, f"fide_report.{key}",
-                                  f"{cid!r} is not a category of [swiss] ({', '.join(sorted(cats))})")
 
 
 _TABLE = re.compile(r"^\s*\[\[?\s*([A-Za-z0-9_.\-\s\"]+?)\s*\]\]?")

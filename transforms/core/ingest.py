@@ -13,7 +13,6 @@ input reference, ``inputs/README.md`` (``chessfed input-reference``).
 
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 from collections.abc import Iterable, Mapping
@@ -22,33 +21,18 @@ from enum import Enum, StrEnum
 
 import polars as pl
 
-from transforms.core.countries import ALPHA2, ALPHA3, CodeList
+from transforms.core.countries import CodeList
 from transforms.core.errors import Finding, Severity
 from transforms.core.model import (
     EMAIL_ADDRESS,
     GAME_RESULTS,
+    GENDER_WORDINGS,
     MONEY,
     RESULT_SPELLINGS,
-    STAGE_WORDINGS,
     TITLE_WORDINGS,
-    ResultCode,
-    Stage,
-    Title,
-)
-from transforms.golden_knights.rules import (
-    CHANNEL_WORDINGS,
-    OVERRIDE_KIND_WORDINGS,
-    Channel,
-    OverrideKind,
-)
-from transforms.national_junior.entries import (
-    ENTRY_TYPE_WORDINGS,
-    GENDER_WORDINGS,
-    RETIRED_SEED_REASONS,
-    SEED_REASON_WORDINGS,
-    EntryType,
     Gender,
-    SeedReason,
+    ResultCode,
+    Title,
 )
 
 
@@ -402,11 +386,9 @@ def normalise_results(raw: pl.DataFrame, column: str = "result") -> pl.DataFrame
     return raw.with_columns(s.replace(RESULT_SPELLINGS).alias(column))
 
 
-ENTRY_TYPES = _values(EntryType)
-
-
-def _code_list(codes: Iterable[str]) -> list[str]:
-    """Codes as the input reference quotes them (Markdown code spans)."""
+def code_list(codes: Iterable[str]) -> list[str]:
+    """DESIGN.md Inputs (the input reference) — codes as the reference quotes them (Markdown
+    code spans)."""
     return [f"`{c}`" for c in codes]
 
 
@@ -418,183 +400,11 @@ BYE_KINDS = Vocabulary.of(ResultCode, RESULT_SPELLINGS, only=(ResultCode.HPB, Re
 """The byes a player may request (bye_requests.csv ``kind``)."""
 GENDERS = Vocabulary.of(Gender, GENDER_WORDINGS)
 TITLES = Vocabulary.of(Title, TITLE_WORDINGS)
-ENTRY_TYPE_VOCABULARY = Vocabulary.of(EntryType, ENTRY_TYPE_WORDINGS)
-SEED_REASONS = Vocabulary.of(SeedReason, SEED_REASON_WORDINGS)
-STAGE_VOCABULARY = Vocabulary.of(Stage, STAGE_WORDINGS)
-CHANNELS = Vocabulary.of(Channel, CHANNEL_WORDINGS)
-OVERRIDE_KINDS = Vocabulary.of(OverrideKind, OVERRIDE_KIND_WORDINGS)
 
 FIDE_ID = (r"^[0-9]{1,10}$", "not a FIDE ID (digits only, e.g. 25000101)")
 """players.csv ``fide_id``: FIDE's ids are numbers (TRF columns 58-68)."""
+FEDERATION = (r"^[A-Za-z]{3}$", "not a FIDE federation code (three letters, e.g. IND)")
+"""players.csv ``federation``: FIDE's three-letter codes (TRF columns 54-56)."""
 
-SWISS_SCHEMAS = {
-    "players.csv": Schema("players.csv", (
-        Column("player_id", nonempty=True, description=(
-            "The entry's id, unique in the file; results.csv, withdrawals.csv and "
-            "bye_requests.csv name players by it.")),
-        Column("name", nonempty=True, description="As printed: \"Surname, Given names\"."),
-        Column("section", nonempty=True, description=(
-            "The category: the `id` of one of event.toml's `[[swiss.categories]]` "
-            "(the demo: `open`, `girls`).")),
-        Column("gender", vocabulary=GENDERS, nonempty=True, description=(
-            "The Girls section is for girls; the Open section is open to all.")),
-        Column("birth_date", ColType.DATE, nonempty=True, description=(
-            "NJ 2024 Age Limit: \"Players should be born on or after 1.1.2005\" "
-            "(`[entries] born_on_or_after`).")),
-        Column("nationality", nonempty=True, codes=ALPHA3, description=(
-            "ISO 3166 alpha-3, e.g. `IND` (any case): \"Only Indian nationals are eligible\" "
-            "(`[entries] nationality`).")),
-        Column("state", required=False, description=(
-            "The State Association's code (associations.csv `state`) the entry comes through; "
-            "empty for an area where no State Association exists.")),
-        Column("fide_id", required=False, pattern=FIDE_ID, description=(
-            "FIDE ID. The same id on two entries is a warning (a player has one entry).")),
-        Column("rating", ColType.INT, minimum=0, maximum=3500, description=(
-            "FIDE rating; 0 or empty: unrated. Orders the start numbers (FIDE C.04.2 A.2).")),
-        Column("title", required=False, vocabulary=TITLES, description=(
-            "FIDE title, empty if none; the title seed routes need GM/IM or WGM/WIM.")),
-        Column("entry_type", vocabulary=ENTRY_TYPE_VOCABULARY, nonempty=True, description=(
-            "The route of the entry (NJ 2024 Eligibility).")),
-        Column("seed_reason", required=False, vocabulary=SEED_REASONS, closed=False,
-               description=(
-                   "For `seeded` entries: the route (NJ 2024 Eligibility). A route's code "
-                   "ends with the category of the title earned, the one section it seeds into "
-                   "(\"in their respective categories\"). The accepted codes are event.toml's "
-                   "`[entries] seed_routes` (by default these); an unknown one rejects the "
-                   "entry, and the rejection lists them. A former code that named no category "
-                   f"({', '.join(_code_list(RETIRED_SEED_REASONS))}) rejects the entry, and the "
-                   "rejection names the two codes that replace it. Ignored, with a warning, on "
-                   "other entries.")),
-        Column("registered_at", ColType.DATETIME, nonempty=True, description=(
-            "When the entry was registered (event local time): \"No entry will be entertained "
-            "after 09 September 2024 (up to 17:00 hrs)\"; after 02 September the late fee "
-            "is due.")),
-        Column("fee_paid", ColType.MONEY, minimum=0, description=(
-            "What the entry paid, in the event's currency (rupees); empty: nothing.")),
-        Column("aicf_registered", ColType.BOOL, nonempty=True, description=(
-            "\"All participants in the National Championship shall be registered with AICF "
-            "for the year 2024-2025\".")),
-        Column("email", ColType.EMAIL, required=False, description="Where the player's messages go."),
-        Column("start_no", ColType.INT, required=False, minimum=1, description=(
-            "A start number to keep (an event taken over from a TRF); used only when every "
-            "player of the category has one, else start numbers follow FIDE C.04.2 A.2 "
-            "(rating, title, name).")),
-    ), key=("player_id",), description="One row per entry, accepted or not."),
-    "associations.csv": Schema("associations.csv", (
-        Column("state", nonempty=True, description=(
-            "The association's code, as players.csv `state` gives it.")),
-        Column("name", nonempty=True, description="The association's name."),
-        Column("arrears_cleared", ColType.BOOL, nonempty=True, description=(
-            "\"All arrears of affiliation fee/tournament fee including those of current year "
-            "must be cleared by the affiliated Association at the time of submitting the "
-            "entries; otherwise the entries are liable to be rejected.\"")),
-        Column("email", ColType.EMAIL, required=False, description="Where the association's ledger and the "
-               "bulletin go."),
-    ), key=("state",), description="The affiliated State Associations, one row each."),
-    "results.csv": Schema("results.csv", (
-        Column("round", ColType.INT, nonempty=True, minimum=1, description="The round."),
-        Column("board", ColType.INT, nonempty=True, minimum=1, description=(
-            "The board, or the bye's row number after the boards.")),
-        Column("white_id", nonempty=True, description=(
-            "player_id of White, or of the player who has the bye.")),
-        Column("black_id", description="player_id of Black; empty for a bye."),
-        Column("result", vocabulary=RESULTS, description=(
-            "White's result first; empty: the game is not finished.")),
-        Column("moves", ColType.INT, required=False, minimum=0, maximum=1000, description=(
-            "Moves played: a draw before move `[swiss] draw_consent_before_move` without the "
-            "arbiter's consent is flagged (\"Players shall not agree for a draw without the "
-            "consent of the arbiter, before each player makes 30 moves\").")),
-        Column("draw_consent", ColType.BOOL, required=False, description=(
-            "The arbiter consented to the early draw.")),
-    ), description="One row per board or bye, all rounds so far."),
-    "withdrawals.csv": Schema("withdrawals.csv", (
-        Column("player_id", nonempty=True, description="The player who withdrew."),
-        Column("from_round", ColType.INT, nonempty=True, minimum=1, description=(
-            "The first round the player is not paired in.")),
-        Column("reason", required=False, description="Why (for the record)."),
-    ), key=("player_id",), description="Players who left the event (optional file)."),
-    "bye_requests.csv": Schema("bye_requests.csv", (
-        Column("player_id", nonempty=True, description="The player who asked."),
-        Column("round", ColType.INT, nonempty=True, minimum=1, description=(
-            "The round the player will not be paired in.")),
-        Column("kind", vocabulary=BYE_KINDS, nonempty=True, description="The bye asked for."),
-    ), key=("player_id", "round"), description="Byes asked for in advance (optional file)."),
-}
-SWISS_REQUIRED = ("players.csv", "associations.csv")
 
-STAGES = _values(Stage)
-_ENTRIES = Schema("entries.csv", (
-    Column("entry_id", nonempty=True, description=(
-        "The entry's id, unique; a member may have up to 10 entries (rule 8).")),
-    Column("member_id", nonempty=True, description="members.csv `member_id` of who entered."),
-    Column("received", ColType.DATE, nonempty=True, description=(
-        "Rule 9: the online processing date or the postmark.")),
-    Column("channel", vocabulary=CHANNELS, nonempty=True, description="How it was received."),
-    Column("fee_paid", ColType.MONEY, minimum=0, description=(
-        "Dollars paid: \"The entry fee is $25.00, which covers all three rounds\" (rule 8).")),
-), key=("entry_id",), description="One row per entry (a member may enter up to ten times).")
-_STAGE = "The stage."
-GK_SCHEMAS = {
-    "members.csv": Schema("members.csv", (
-        Column("member_id", nonempty=True, description="The US Chess member id."),
-        Column("name", nonempty=True, description="As printed on certificates."),
-        Column("email", ColType.EMAIL, required=False, description="Where the member's messages go."),
-        Column("membership_expires", ColType.DATE, nonempty=True, description=(
-            "Rule 1: \"US Chess membership must remain current throughout your participation "
-            "in the tournament.\"")),
-        Column("country", nonempty=True, codes=ALPHA2, description=(
-            "ISO 3166 alpha-2, e.g. `US`, `CA`: rule 1, members \"who reside on the North "
-            "American continent and islands, Hawaii\".")),
-        Column("region", required=False, description=(
-            "The subdivision within the country (ISO 3166-2 without the country, e.g. `HI`, "
-            "`GU`): US territories outside North America are `[golden_knights] "
-            "excluded_regions`.")),
-        Column("apo_fpo", ColType.BOOL, nonempty=True, description=(
-            "Rule 1: \"and to US Chess member with an APO/FPO address\".")),
-        Column("rating", ColType.INT, minimum=0, maximum=3500, description=(
-            "Current correspondence rating; empty: unrated (\"unrated players are welcome\").")),
-    ), key=("member_id",), description="US Chess members who entered, one row each."),
-    "entries.csv": _ENTRIES,
-    "sections.csv": Schema("sections.csv", (
-        Column("stage", vocabulary=STAGE_VOCABULARY, nonempty=True, description=_STAGE),
-        Column("section", nonempty=True, description="The section's name, e.g. `P01`."),
-        Column("entry_id", nonempty=True, description="An entry playing in it."),
-    ), key=("stage", "entry_id"), description=(
-        "The published sections (optional file): copied from the run's proposed_sections.csv "
-        "by the director; never reshuffled by a later run.")),
-    "games.csv": Schema("games.csv", (
-        Column("stage", vocabulary=STAGE_VOCABULARY, nonempty=True, description=_STAGE),
-        Column("section", nonempty=True, description="The section."),
-        Column("white", nonempty=True, description="entry_id of White."),
-        Column("black", nonempty=True, description="entry_id of Black."),
-        Column("result", vocabulary=GAME_RESULT_CODES, description=(
-            "White's result first; empty: in progress.")),
-        Column("ended", ColType.DATE, required=False, description="When the game ended."),
-    ), key=("stage", "section", "white", "black"), description="One row per game."),
-    "time_oversteps.csv": Schema("time_oversteps.csv", (
-        Column("stage", vocabulary=STAGE_VOCABULARY, nonempty=True, description=_STAGE),
-        Column("section", nonempty=True, description="The section."),
-        Column("entry_id", nonempty=True, description="Who overstepped the time limit."),
-        Column("opponent", nonempty=True, description="entry_id of the opponent in that game."),
-        Column("reported", ColType.DATE, nonempty=True, description=(
-            "When it was reported: rule 12 counts a player's oversteps in this order.")),
-    ), description="Time oversteps reported (optional file; rule 12)."),
-    "overrides.csv": Schema("overrides.csv", (
-        Column("kind", nonempty=True, vocabulary=OVERRIDE_KINDS, description=(
-            "What the director decided.")),
-        Column("stage", required=False, description="For `result` and `advance`: the stage."),
-        Column("section", required=False, description="For `result`: the section."),
-        Column("entry_id", nonempty=True, description="The entry the decision is about."),
-        Column("opponent", required=False, description="For `result`: the other entry."),
-        Column("value", required=False, description="The decision (see `kind`)."),
-        Column("note", required=False, description="Why (shown where the decision is applied)."),
-    ), description=(
-        "The director's decisions (optional file; rule 7), which win over what is computed; "
-        "a later row for the same thing wins.")),
-    "carried_in.csv": dataclasses.replace(_ENTRIES, file="carried_in.csv", description=(
-        "Last year's carried_forward.csv (optional file; rule 9: \"We will move your entry "
-        "forward to the next year\"), the columns of entries.csv.")),
-}
-"""``overrides.csv``: the director's decisions (GK rule 7), which win over computed results.
-``carried_in.csv``: last year's ``carried_forward.csv`` (GK rule 9), read by this year's run."""
-GK_REQUIRED = ("members.csv", "entries.csv")
+

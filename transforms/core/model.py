@@ -6,7 +6,9 @@ tie-breaks, crosstables, TRF export and prize eligibility are all derived from i
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from enum import StrEnum
+from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
@@ -213,34 +215,21 @@ class Acceleration(StrEnum):
     """FIDE C.04.5.1, the Baku Acceleration Method (``transforms/fide/acceleration.py``)."""
 
 
-class Stage(StrEnum):
-    """Golden Knights stages (GK rule 2), in the order they are played."""
+class Gender(StrEnum):
+    """A player's sex as FIDE records it (players.csv ``gender`` / ``sex``; TRF ``m``/``w``): a
+    category may be for women or girls only (``female_only_categories``)."""
 
-    PRELIMINARY = "preliminary"
-    """The first stage: "The tournament will consist of three rounds (preliminaries,
-    semifinals, and finals)" (rule 2); "each game won in the preliminary round will count as
-    1.0" (rule 6)."""
-    SEMIFINAL = "semifinal"
-    """The second stage, for those who advance from the preliminaries (rule 3); "Each game
-    won in the semi-final round will count as 2.2" (rule 6)."""
-    FINAL = "final"
-    """The third stage; "Each game won in the final round will count as 4.5" (rule 6)."""
-
-    @property
-    def next(self) -> Stage | None:
-        """The stage its qualifiers advance to (GK rule 3); None after the final."""
-        stages = list(Stage)
-        i = stages.index(self)
-        return stages[i + 1] if i + 1 < len(stages) else None
+    MALE = "M"
+    """Male."""
+    FEMALE = "F"
+    """Female: plays in a women's or girls' category, or in an open one."""
 
 
-STAGE_WORDINGS: dict[Stage, tuple[str, ...]] = {
-    Stage.PRELIMINARY: ("preliminaries", "preliminary round", "prelims"),
-    Stage.SEMIFINAL: ("semifinals", "semi-final", "semi-finals", "semi-final round"),
-    Stage.FINAL: ("finals", "final round"),
-}
-"""The stages as GK rules 2, 3 and 12 write them ("preliminaries, semifinals, and finals",
-"Semi-Final rounds")."""
+GENDER_WORDINGS: Mapping[Gender, tuple[str, ...]] = MappingProxyType({
+    Gender.MALE: ("Male", "Boy"),
+    Gender.FEMALE: ("Female", "Girl", "W"),
+})
+"""Other wordings of :class:`Gender` an office writes (``W``: the TRF's "w")."""
 
 
 SCORECARD_COLUMNS = ("round", "sno", "opponent", "colour", "points", "kind")

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from transforms.core.model import Stage
-from transforms.golden_knights.rules import GKRules
+from transforms.golden_knights.rules import GKRules, Stage
 
 QUALIFIERS_SCHEMA = {
     "stage": pl.String(), "section": pl.String(), "entry_id": pl.String(), "member_id": pl.String(),

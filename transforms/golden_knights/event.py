@@ -35,7 +35,7 @@ from decimal import Decimal, InvalidOperation
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
-from transforms.core.model import MONEY, Stage
+from transforms.core.model import MONEY
 from transforms.golden_knights.advancement import QUALIFIERS_SCHEMA, rule_3_advancement
 from transforms.golden_knights.entries import (
     ACCEPTED,
@@ -60,7 +60,7 @@ from transforms.golden_knights.results import (
     section_games,
     section_scores,
 )
-from transforms.golden_knights.rules import EntryStatus, GKRules, OverrideKind
+from transforms.golden_knights.rules import EntryStatus, GKRules, OverrideKind, Stage
 from transforms.golden_knights.sections import (
     PROPOSED_SCHEMA,
     check_published_sections,

@@ -6,8 +6,8 @@ from decimal import ROUND_HALF_UP, Decimal
 
 import polars as pl
 
-from transforms.core.model import MONEY, Kind, Stage
-from transforms.golden_knights.rules import GKRules
+from transforms.core.model import MONEY, Kind
+from transforms.golden_knights.rules import GKRules, Stage
 
 PRIZES_SCHEMA = {
     "place": pl.Int64(), "entry_id": pl.String(), "member_id": pl.String(), "name": pl.String(),

@@ -6,8 +6,8 @@ from __future__ import annotations
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
-from transforms.core.model import GAME_RESULTS, Kind, ResultCode, Stage
-from transforms.golden_knights.rules import GKRules
+from transforms.core.model import GAME_RESULTS, Kind, ResultCode
+from transforms.golden_knights.rules import GKRules, Stage
 
 GAMES_SCHEMA = {
     "stage": pl.String(), "section": pl.String(), "white": pl.String(), "black": pl.String(),

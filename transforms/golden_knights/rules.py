@@ -32,7 +32,36 @@ from decimal import Decimal
 from enum import StrEnum
 
 from transforms.core.errors import ConfigError
-from transforms.core.model import Stage
+
+
+class Stage(StrEnum):
+    """Golden Knights stages (GK rule 2), in the order they are played."""
+
+    PRELIMINARY = "preliminary"
+    """The first stage: "The tournament will consist of three rounds (preliminaries,
+    semifinals, and finals)" (rule 2); "each game won in the preliminary round will count as
+    1.0" (rule 6)."""
+    SEMIFINAL = "semifinal"
+    """The second stage, for those who advance from the preliminaries (rule 3); "Each game
+    won in the semi-final round will count as 2.2" (rule 6)."""
+    FINAL = "final"
+    """The third stage; "Each game won in the final round will count as 4.5" (rule 6)."""
+
+    @property
+    def next(self) -> Stage | None:
+        """The stage its qualifiers advance to (GK rule 3); None after the final."""
+        stages = list(Stage)
+        i = stages.index(self)
+        return stages[i + 1] if i + 1 < len(stages) else None
+
+
+STAGE_WORDINGS: dict[Stage, tuple[str, ...]] = {
+    Stage.PRELIMINARY: ("preliminaries", "preliminary round", "prelims"),
+    Stage.SEMIFINAL: ("semifinals", "semi-final", "semi-finals", "semi-final round"),
+    Stage.FINAL: ("finals", "final round"),
+}
+"""The stages as GK rules 2, 3 and 12 write them ("preliminaries, semifinals, and finals",
+"Semi-Final rounds")."""
 
 
 class Channel(StrEnum):

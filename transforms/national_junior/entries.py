@@ -48,28 +48,16 @@ from types import MappingProxyType
 import polars as pl
 
 from transforms.core.errors import ConfigError, Finding, InputError, Severity
-from transforms.core.model import MONEY
+from transforms.core.ingest import unusable
+from transforms.core.model import MONEY, Gender
 from transforms.core.money import symbol
+from transforms.swiss.parts import Judged
 
 PLAYERS_FILE = "players.csv"
 _DT_FORMAT = "%Y-%m-%dT%H:%M"
 
 
-class Gender(StrEnum):
-    """A player's gender (players.csv ``gender``): the seed's Girls championship ("38th
-    National Junior Girls (Under-19)") is for girls."""
 
-    MALE = "M"
-    """Male: plays in the Open section."""
-    FEMALE = "F"
-    """Female: plays in the Girls section, or in the Open section, which is open to all."""
-
-
-GENDER_WORDINGS: Mapping[Gender, tuple[str, ...]] = MappingProxyType({
-    Gender.MALE: ("Male", "Boy"),
-    Gender.FEMALE: ("Female", "Girl", "W"),
-})
-"""Other wordings of :class:`Gender` an office writes (``W``: the TRF's "w")."""
 
 
 class EntryType(StrEnum):
@@ -320,6 +308,9 @@ class JuniorEntryRules:
     The defaults are the 2024 seed's values, so ``JuniorEntryRules()`` is the 2024 event.
     """
 
+    rules: str = "national-junior-2024"
+    """Which rules part these entry rules are (event.toml ``[entries] rules``): the National
+    Junior's (:mod:`transforms.national_junior.part`)."""
     categories: tuple[str, ...] = ("open", "girls")
     """Category (section) ids, in display order."""
     female_only_categories: frozenset[str] = frozenset({"girls"})
@@ -451,6 +442,21 @@ class JuniorEntryRules:
             unknown = set(getattr(self, key)) - valid_types
             if unknown:
                 raise ConfigError(file, key, f"unknown entry types {sorted(unknown)!r}")
+
+    def judge(self, players: pl.DataFrame, typed: dict[str, pl.DataFrame],
+              findings: list[Finding], *, currency: str) -> Judged:
+        """NJ 2024 Entries and eligibility — the entries of players.csv judged by these rules
+        against associations.csv (:func:`evaluate_entries`); nothing is decided while
+        associations.csv cannot be read (the event then waits)."""
+        assoc = typed.get("associations.csv")
+        if assoc is None or unusable(findings, "associations.csv"):
+            return Judged(players, None, [], blocked=(
+                "associations.csv is missing or cannot be read (see the validation report): "
+                "the entries cannot be decided, nothing else is computed."))
+        decision = evaluate_entries(players, assoc, self, currency=currency)
+        accepted = set(decision.decisions.filter(pl.col("status") == "accepted")["player_id"])
+        return Judged(players.filter(pl.col("player_id").is_in(sorted(accepted))), decision,
+                      list(decision.findings))
 
 
 @dataclass(frozen=True)

@@ -14,30 +14,23 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 import polars as pl
 
-from transforms.core.config import Category, EventConfig
+from transforms.core.config import EventConfig
 from transforms.core.errors import ChessfedError, Finding, Severity
-from transforms.core.ingest import (
-    SWISS_REQUIRED,
-    SWISS_SCHEMAS,
-    RawFile,
-    has_errors,
-    unusable,
-    validate_files,
-)
+from transforms.core.ingest import RawFile, Schema, has_errors, unusable, validate_files
 from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import pair_round
 from transforms.fide.dutch.state import Board
 from transforms.fide.standings import allocate_prizes, rank_players
 from transforms.fide.trf import Tournament
-from transforms.national_junior.draw_agreement import flag_early_draws
-from transforms.national_junior.entries import EntryDecision, evaluate_entries
-from transforms.national_junior.same_state import pair_round_same_state
 from transforms.swiss import rounds
 from transforms.swiss import scorecard as sc
+from transforms.swiss.config import Category
+from transforms.swiss.parts import EntryRules, PairingRules, ResultRules
+from transforms.swiss.schemas import REQUIRED, SCHEMAS
 
 
 class NextPairing(NamedTuple):
@@ -86,7 +79,9 @@ class SwissRun:
     typed: dict[str, pl.DataFrame]
     """Every input file as cast (rows with errors set aside)."""
     findings: list[Finding]
-    entries: EntryDecision | None
+    entries: Any
+    """The entry rules' record of their decisions (e.g. NJ 2024's ``EntryDecision``), None
+    when the event has no entry rules."""
     categories: list[CategoryRun]
     blocked: str = ""
     """Why standings and pairings are not published (errors in the files they depend on)."""
@@ -101,7 +96,11 @@ def check_players(players: pl.DataFrame, cfg: EventConfig, as_of: dt.date) -> li
     cats = {c.id for c in cfg.swiss.categories}
     out = []
     for r in players.iter_rows(named=True):
-        if r["section"] not in cats:
+        if r["section"] is None:
+            out.append(Finding("players.csv", r["line"], "section", "", Severity.ERROR,
+                               "a value is required: the event has several categories "
+                               f"({', '.join(sorted(cats))})"))
+        elif r["section"] not in cats:
             out.append(Finding("players.csv", r["line"], "section", r["section"], Severity.ERROR,
                                f"not a category of this event ({', '.join(sorted(cats))})"))
         if r["birth_date"] is not None and r["birth_date"] > as_of:
@@ -110,23 +109,10 @@ def check_players(players: pl.DataFrame, cfg: EventConfig, as_of: dt.date) -> li
         if r["birth_date"] is not None and r["birth_date"].year < 1900:
             out.append(Finding("players.csv", r["line"], "birth_date", str(r["birth_date"]),
                                Severity.ERROR, "impossible date: before 1900"))
-        if r["registered_at"] is not None and r["registered_at"].date() > cfg.event.end:
+        if r.get("registered_at") is not None and r["registered_at"].date() > cfg.event.end:
             out.append(Finding("players.csv", r["line"], "registered_at", str(r["registered_at"]),
                                Severity.ERROR, f"impossible date: after the event ended {cfg.event.end}"))
     return out
-
-
-def check_states(players: pl.DataFrame, states: set[str]) -> list[Finding]:
-    """DESIGN.md Inputs (players.csv ``state``: an associations.csv ``state``) — for an event
-    without entry rules (no ``[entries]``, where NJ 2024 "through the concerned State
-    Association" rejects such an entry): a state that associations.csv does not list.
-
-    Decision: a warning; the player plays (the state only groups the statistics and, with
-    ``last_round_same_state``, keeps players of one state apart)."""
-    return [Finding("players.csv", r["line"], "state", r["state"], Severity.WARNING,
-                    f"state {r['state']} is not in associations.csv, or its row there was set aside "
-                    f"(known: {', '.join(sorted(states)) or 'none'})")
-            for r in players.iter_rows(named=True) if r["state"] and r["state"] not in states]
 
 
 def check_player_refs(frame: pl.DataFrame, file: str, known: set[str], rounds: int) -> list[Finding]:
@@ -148,33 +134,33 @@ _NO_RESULTS = {"line": pl.Int64, "round": pl.Int64, "board": pl.Int64, "white_id
                "draw_consent": pl.Boolean}
 
 
-def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> SwissRun:
-    """DESIGN.md Inputs — validate, decide entries, check results and build every category's
-    scorecard. ``raw`` is each input file as read (all strings, with ``line``) and its read
-    findings."""
+def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
+            schemas: dict[str, Schema] | None = None,
+            required: tuple[str, ...] = REQUIRED) -> SwissRun:
+    """DESIGN.md Inputs — validate, decide entries (the event's entry rules, if any), check
+    results and build every category's scorecard. ``raw`` is each input file as read (all
+    strings, with ``line``) and its read findings; ``schemas``/``required``: the event's input
+    files (its rules part may replace players.csv and add files; default: a plain Swiss)."""
     assert cfg.swiss is not None
-    typed, findings = validate_files(raw, SWISS_SCHEMAS, SWISS_REQUIRED)
+    typed, findings = validate_files(raw, schemas or dict(cfg.files) or SCHEMAS,
+                                     required if schemas else (cfg.required_files or REQUIRED))
     players = typed.get("players.csv")
     if players is None or unusable(findings, "players.csv"):
         return SwissRun(cfg, as_of, typed, findings, None, [],
                         blocked="players.csv is missing or cannot be read (see the validation report): "
                                 "nothing else is computed.")
+    players = player_frame(players, cfg)
     findings += check_players(players, cfg, as_of)
     bad = {f.line for f in findings if f.file == "players.csv" and f.severity is Severity.ERROR}
     players = players.filter(~pl.col("line").is_in(sorted(x for x in bad if x is not None)))
     entries = None
-    assoc = typed.get("associations.csv")
-    if cfg.entries is not None and unusable(findings, "associations.csv"):
-        return SwissRun(cfg, as_of, typed, findings, None, [],
-                        blocked="associations.csv is missing or cannot be read (see the validation "
-                                "report): the entries cannot be decided, nothing else is computed.")
-    if assoc is not None and cfg.entries is None and not unusable(findings, "associations.csv"):
-        findings += check_states(players, set(assoc["state"]))
-    if assoc is not None and cfg.entries is not None and "arrears_cleared" in assoc.columns:
-        entries = evaluate_entries(players, assoc, cfg.entries, currency=cfg.event.currency)
-        findings += list(entries.findings)
-        accepted = set(entries.decisions.filter(pl.col("status") == "accepted")["player_id"])
-        players = players.filter(pl.col("player_id").is_in(sorted(accepted)))
+    for part in cfg.rule_parts():
+        if isinstance(part, EntryRules):
+            judged = part.judge(players, typed, findings, currency=cfg.event.currency)
+            if judged.blocked:
+                return SwissRun(cfg, as_of, typed, findings, None, [], blocked=judged.blocked)
+            findings += judged.findings
+            players, entries = judged.accepted, judged.decision
     n_rounds = cfg.swiss.rounds
     known = set(players["player_id"])
     for name in ("withdrawals.csv", "bye_requests.csv"):
@@ -186,8 +172,9 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> SwissR
     results, more = sc.check_results(results, players, rounds=n_rounds,
                                      withdrawals=typed.get("withdrawals.csv"))
     findings += more
-    if cfg.swiss.draw_consent_before_move is not None:
-        findings += flag_early_draws(results, min_moves=cfg.swiss.draw_consent_before_move)
+    for part in cfg.rule_parts():
+        if isinstance(part, ResultRules):
+            findings += part.check_results(results)
     run = SwissRun(cfg, as_of, typed, findings, entries, [])
     if has_errors(findings, "results.csv"):
         run.blocked = ("results.csv has errors: standings and pairings wait until they are "
@@ -201,6 +188,32 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> SwissR
                                          pab_points=cfg.swiss.pab_points)
         run.categories.append(CategoryRun(cat, cp, cr, done, card))
     return run
+
+
+PLAYER_COLUMNS = {"player_id": pl.String, "name": pl.String, "section": pl.String,
+                  "gender": pl.String, "birth_date": pl.Date, "nationality": pl.String,
+                  "state": pl.String, "fide_id": pl.String, "rating": pl.Int64,
+                  "title": pl.String, "club": pl.String, "email": pl.String,
+                  "start_no": pl.Int64}
+"""The columns every player frame of the run has (those a file leaves out are empty)."""
+ALIASES = {"federation": "nationality", "sex": "gender"}
+"""A plain Swiss's players.csv columns under the names the run reads them by."""
+
+
+def player_frame(players: pl.DataFrame, cfg: EventConfig) -> pl.DataFrame:
+    """DESIGN.md Inputs (players.csv) — players.csv as the run reads it, whatever its event's
+    rules ask for: ``federation``/``sex`` as ``nationality``/``gender``, the columns the file
+    does not have empty, and ``section`` filled with the only category where the event has
+    one. Decision: a federation is read in capitals (``ind`` → ``IND``)."""
+    frame = players.rename({k: v for k, v in ALIASES.items() if k in players.columns})
+    if "nationality" in frame.columns and "federation" in players.columns:
+        frame = frame.with_columns(pl.col("nationality").str.to_uppercase())
+    frame = frame.with_columns(pl.lit(None, dtype=t).alias(c)
+                               for c, t in PLAYER_COLUMNS.items() if c not in frame.columns)
+    cats = cfg.swiss.categories if cfg.swiss is not None else ()
+    if len(cats) == 1:
+        frame = frame.with_columns(pl.col("section").fill_null(cats[0].id))
+    return frame
 
 
 def standings(run: SwissRun, c: CategoryRun, through: int) -> pl.DataFrame:
@@ -223,19 +236,19 @@ def engine_input(run: SwissRun, c: CategoryRun, round_no: int, setup: rounds.Rou
 
 
 def pair(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup) -> tuple[list[Board], list[str]]:
-    """FIDE C.04.3 — Dutch pairing of round ``r``; in the last round, with
-    ``last_round_same_state``, the National Junior's same-state rule on top (a declared
-    departure, see :mod:`transforms.national_junior.same_state`). Returns the boards and the
-    rule's log."""
+    """FIDE C.04.3 — Dutch pairing of round ``r``, or a rules part's pairing of it where the
+    event's regulations pair that round otherwise (the National Junior's last-round same-state
+    rule: a declared departure, see :mod:`transforms.national_junior.same_state`). Returns
+    the boards and the rule's log."""
     s = run.cfg.swiss
     assert s is not None
     t = engine_input(run, c, r, setup)
-    if s.last_round_same_state and r == s.rounds:
-        states = {sno: st for sno, st in zip(c.players["sno"], c.players["state"]) if st}
-        names = dict(zip(c.players["sno"], c.players["name"]))
-        boards, log = pair_round_same_state(t, states, edition=s.dutch_edition, names=names)
-        return boards, log or ["The Dutch pairing had no same-state game among the top 50%: "
-                               "no pairing was changed."]
+    for part in run.cfg.rule_parts():
+        if isinstance(part, PairingRules):
+            done = part.pair(t, round_no=r, rounds=s.rounds, edition=s.dutch_edition,
+                             players=c.players)
+            if done is not None:
+                return done
     return pair_round(t, round_no=r, edition=s.dutch_edition), []
 
 
@@ -245,8 +258,8 @@ def next_pairing(run: SwissRun, c: CategoryRun) -> NextPairing | None:
     s = run.cfg.swiss
     assert s is not None
     r = c.done + 1
-    if r > s.rounds or c.results.filter(pl.col("round") == r).height:
-        return None
+    if r > s.rounds or c.results.filter(pl.col("round") == r).height or c.players.is_empty():
+        return None  # (a category without players is not paired)
     setup = rounds.round_setup(c.players, r, run.typed.get("bye_requests.csv"),
                                run.typed.get("withdrawals.csv"))
     boards, log = pair(run, c, r, setup)

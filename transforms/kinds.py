@@ -1,0 +1,224 @@
+"""The registry of event kinds and rules parts (DESIGN.md "Event kinds and rules parts"): an
+event is a kind plus the parts its regulations add, all chosen in event.toml. This module is
+the one place that knows them all; :mod:`transforms.core` knows none.
+
+| kind / part | chosen by | its tables | its files |
+|---|---|---|---|
+| ``swiss`` (any FIDE Swiss) | ``[event] kind = "swiss"`` | ``[swiss]``, ``[fide_report]`` | :mod:`transforms.swiss.schemas` |
+| ``round_robin`` (Berger tables, single or double) | ``kind = "round_robin"`` | ``[round_robin]``, ``[fide_report]`` | the Swiss kind's |
+| ``correspondence`` (stages of round-robin sections) | ``kind = "correspondence"`` | ``[golden_knights]`` | :mod:`transforms.golden_knights.schemas` |
+| the National Junior's rules (part of a Swiss) | ``[entries] rules = "national-junior-2024"`` | ``[entries]``, ``[national_junior]`` | :mod:`transforms.national_junior.schemas` |
+
+Every event also has ``[event]``, ``[publish]`` and optionally ``[schedule]``
+(:mod:`transforms.core.config`). A kind's or a part's table in an event of another kind is an
+error, not ignored.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import tomllib
+import types
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any
+
+from transforms.core.config import (
+    EventConfig,
+    EventInfo,
+    PublishConfig,
+    ScheduleConfig,
+    from_table,
+)
+from transforms.core.errors import ConfigError
+from transforms.core.ingest import Schema
+from transforms.fide.rating_report import RatingReportRules
+from transforms.golden_knights import schemas as gk_schemas
+from transforms.golden_knights.rules import GKRules
+from transforms.national_junior import schemas as nj_schemas
+from transforms.national_junior.entries import JuniorEntryRules
+from transforms.national_junior.part import NAME as NJ_NAME
+from transforms.national_junior.part import NationalJuniorPlay
+from transforms.round_robin.config import RoundRobinConfig
+from transforms.swiss import schemas as swiss_schemas
+from transforms.swiss.config import SwissConfig, check_fide_report
+
+
+class EventKind(StrEnum):
+    """The kinds of event chessfed runs (event.toml ``[event] kind``)."""
+
+    SWISS = "swiss"
+    """Any FIDE Swiss over the board (FIDE Dutch, C.04.3): table ``[swiss]``, and
+    ``[fide_report]`` for the rating report; players.csv needs only an id, a name and a
+    rating. An event's rules part may add its own (e.g. ``[entries] rules =
+    "national-junior-2024"``)."""
+    ROUND_ROBIN = "round_robin"
+    """A round robin over the board, single or double, paired by the FIDE Berger tables
+    (C.05 Annex 1): table ``[round_robin]``; the files of a Swiss event."""
+    CORRESPONDENCE = "correspondence"
+    """A correspondence event of stages of round-robin sections (the Golden Knights): table
+    ``[golden_knights]``."""
+
+
+@dataclass(frozen=True)
+class Table:
+    """One event.toml table a kind or part reads: its typed object's class, and whether the
+    event must have it."""
+
+    cls: type
+    required: bool = False
+
+
+@dataclass(frozen=True)
+class KindSpec:
+    """What one kind of event registers: its tables, its input files (name -> schema, in the
+    input reference's order) and which of them must be there, and a check of its tables
+    together."""
+
+    kind: EventKind
+    tables: Mapping[str, Table]
+    schemas: Mapping[str, Schema]
+    required: tuple[str, ...]
+    check: Callable[[dict[str, Any], EventInfo, str], None] | None = None
+    parts: tuple[str, ...] = ()
+    """The rules parts an event of this kind may choose (``[entries] rules``)."""
+
+
+@dataclass(frozen=True)
+class PartSpec:
+    """What one rules part registers: the tables it reads (the first is the one whose
+    ``rules`` key chooses it), the input files it replaces or adds, and a check."""
+
+    name: str
+    tables: Mapping[str, Table]
+    schemas: Mapping[str, Schema] = field(default_factory=dict)
+    required: tuple[str, ...] = ()
+    check: Callable[[dict[str, Any], EventInfo, str], None] | None = None
+
+
+def _check_swiss(tables: dict[str, Any], event: EventInfo, file: str) -> None:
+    if tables.get("fide_report") is not None:
+        check_fide_report(tables["fide_report"], event, tables["swiss"], file=file)
+
+
+def _check_nj(tables: dict[str, Any], event: EventInfo, file: str) -> None:
+    system = tables.get("swiss") or tables.get("round_robin")
+    unknown = sorted(set(tables["entries"].categories) - {c.id for c in system.categories})
+    if unknown:
+        raise ConfigError(file, "entries.categories", f"{unknown[0]!r} is not a category of [swiss]")
+
+
+KINDS: dict[EventKind, KindSpec] = {
+    EventKind.SWISS: KindSpec(EventKind.SWISS, {"swiss": Table(SwissConfig, required=True),
+                                               "fide_report": Table(RatingReportRules)},
+                              swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED, _check_swiss,
+                              parts=(NJ_NAME,)),
+    EventKind.ROUND_ROBIN: KindSpec(EventKind.ROUND_ROBIN,
+                                    {"round_robin": Table(RoundRobinConfig, required=True),
+                                     "fide_report": Table(RatingReportRules)},
+                                    swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED),
+    EventKind.CORRESPONDENCE: KindSpec(EventKind.CORRESPONDENCE,
+                                       {"golden_knights": Table(GKRules, required=True)},
+                                       gk_schemas.SCHEMAS, gk_schemas.REQUIRED),
+}
+"""Every kind, by its ``[event] kind``."""
+
+PARTS: dict[str, PartSpec] = {
+    NJ_NAME: PartSpec(NJ_NAME, {"entries": Table(JuniorEntryRules, required=True),
+                                "national_junior": Table(NationalJuniorPlay)},
+                      nj_schemas.SCHEMAS, nj_schemas.REQUIRED, _check_nj),
+}
+"""Every rules part, by the name ``[entries] rules`` gives it."""
+
+COMMON = ("event", "publish", "schedule")
+KNOWN = frozenset({*COMMON, *(t for k in KINDS.values() for t in k.tables),
+                   *(t for p in PARTS.values() for t in p.tables)})
+"""Every table name event.toml may have."""
+CHOOSER = "entries"
+"""The table whose ``rules`` key chooses the event's rules part."""
+
+
+def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
+    """DESIGN.md Inputs (event.toml) — parse and validate every table, once, at load: a bad
+    key anywhere is a :class:`ConfigError` naming ``file`` and the full key path.
+
+    The kind (``[event] kind``) says which tables the event has, and ``[entries] rules`` which
+    rules part adds its own. Decision: a table of another kind or part is an error, not
+    ignored; ``[entries]`` without ``rules`` is an error listing the parts."""
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(file, "", f"not valid TOML: {e}") from None
+    for k in data:
+        if k not in KNOWN:
+            raise ConfigError(file, k, f"unknown table (known: {', '.join(sorted(KNOWN))})")
+    for k in ("event", "publish"):
+        if k not in data:
+            raise ConfigError(file, k, "missing required table")
+    event = from_table(EventInfo, data["event"], file=file, key="event")
+    try:
+        kind = KINDS[EventKind(event.kind)]
+        event = dataclasses.replace(event, kind=EventKind(event.kind))  # compares with `is`
+    except ValueError:
+        raise ConfigError(file, "event.kind", f"{event.kind!r} is not one of "
+                          f"{', '.join(repr(k.value) for k in EventKind)}") from None
+    if event.end < event.start:
+        raise ConfigError(file, "event.end", f"{event.end} is before event.start {event.start}")
+    publish = from_table(PublishConfig, data["publish"], file=file, key="publish")
+    part = None
+    if CHOOSER in data and CHOOSER not in kind.tables:
+        chosen = data[CHOOSER].get("rules") if isinstance(data[CHOOSER], dict) else None
+        if chosen is None:
+            raise ConfigError(file, f"{CHOOSER}.rules", "missing required key: the rules part "
+                              f"these entry rules are (known: {', '.join(sorted(PARTS))})")
+        if chosen not in PARTS or chosen not in kind.parts:
+            allowed = ", ".join(sorted(kind.parts)) or f"none for kind = {kind.kind.value!r}"
+            raise ConfigError(file, f"{CHOOSER}.rules", f"{chosen!r} is not a rules part of "
+                              f"this kind (known: {allowed})")
+        part = PARTS[chosen]
+    tables: dict[str, Any] = {}
+    mine = {**kind.tables, **(part.tables if part else {})}
+    for name, spec in mine.items():
+        if name in data:
+            tables[name] = from_table(spec.cls, data[name], file=file, key=name)
+        elif spec.required:
+            raise ConfigError(file, name, f"missing required table for kind = {kind.kind.value!r}"
+                              if name in kind.tables else "missing required table")
+    for name in data:
+        if name not in COMMON and name not in mine:
+            owners = [k.kind.value for k in KINDS.values() if name in k.tables]
+            owner = (f"a table of {' and '.join(repr(o) for o in owners)} events" if owners
+                     else "a table of a rules part this event does not choose "
+                          f"({CHOOSER}.rules)")
+            raise ConfigError(file, name, owner)
+    if kind.check is not None:
+        kind.check(tables, event, file)
+    if part is not None and part.check is not None:
+        part.check(tables, event, file)
+    schedule = (from_table(ScheduleConfig, data["schedule"], file=file, key="schedule")
+                if "schedule" in data else None)
+    schemas, required = kind.schemas, kind.required
+    if part is not None and part.schemas:
+        schemas, required = part.schemas, part.required or kind.required
+    return EventConfig(event=event, publish=publish, tables=types.MappingProxyType(tables),
+                       known=KNOWN - set(COMMON), parts=tuple(part.tables) if part else (),
+                       source=file, schedule=schedule, files=types.MappingProxyType(dict(schemas)),
+                       required_files=tuple(required))
+
+
+def kind_of(cfg: EventConfig) -> KindSpec:
+    """DESIGN.md "Event kinds and rules parts" — the event's kind."""
+    return KINDS[EventKind(cfg.event.kind)]
+
+
+def part_of(cfg: EventConfig) -> PartSpec | None:
+    """DESIGN.md "Event kinds and rules parts" — the event's rules part, if it chose one."""
+    chooser = cfg.tables.get(CHOOSER)
+    return PARTS.get(getattr(chooser, "rules", "")) if chooser is not None else None
+
+
+def input_files(cfg: EventConfig) -> tuple[dict[str, Schema], tuple[str, ...]]:
+    """DESIGN.md Inputs — the event's input files (name -> schema, in the input reference's
+    order) and the ones it must have: its kind's, as its rules part replaces or adds them."""
+    return dict(cfg.files), cfg.required_files

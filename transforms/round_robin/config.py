@@ -1,0 +1,63 @@
+"""The event.toml table of a round robin (``kind = "round_robin"``): ``[round_robin]``, single
+or double, its categories, tie-breaks and how the start numbers are drawn. The rounds follow
+from the number of players (FIDE C.05 Annex 1: an odd number plays with a bye as the highest
+number). Loaded by :mod:`transforms.kinds`; played by the Swiss kind's run with the Berger
+tables instead of the Dutch system (:mod:`transforms.swiss.event`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from transforms.core.errors import ConfigError
+from transforms.fide.tiebreaks import Edition, parse_code
+from transforms.swiss.config import Category, SwissConfig
+
+ROUND_ROBIN_TIEBREAKS = ("DE", "WIN", "SB", "KS")
+"""FIDE C.07 for individual round robins: direct encounter, number of wins, Sonneborn-Berger,
+Koya (the default of ``[round_robin] tiebreaks``)."""
+
+
+@dataclass(frozen=True)
+class RoundRobinConfig:
+    """``[round_robin]``: the system of play of a round robin (FIDE C.05 Annex 1, the Berger
+    tables)."""
+
+    categories: tuple[Category, ...]
+    """The categories (``[[round_robin.categories]]``), each its own round robin."""
+    cycles: int = 1
+    """1: a single round robin; 2: a double one, the second cycle with the colours reversed
+    (and the first cycle's last two rounds swapped, as C.05 Annex 1 recommends)."""
+    tiebreaks: tuple[str, ...] = ROUND_ROBIN_TIEBREAKS
+    """FIDE C.07 codes in the order they break ties (the registry's codes)."""
+    tiebreak_edition: Edition = Edition.FIDE_2024
+    """Which text of FIDE C.07 computes the tie-breaks (C.07 15.2: pre-determined pairings)."""
+    draw_seed: int | None = None
+    """The start numbers are drawn by lot from this seed (the same seed, the same numbers)
+    unless players.csv gives every player a ``start_no``; one of the two is needed."""
+    prizes_shared: bool = False
+    """Whether players equal after every tie-break share their places' prizes."""
+
+    def __post_init__(self) -> None:
+        if self.cycles not in (1, 2):
+            raise ConfigError("", "cycles", f"must be 1 (single) or 2 (double), got {self.cycles}")
+        if not self.categories:
+            raise ConfigError("", "categories", "at least one category is required")
+        ids = [c.id for c in self.categories]
+        dup = {i for i in ids if ids.count(i) > 1}
+        if dup:
+            raise ConfigError("", "categories", f"duplicate category id {sorted(dup)[0]!r}")
+        for code in self.tiebreaks:
+            parse_code(code, key="tiebreaks", file="")
+
+    def rounds(self, players: int) -> int:
+        """FIDE C.05 Annex 1 — the rounds of a category of ``players``: n − 1 (n even) or n (n
+        odd: a bye as the highest number) per cycle."""
+        n = players + players % 2
+        return self.cycles * max(n - 1, 1)
+
+    def as_swiss(self, rounds: int) -> SwissConfig:
+        """The Swiss run's view of the round robin: its rounds, categories, tie-breaks and
+        prizes (what it pairs by is the Berger table, not this)."""
+        return SwissConfig(rounds=max(rounds, 1), categories=self.categories,
+                           tiebreaks=self.tiebreaks, tiebreak_edition=self.tiebreak_edition,
+                           pab_points=0.0, prizes_shared=self.prizes_shared)

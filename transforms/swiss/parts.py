@@ -1,0 +1,54 @@
+"""What an event's rules part may add to a Swiss event (DESIGN.md "Event kinds and rules
+parts"): entry rules that accept or reject the entries of players.csv, checks of results.csv,
+and a round paired otherwise than by the Dutch system alone. A part is a table of event.toml
+whose object has the methods below (the National Junior's: ``[entries]`` and
+``[national_junior]``, :mod:`transforms.national_junior.part`); the Swiss run asks each of
+the event's parts (``EventConfig.rule_parts``) for what it has, and knows none by name."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
+
+import polars as pl
+
+from transforms.core.errors import Finding
+from transforms.fide.dutch.state import Board
+from transforms.fide.trf import Tournament
+
+
+@dataclass
+class Judged:
+    """What entry rules decided about the entries of players.csv."""
+
+    accepted: pl.DataFrame
+    """The players the event goes on with."""
+    decision: Any
+    """The rules' own record of every decision (the office's pages show it), None if none."""
+    findings: list[Finding] = field(default_factory=list)
+    """Rejections and warnings, for the validation report."""
+    blocked: str = ""
+    """Why nothing can be decided (a file the rules need cannot be read); "" otherwise."""
+
+
+@runtime_checkable
+class EntryRules(Protocol):
+    """Rules that accept or reject entries (``typed``: every input file as cast)."""
+
+    def judge(self, players: pl.DataFrame, typed: dict[str, pl.DataFrame],
+              findings: list[Finding], *, currency: str) -> Judged: ...
+
+
+@runtime_checkable
+class ResultRules(Protocol):
+    """Rules that flag results.csv rows for the arbiter (e.g. a draw agreed too early)."""
+
+    def check_results(self, results: pl.DataFrame) -> list[Finding]: ...
+
+
+@runtime_checkable
+class PairingRules(Protocol):
+    """Rules that pair a round otherwise than the Dutch system alone (None: not this round)."""
+
+    def pair(self, t: Tournament, *, round_no: int, rounds: int, edition: Any,
+             players: pl.DataFrame) -> tuple[list[Board], list[str]] | None: ...

@@ -30,7 +30,7 @@ from transforms.core.config import EventConfig
 from transforms.core.errors import Severity
 from transforms.core.ingest import RawFile
 from transforms.fide.rating_report import check_rating_report, rating_report, report_header
-from transforms.fide.trf import Tournament, parse_trf, write_trf
+from transforms.fide.trf import Tournament, TrfFormat, parse_trf, write_trf
 from transforms.swiss.event import SwissRun, engine_input, run_swiss
 from transforms.swiss.rounds import RoundSetup, trf_players
 from transforms.swiss.schemas import SCHEMAS as SWISS_SCHEMAS
@@ -51,7 +51,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir:
     nothing sent): the rulebook's run (validate, standings, audit, pairing), every page and
     file of its site (their PDFs start rendering as their HTML is made) and its letters.
     ``notice``: said on every web page (a held publication's, :mod:`flows.last_good`)."""
-    assert cfg.swiss is not None
+    assert cfg.swiss is not None or cfg.round_robin is not None
     pub = Publication(out_dir, ctx={**event_context(cfg, as_of), "notice": notice},
                       timings=step.timings, on_pdf=tasks.early_pdfs(out_dir, renderer))
     run = run_swiss(cfg, raw, as_of, step=step)
@@ -80,8 +80,8 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
         site.publish_rounds_and_players(pub, run)
         for c in run.categories:
             if c.done:
-                pub.files[f"event-{file_part(c.cat.id)}.trf"] = write_trf(public_trf(engine_input(
-                    run, c, c.done + 1, RoundSetup({}, frozenset()))))
+                pub.files[f"event-{file_part(c.cat.id)}.trf"] = write_trf(public_trf(as_played(
+                    run, engine_input(run, c, c.done + 1, RoundSetup({}, frozenset())))))
         fide_rating_reports(pub, run)
         bulletin += site.publish_results(pub, run, highlights)
         for c in run.categories:
@@ -98,6 +98,20 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
     pub.notes += [without_addresses(f"no letter to {who}: {why}") for who, why in skipped]
     letters += personal
     return bulletin, highlights, letters
+
+
+def as_played(run: SwissRun, t: Tournament) -> Tournament:
+    """FIDE C.04 Annex 2 (``092``, TRF-2026 ``192``) — the tournament type a TRF of the event
+    names: a round robin's (``FIDE_ROUNDROBIN``, ``FIDE_DOUBLEROUNDROBIN``: FIDE's codes for
+    the Berger tables) instead of the Dutch edition; a Swiss's stays as it is."""
+    rr = run.cfg.round_robin
+    if rr is None:
+        return t
+    code = "FIDE_DOUBLEROUNDROBIN" if rr.cycles == 2 else "FIDE_ROUNDROBIN"
+    kind = "Double round robin" if rr.cycles == 2 else "Round robin"
+    header = replace(t.header, type=t.header.type or f"Individual: {kind} (FIDE Berger tables)",
+                     encoded_type=code if t.format is TrfFormat.TRF_2026 else "")
+    return replace(t, edition=None, header=header)
 
 
 def public_trf(t: Tournament) -> Tournament:
@@ -136,15 +150,16 @@ def fide_rating_reports(pub: Publication, run: SwissRun) -> None:
     if rules is None or s is None:
         return
     for c in run.categories:
-        if (rules.categories and c.cat.id not in rules.categories) or c.done < s.rounds:
+        if (rules.categories and c.cat.id not in rules.categories) or c.done < c.rounds:
             continue
         players = trf_players(c.players)
         t = rating_report(
             players, c.card, c.rankings[c.done], name=f"{e.name} — {c.cat.name}",
             header=report_header(rules, start=e.start, end=e.end, players=players,
                                  tiebreaks=s.tiebreaks),
-            total_rounds=s.rounds, edition=s.dutch_edition, initial_colour=s.initial_colour.colour,
+            total_rounds=c.rounds, edition=s.dutch_edition, initial_colour=s.initial_colour.colour,
             format=rules.format, tournament_code=rules.tournament_codes.get(c.cat.id, ""))
+        t = as_played(run, t)
         rel = f"{OFFICE}fide/rating-report-{file_part(c.cat.id)}.trf"
         text = write_trf(t)
         found = check_rating_report(parse_trf(text, source=rel), source=rel)

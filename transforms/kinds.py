@@ -83,6 +83,9 @@ class KindSpec:
     check: Callable[[dict[str, Any], EventInfo, str], None] | None = None
     parts: tuple[str, ...] = ()
     """The rules parts an event of this kind may choose (``[entries] rules``)."""
+    rules: tuple[str, ...] = ()
+    """Its own tables that the run asks as rules (a round robin's ``[round_robin]`` pairs
+    every round by the Berger tables)."""
 
 
 @dataclass(frozen=True)
@@ -117,7 +120,8 @@ KINDS: dict[EventKind, KindSpec] = {
     EventKind.ROUND_ROBIN: KindSpec(EventKind.ROUND_ROBIN,
                                     {"round_robin": Table(RoundRobinConfig, required=True),
                                      "fide_report": Table(RatingReportRules)},
-                                    swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED),
+                                    swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED,
+                                    rules=("round_robin",)),
     EventKind.CORRESPONDENCE: KindSpec(EventKind.CORRESPONDENCE,
                                        {"golden_knights": Table(GKRules, required=True)},
                                        gk_schemas.SCHEMAS, gk_schemas.REQUIRED),
@@ -202,7 +206,8 @@ def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
     if part is not None and part.schemas:
         schemas, required = part.schemas, part.required or kind.required
     return EventConfig(event=event, publish=publish, tables=types.MappingProxyType(tables),
-                       known=KNOWN - set(COMMON), parts=tuple(part.tables) if part else (),
+                       known=KNOWN - set(COMMON),
+                       parts=kind.rules + (tuple(part.tables) if part else ()),
                        source=file, schedule=schedule, files=types.MappingProxyType(dict(schemas)),
                        required_files=tuple(required))
 

@@ -15,7 +15,6 @@ from flows import io
 from flows.demo.games import draw_game
 from flows.publish.render import plural
 from transforms.kinds import parse_event_config
-from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss.rounds import pairing_rows
 
 RESULT_COLUMNS = ["round", "board", "white_id", "black_id", "result", "moves", "draw_consent"]
@@ -66,18 +65,19 @@ def simulate(event: Path, *, through: int | None = None, seed: int | None = None
     from transforms.swiss import event as swiss
 
     cfg = parse_event_config((event / "event.toml").read_text(encoding="utf-8"), file=str(event / "event.toml"))
-    assert cfg.swiss is not None, "simulate runs Swiss events"
-    seed = cfg.swiss.simulation_seed if seed is None else seed
-    through = min(through or cfg.swiss.rounds, cfg.swiss.rounds)
+    assert cfg.swiss is not None or cfg.round_robin is not None, \
+        "simulate runs Swiss events and round robins"
+    seed = (cfg.swiss.simulation_seed if cfg.swiss is not None else 1) if seed is None else seed
     as_of = cfg.event.as_of or dt.date.today()
     played = 0
     while True:
-        raw = {n: io.read_csv_strings(event / n) for n in SWISS_SCHEMAS if (event / n).exists()}
+        raw = {n: io.read_csv_strings(event / n) for n in cfg.files if (event / n).exists()}
         run = swiss.prepare(cfg, raw, as_of)
         if run.blocked:
             raise SystemExit(f"{event}: {run.blocked}")
+        last = max(c.rounds for c in run.categories)  # a round robin's follow from its players
         r = min(c.done for c in run.categories) + 1
-        if r > through:
+        if r > min(through or last, last):
             return played
         new: list[dict] = []
         for c in run.categories:

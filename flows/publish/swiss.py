@@ -18,6 +18,7 @@ from flows.publish.swiss_common import (
     COLOUR,
     KIND_LABEL,
     boards_by_player,
+    columns_for,
     href,
     list_rel,
     tiebreak_name,
@@ -39,14 +40,17 @@ around it and the run date, so that it does not change when a later round is add
 
 
 def event_facts(run) -> list[tuple[str, str]]:
-    s = run.cfg.swiss
+    s, rr = run.cfg.swiss, run.cfg.round_robin
+    system = (f"{'Double round robin' if rr.cycles == 2 else 'Round robin'}, FIDE Berger tables "
+              "(C.05 Annex 1)" if rr is not None else
+              f"FIDE Dutch (C.04.3), {s.dutch_edition} rules"
+              + (", Baku acceleration (C.04.5.1)" if s.acceleration == "baku" else ""))
     facts = [("Organiser", run.cfg.event.organiser), ("Rounds", str(s.rounds)),
-             ("Pairing system", f"FIDE Dutch (C.04.3), {s.dutch_edition} rules"
-              + (", Baku acceleration (C.04.5.1)" if s.acceleration == "baku" else "")),
+             ("Pairing system", system),
              ("Tie-breaks", f"{', '.join(s.tiebreaks)} (FIDE C.07, {s.tiebreak_edition})"),
              ("Contact", run.cfg.event.contact)]
     for c in run.categories:
-        facts.append((c.cat.name, f"{c.players.height} players, {c.done} of {s.rounds} rounds complete"))
+        facts.append((c.cat.name, f"{c.players.height} players, {c.done} of {c.rounds} rounds complete"))
     return facts
 
 
@@ -172,8 +176,9 @@ def standings_table(run, c, ranking: pl.DataFrame, page: str) -> Table:
     frame = ranking.join(c.players.select("sno", "state", "rating", "title"), on="sno", how="left")
     frame = frame.with_columns(pl.when(pl.col("tied_after_all")).then(pl.lit("flag")).otherwise(pl.lit("")).alias("_css"))
     frame = with_player_href(frame, page, c.cat.id)
-    cols = ([("rank_label", "Rk"), ("name", "Name"), ("points", "Pts")] + [(k, k) for k in codes]
-            + [("sno", "SNo"), ("title", "Title"), ("state", "State"), ("rating", "Rtg")])
+    cols = columns_for(run, [("rank_label", "Rk"), ("name", "Name"), ("points", "Pts")]
+                       + [(k, k) for k in codes]
+                       + [("sno", "SNo"), ("title", "Title"), ("state", "State"), ("rating", "Rtg")])
     t = table_from_frame(frame, cols, numeric=["rank_label", "sno", "rating", "points", *codes], row_css="_css",
                          links={"name": "_href"})
     t.css = "keys2"
@@ -304,7 +309,9 @@ def not_paired(c, r: int, new: bool) -> list[str]:
     """Names of the category's players not paired in round ``r`` (withdrawn or absent), where
     it is known: a complete round (the scorecard) or the new pairing (withdrawals)."""
     if new and c.pairing is not None:
-        snos = sorted(c.pairing.setup.absent)
+        seated = {s for board in c.pairing.boards for s in board if s is not None}
+        snos = sorted(c.pairing.setup.absent | (set(c.players["sno"].to_list()) - seated
+                                                - set(c.pairing.setup.byes)))
     elif r <= c.done:
         snos = sorted(c.card.filter((pl.col("round") == r) & (pl.col("kind") == str(Kind.ABSENT)))["sno"].to_list())
     else:
@@ -330,7 +337,9 @@ def pairings_by_round(pub: Publication, run) -> None:
             pts = dict(zip(before["sno"], before["points"])) if before is not None else {}
             f = _pairing_frame(c, rows, pts, rel)
             missing = not_paired(c, r, new)
-            notes = [f"Not paired in round {r} (withdrawn or absent): {', '.join(missing)}."] if missing else []
+            why = ("free: no game in the Berger table, or withdrawn" if run.cfg.round_robin is not None
+                   else "withdrawn or absent")
+            notes = [f"Not paired in round {r} ({why}): {', '.join(missing)}."] if missing else []
             secs.append(Section(f"{c.cat.name} — round {r}", anchor=c.cat.id, notes=notes, tables=[table_from_frame(
                 f, BOARD_COLUMNS, numeric=["board", "w_sno", "w_rating", "w_pts", "b_pts", "b_rating", "b_sno"],
                 links={"w_name": "w_href", "b_label": "b_href"})]))
@@ -418,8 +427,8 @@ def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Sect
         if not c.done:
             out.append(Section(f"{c.cat.name} — starting list ({c.players.height} players)",
                                tables=[table_from_frame(with_player_href(c.players.sort("sno"), "bulletin.html", c.cat.id),
-                                                        [("sno", "SNo"), ("title", ""), ("name", "Name"),
-                                                         ("state", "State"), ("rating", "Rtg")],
+                                                        columns_for(run, [("sno", "SNo"), ("title", ""), ("name", "Name"),
+                                                                          ("state", "State"), ("rating", "Rtg")]),
                                                         numeric=["sno", "rating"], links={"name": "_href"})]))
             highlights.append(f"{c.cat.name}: {c.players.height} players on the starting list.")
             continue
@@ -428,7 +437,7 @@ def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Sect
                            tables=[standings_table(run, c, ranking, "bulletin.html")],
                            notes=standings_notes(run, ranking)))
         top = ranking.row(0, named=True)
-        highlights.append(f"{c.cat.name}: {top['name']} {'wins' if c.done == run.cfg.swiss.rounds else 'leads'} "
+        highlights.append(f"{c.cat.name}: {top['name']} {'wins' if c.done == c.rounds else 'leads'} "
                           f"with {fmt(top['points'])} points after round {c.done}.")
     cross_secs = crosstable_sections(run, "crosstable.html")
     if cross_secs:
@@ -502,7 +511,7 @@ def prizes(pub: Publication, run) -> list[Section]:
                f"tie-break (in the order {', '.join(codes)}) first differs between them, with both "
                "values (DE: a place, lower is better; the others: higher is better).")
         secs.append(Section(f"{cat.name} — prizes", anchor=cid, notes=[cat.prizes_note, sharing, why],
-                            tables=[prize_table(p, cur)]))
+                            tables=[prize_table(p, cur, run)]))
         frames.append(p.select(pl.lit(cid).alias("category"), "place", "sno", "name", "state", "points",
                                "amount", "flag", pl.col("by").alias("decided_by"), "value", "next_value",
                                "next_sno"))
@@ -511,10 +520,11 @@ def prizes(pub: Publication, run) -> list[Section]:
     return secs
 
 
-def prize_table(p: pl.DataFrame, currency: str) -> Table:
-    t = table_from_frame(p, [("place", "Place"), ("name", "Name"), ("points", "Pts"), ("amount", "Prize"),
-                             ("separation", "Ahead of the next by"), ("next_shown", "Next place"),
-                             ("sno", "SNo"), ("state", "State"), ("flag", "Note")],
+def prize_table(p: pl.DataFrame, currency: str, run=None) -> Table:
+    cols = [("place", "Place"), ("name", "Name"), ("points", "Pts"), ("amount", "Prize"),
+            ("separation", "Ahead of the next by"), ("next_shown", "Next place"),
+            ("sno", "SNo"), ("state", "State"), ("flag", "Note")]
+    t = table_from_frame(p, columns_for(run, cols) if run is not None else cols,
                          numeric=["place", "sno", "points"], money=["amount"], currency=currency,
                          row_css="_css", links={"name": "_href", "next_shown": "n_href"})
     t.css = "keys2"
@@ -607,6 +617,6 @@ def home_groups(pub: Publication, run) -> list[LinkGroup]:
         if "entries.html" in pub.files:
             links.append({"href": f"entries.html#{cid}", "label": "Entry list by state"})
         groups.append(LinkGroup(c.cat.name, links, anchor=cid,
-                                intro=f"{c.players.height} players · {c.done} of {run.cfg.swiss.rounds} "
+                                intro=f"{c.players.height} players · {c.done} of {c.rounds} "
                                       "rounds complete"))
     return groups

@@ -44,6 +44,15 @@ KIND_LABEL = {Kind.PAB: "bye", Kind.FPB: "full-point bye", Kind.HPB: "half-point
               Kind.ZPB: "zero-point bye", Kind.ABSENT: "not paired"}
 
 
+def columns_for(run, cols: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The columns of a table, but those the event's players.csv does not have: a plain Swiss
+    has no ``state`` (associations are a rules part's), so its tables show no State column."""
+    schema = run.cfg.files.get("players.csv")
+    have = {c.name for c in schema.columns} if schema is not None else {"state"}
+    drop = set() if "state" in have else {"state", "opp_state"}
+    return [c for c in cols if c[0] not in drop]
+
+
 def own_result(code: str | None, white: bool, pab_points: float = 1.0) -> str:
     """One player's side of a board as a cell: 1, ½, 0 over the board, + and − for forfeits,
     the bye with what it scored; empty while the game is not finished."""

@@ -115,7 +115,7 @@ class CategoryView:
         s = run.cfg.swiss
         self.run, self.c, self.cid, self.s = run, c, c.cat.id, s
         self.r = c.done
-        self.final = c.done == s.rounds
+        self.final = c.done == c.rounds
         self.cur = run.cfg.event.currency
         self.info = {p["sno"]: p for p in c.players.iter_rows(named=True)}
         self.snos = sorted(self.info)

@@ -17,6 +17,7 @@ from flows.publish.swiss import round_items, round_rel
 from flows.publish.swiss_common import (
     COLOUR,
     boards_by_player,
+    columns_for,
     href,
     list_rel,
     player_rel,
@@ -46,13 +47,15 @@ def player_lists(pub: Publication, run, *, linked: bool = True) -> None:
                  subtitle=f"{players.height} players by start number (FIDE C.04.2 A.2: rating, "
                           "title, name)." + (" Each name leads to the player's page." if linked else ""),
                  sections=[Section(c.cat.name, tables=[table_from_frame(
-                     start, [("sno", "SNo"), ("title", "Title"), ("name", "Name"), ("fide_id", "FIDE id"),
-                             ("rating", "Rtg"), ("nationality", "Fed"), ("state", "State")],
+                     start, columns_for(run, [("sno", "SNo"), ("title", "Title"), ("name", "Name"),
+                                              ("fide_id", "FIDE id"), ("rating", "Rtg"),
+                                              ("nationality", "Fed"), ("state", "State")]),
                      numeric=["sno", "rating"], links=links)])],
                  pdf=False, jumps=[{"href": href(page, list_rel(cid, True)), "label": "Alphabetical"}])
         page = list_rel(cid, True)
         alpha = players.sort("name", "sno")
-        cols = [("name", "Name"), ("title", "Title"), ("sno", "SNo"), ("rating", "Rtg"), ("state", "State")]
+        cols = columns_for(run, [("name", "Name"), ("title", "Title"), ("sno", "SNo"),
+                                 ("rating", "Rtg"), ("state", "State")])
         if c.done and linked:
             now = c.rankings[c.done].select("sno", "points", "rank_label")
             alpha = alpha.join(now, on="sno", how="left")
@@ -134,9 +137,10 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
             facts.append(("Prize", f"place {pr['place']}, {amount_text(pr['amount'], cur)}"
                           + (f" ({pr['flag']})" if pr["flag"] else "")))
         secs = [Section("Round by round", tables=[table_from_frame(
-            mine, [("round", "Rd"), ("board", "Bd"), ("opp_label", "Opponent"), ("col", "Colour"),
-                   ("res", "Result"), ("total", "Pts"), ("rank_label", "Rk"),
-                   ("opponent", "SNo"), ("opp_rating", "Rtg"), ("opp_state", "State")],
+            mine, columns_for(run, [("round", "Rd"), ("board", "Bd"), ("opp_label", "Opponent"),
+                                    ("col", "Colour"), ("res", "Result"), ("total", "Pts"),
+                                    ("rank_label", "Rk"), ("opponent", "SNo"),
+                                    ("opp_rating", "Rtg"), ("opp_state", "State")]),
             numeric=["round", "board", "opponent", "opp_rating", "total", "rank_label"],
             links={"opp_label": "o_href"}, empty="Not paired yet.")],
             notes=["Result: the player's own score (1, ½, 0; + and − for forfeits). Pts and Rk: "

@@ -33,7 +33,9 @@ def publish_results(pub: Publication, run, highlights: list[str]) -> list[Sectio
     bulletin = pages.bulletin_sections(pub, run, highlights)
     if any(c.prizes is not None for c in run.categories):
         bulletin += pages.prizes(pub, run)
-    pages.statistics(pub, run)
+    schema = run.cfg.files.get("players.csv")
+    if schema is None or "state" in {c.name for c in schema.columns}:  # by state association
+        pages.statistics(pub, run)
     return bulletin
 
 

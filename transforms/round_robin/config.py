@@ -8,8 +8,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from typing import Any
+
+import polars as pl
+
 from transforms.core.errors import ConfigError
+from transforms.fide.dutch.state import Board
 from transforms.fide.tiebreaks import Edition, parse_code
+from transforms.fide.trf import Tournament
+from transforms.round_robin.berger import BYE, berger_table, draw_start_numbers
 from transforms.swiss.config import Category, SwissConfig
 
 ROUND_ROBIN_TIEBREAKS = ("DE", "WIN", "SB", "KS")
@@ -61,3 +68,31 @@ class RoundRobinConfig:
         return SwissConfig(rounds=max(rounds, 1), categories=self.categories,
                            tiebreaks=self.tiebreaks, tiebreak_edition=self.tiebreak_edition,
                            pab_points=0.0, prizes_shared=self.prizes_shared)
+
+    def pair(self, t: Tournament, *, round_no: int, rounds: int, edition: Any,
+             players: pl.DataFrame) -> tuple[list[Board], list[str]] | None:
+        """FIDE C.05 Annex 1 — round ``round_no`` of the category as the Berger table pairs its
+        start numbers (the second cycle of a double round robin with the colours reversed);
+        the player paired with the bye (an odd number: the highest number) has no game and
+        no board. The Swiss run pairs every round of a round robin this way."""
+        n = players.height
+        if n < 2:
+            return [], []
+        boards = [(b.white, b.black) for b in berger_table(n, double=self.cycles == 2)
+                  if b.round == round_no and BYE not in (b.white, b.black)]
+        return boards, []
+
+    def start_numbers(self, players: pl.DataFrame) -> tuple[pl.DataFrame, str]:
+        """FIDE C.05 Annex 1 — the category's start numbers: those players.csv gives (every
+        player one, 1 … n, each once), else drawn by lot from ``draw_seed``
+        (:func:`draw_start_numbers`); with neither, why none can be given ("" when they can)."""
+        given = players["start_no"].drop_nulls().to_list() if "start_no" in players.columns else []
+        if len(given) == players.height and sorted(given) == list(range(1, players.height + 1)):
+            return players, ""
+        if self.draw_seed is None:
+            return players, ("a round robin needs its start numbers: players.csv `start_no` "
+                             f"1 … {players.height} for every player, or [round_robin] draw_seed "
+                             "to draw them by lot")
+        drawn = draw_start_numbers(players["player_id"].to_list(), self.draw_seed)
+        return players.with_columns(pl.col("player_id").replace_strict(
+            drawn, return_dtype=pl.Int64).alias("start_no")), ""

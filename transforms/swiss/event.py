@@ -68,6 +68,9 @@ class CategoryRun:
     """The round this run paired, if any."""
     prizes: pl.DataFrame | None = None
     """The prize list, once the last round is complete and the category has a prize table."""
+    rounds: int = 0
+    """The category's rounds: the event's (a Swiss), or as its players make them (a round
+    robin, FIDE C.05 Annex 1)."""
 
 
 @dataclass
@@ -141,6 +144,9 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
     results and build every category's scorecard. ``raw`` is each input file as read (all
     strings, with ``line``) and its read findings; ``schemas``/``required``: the event's input
     files (its rules part may replace players.csv and add files; default: a plain Swiss)."""
+    rr = cfg.round_robin
+    if cfg.swiss is None and rr is not None:  # its rounds follow from its players (below)
+        cfg = cfg.with_table("swiss", rr.as_swiss(1))
     assert cfg.swiss is not None
     typed, findings = validate_files(raw, schemas or dict(cfg.files) or SCHEMAS,
                                      required if schemas else (cfg.required_files or REQUIRED))
@@ -161,6 +167,19 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
                 return SwissRun(cfg, as_of, typed, findings, None, [], blocked=judged.blocked)
             findings += judged.findings
             players, entries = judged.accepted, judged.decision
+    per_category = {c.id: cfg.swiss.rounds for c in cfg.swiss.categories}
+    if rr is not None:
+        per_category = {c.id: rr.rounds(players.filter(pl.col("section") == c.id).height)
+                        for c in rr.categories}
+        cfg = cfg.with_table("swiss", rr.as_swiss(max(per_category.values(), default=1)))
+        numbered = []
+        for c in rr.categories:
+            cp, why = rr.start_numbers(players.filter(pl.col("section") == c.id))
+            if why:
+                findings.append(Finding("players.csv", None, "start_no", "", Severity.ERROR, why))
+                return SwissRun(cfg, as_of, typed, findings, entries, [], blocked=why)
+            numbered.append(cp)
+        players = pl.concat(numbered, how="vertical_relaxed") if numbered else players
     n_rounds = cfg.swiss.rounds
     known = set(players["player_id"])
     for name in ("withdrawals.csv", "bye_requests.csv"):
@@ -186,7 +205,7 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
         done = sc.complete_rounds(cr) if cr.height else 0
         card = sc.scorecard_from_results(cr, cp.select("player_id", "sno"), through_round=done,
                                          pab_points=cfg.swiss.pab_points)
-        run.categories.append(CategoryRun(cat, cp, cr, done, card))
+        run.categories.append(CategoryRun(cat, cp, cr, done, card, rounds=per_category[cat.id]))
     return run
 
 
@@ -221,7 +240,8 @@ def standings(run: SwissRun, c: CategoryRun, through: int) -> pl.DataFrame:
     assert run.cfg.swiss is not None
     card = c.card.filter(pl.col("round") <= through)
     return rank_players(card, c.players.select("sno", "name", "rating"), run.cfg.swiss.tiebreaks,
-                        edition=run.cfg.swiss.tiebreak_edition, rounds=through)
+                        edition=run.cfg.swiss.tiebreak_edition, rounds=through,
+                        round_robin=run.cfg.round_robin is not None)
 
 
 def engine_input(run: SwissRun, c: CategoryRun, round_no: int, setup: rounds.RoundSetup) -> Tournament:
@@ -230,7 +250,7 @@ def engine_input(run: SwissRun, c: CategoryRun, round_no: int, setup: rounds.Rou
     s = run.cfg.swiss
     assert s is not None
     return rounds.engine_input(c.players, c.card, round_no, setup,
-                               name=f"{run.cfg.event.name} — {c.cat.name}", total_rounds=s.rounds,
+                               name=f"{run.cfg.event.name} — {c.cat.name}", total_rounds=c.rounds,
                                edition=s.dutch_edition, initial_colour=s.initial_colour,
                                acceleration=s.acceleration)
 
@@ -245,7 +265,7 @@ def pair(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup) -> tup
     t = engine_input(run, c, r, setup)
     for part in run.cfg.rule_parts():
         if isinstance(part, PairingRules):
-            done = part.pair(t, round_no=r, rounds=s.rounds, edition=s.dutch_edition,
+            done = part.pair(t, round_no=r, rounds=c.rounds, edition=s.dutch_edition,
                              players=c.players)
             if done is not None:
                 return done
@@ -258,7 +278,7 @@ def next_pairing(run: SwissRun, c: CategoryRun) -> NextPairing | None:
     s = run.cfg.swiss
     assert s is not None
     r = c.done + 1
-    if r > s.rounds or c.results.filter(pl.col("round") == r).height or c.players.is_empty():
+    if r > c.rounds or c.results.filter(pl.col("round") == r).height or c.players.is_empty():
         return None  # (a category without players is not paired)
     setup = rounds.round_setup(c.players, r, run.typed.get("bye_requests.csv"),
                                run.typed.get("withdrawals.csv"))
@@ -305,7 +325,7 @@ def run_swiss(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date,
     (``with step("pairing"):``; the rulebook itself reads no clock)."""
     with step("validate"):
         run = prepare(cfg, raw, as_of)
-    s = cfg.swiss
+    s = run.cfg.swiss  # (a round robin's, made from its players)
     assert s is not None
     if run.blocked:
         return run
@@ -322,6 +342,6 @@ def run_swiss(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date,
             if c.pairing is not None and c.pairing.log:
                 c.rule_logs[c.pairing.round] = c.pairing.log
     for c in run.categories:
-        if c.done == s.rounds and c.cat.prizes:
+        if c.done == c.rounds and c.cat.prizes:
             c.prizes = allocate_prizes(c.rankings[c.done], c.cat.prizes, shared=s.prizes_shared)
     return run

@@ -114,6 +114,11 @@ def run(inputs: Path, out: Path, args: list[str]) -> dict:
     wall = time.perf_counter() - t
     if proc.returncode not in (0, 1):
         raise SystemExit(f"chessfed run {' '.join(args)} failed ({proc.returncode}): {proc.stderr.read()[-3000:]}")
+    unpublished = [f.name for f in sorted(out.iterdir()) if f.is_dir() and not f.name.startswith(".")
+                   and not published(f)]
+    if unpublished:  # a benchmark of events that publish nothing measures nothing
+        raise SystemExit(f"chessfed run {' '.join(args)}: {len(unpublished)} events published "
+                         f"no standings: {', '.join(unpublished[:5])}")
     summary = json.loads((out / "run.json").read_text(encoding="utf-8"))
     steps: dict[str, float] = {}
     for folder in out.iterdir():
@@ -125,6 +130,18 @@ def run(inputs: Path, out: Path, args: list[str]) -> dict:
             if k.endswith("_s") and k not in ("total_s", "work_s", "orchestration_s"):
                 steps[k.removesuffix("_s")] = steps.get(k.removesuffix("_s"), 0.0) + v
     return {"wall_s": wall, "peak_mb": peak / 2**20, "summary": summary, "steps": steps}
+
+
+def published(event_out: Path) -> bool:
+    """Whether an event of the season was published whole: its manifest says so, and a Swiss
+    event has its standings, a correspondence event its standings list."""
+    try:
+        shown = json.loads((event_out / "manifest.json").read_text(encoding="utf-8")).get("publication", {})
+    except (OSError, ValueError):
+        return False
+    if shown.get("status") != "current":
+        return False
+    return any((event_out / "standings").glob("round-*.csv")) or (event_out / "standings.csv").exists()
 
 
 def digest(out: Path) -> str:

@@ -51,28 +51,38 @@ def write_demo_inputs(folder: Path) -> list[Path]:
 
 
 def import_trf(trf: Path, event: Path, *, category: str = "open") -> list[Path]:
-    """Start (or take over) a Swiss event folder from a TRF: players.csv and results.csv,
-    and an event.toml to complete when the folder has none, with the file's acceleration
-    (:func:`trf_acceleration`). Raises :class:`InputError` (nothing written) for virtual points
-    chessfed cannot carry on."""
+    """Start (or take over) an event folder from a TRF: players.csv and results.csv of a plain
+    event (no entry rules), and an event.toml to complete when the folder has none — a Swiss
+    with the file's Dutch edition, initial colour, bye points and acceleration
+    (:func:`trf_acceleration`), or a round robin where the file is one (its type record, or
+    every pair met the same number of times: FIDE C.07 15.2). Raises :class:`InputError`
+    (nothing written) for virtual points chessfed cannot carry on."""
+    from transforms.fide.standings import complete_round_robin_cycles, pairing_regime
     from transforms.fide.trf import parse_trf
     from transforms.swiss.takeover import players_from_trf, results_from_trf
 
     text = trf.read_text(encoding="utf-8-sig")
     t = parse_trf(text, source=str(trf))
     rounds = t.total_rounds or int(t.scorecard["round"].max() or 1)
-    acceleration = trf_acceleration(t, text, str(trf), rounds)
+    round_robin = pairing_regime(t).round_robin
+    acceleration = "none" if round_robin else trf_acceleration(t, text, str(trf), rounds)
     event.mkdir(parents=True, exist_ok=True)
-    start = dt.datetime.combine(dt.date.today(), dt.time(0, 0))
-    written = [io.atomic_write(event / "players.csv",
-                               players_from_trf(t, section=category, registered_at=start).write_csv()),
+    start = dt.date.today()
+    written = [io.atomic_write(event / "players.csv", players_from_trf(t, section=category).write_csv()),
                io.atomic_write(event / "results.csv", results_from_trf(t).write_csv())]
     if not (event / "event.toml").exists():
-        colour = "black" if t.initial_colour is not None and t.initial_colour.value == "b" else "white"
-        written.append(io.atomic_write(event / "event.toml", EVENT_TEMPLATE.format(
-            id=event.name, name=t.name or event.name, start=start.date(), rounds=rounds,
-            edition=t.edition or "2025", colour=colour, category=category,
-            acceleration=acceleration)))
+        name = (t.name or event.name).replace("\\", "\\\\").replace('"', '\\"')
+        common = {"id": event.name, "name": name, "start": start, "category": category}
+        if round_robin:
+            cycles = complete_round_robin_cycles(t.scorecard, [p.sno for p in t.players]) or (
+                2 if "DOUBLE" in (t.header.encoded_type + t.header.type).upper() else 1)
+            toml = ROUND_ROBIN_TEMPLATE.format(**common, cycles=min(cycles, 2))
+        else:
+            colour = "black" if t.initial_colour is not None and t.initial_colour.value == "b" else "white"
+            toml = EVENT_TEMPLATE.format(**common, rounds=rounds, edition=t.edition or "2025",
+                                         colour=colour, acceleration=acceleration,
+                                         pab=f"{t.scoring.pab:g}")
+        written.append(io.atomic_write(event / "event.toml", toml))
     return written
 
 
@@ -122,5 +132,26 @@ rounds = {rounds}
 dutch_edition = "{edition}"
 initial_colour = "{colour}"
 acceleration = "{acceleration}"
+pab_points = {pab}
+categories = [{{ id = "{category}", name = "{name}" }}]
+"""
+
+ROUND_ROBIN_TEMPLATE = """# Taken over from a TRF by `chessfed import-trf`: complete the [event] and [publish] keys.
+[event]
+id = "{id}"
+name = "{name}"
+kind = "round_robin"
+start = {start}
+end = {start}
+venue = "to be completed"
+organiser = "to be completed"
+currency = "EUR"
+contact = "to be completed"
+
+[publish]
+sender = "results@example.org"
+
+[round_robin]
+cycles = {cycles}
 categories = [{{ id = "{category}", name = "{name}" }}]
 """

@@ -7,7 +7,6 @@ tables instead of the Dutch system (:mod:`transforms.swiss.event`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import Any
 
 import polars as pl

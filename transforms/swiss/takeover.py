@@ -18,42 +18,46 @@ forfeit loss of White is ``-/+`` or ``-/-`` by Black's side)."""
 
 
 def _birth(text: str) -> str:
-    for fmt in ("%Y/%m/%d", "%Y-%m-%d", "%Y"):
+    for fmt in ("%Y/%m/%d", "%Y-%m-%d", "%Y.%m.%d"):
         try:
-            d = dt.datetime.strptime(text.strip(), fmt).date()
-            return d.isoformat() if fmt != "%Y" else f"{d.year}-01-01"
+            return dt.datetime.strptime(text.strip(), fmt).date().isoformat()
         except ValueError:
             continue
     return ""
 
 
-def players_from_trf(t: Tournament, *, section: str, registered_at: dt.datetime) -> pl.DataFrame:
-    """DESIGN.md Inputs — players.csv rows (all text) for the TRF's players; ``player_id`` and
-    ``start_no`` are the TRF start number, so pairings continue those of the program the
-    event came from.
+def players_from_trf(t: Tournament, *, section: str) -> pl.DataFrame:
+    """DESIGN.md Inputs — players.csv rows (all text) of a plain Swiss for the TRF's players:
+    ``player_id`` and ``start_no`` are the TRF start number, so pairings continue those of the
+    program the event came from; sex, federation, FIDE id, title and birth date as the file
+    has them (empty where it has none).
 
-    Decision: entry data a TRF does not carry (entry type, registration, AICF registration)
-    is filled as an ordinary accepted entry registered at ``registered_at``: eligibility was
-    decided by whoever ran the event so far."""
+    Decision: a birth date the file gives as a year only, or with day or month 00, is kept as
+    no date (players.csv needs a whole date; nothing the event pairs or ranks by needs it)."""
     rows = []
     for p in t.players:
+        sex = p.sex.strip().lower()
         rows.append({
-            "player_id": str(p.sno), "name": p.name, "section": section,
-            "gender": "F" if p.sex.lower() in ("f", "w") else "M",
-            "birth_date": _birth(p.birth), "nationality": p.fed, "state": "",
-            "fide_id": p.fide_id, "rating": str(p.rating) if p.rating else "",
+            "player_id": str(p.sno), "name": p.name, "rating": str(p.rating) if p.rating else "",
+            "section": section, "fide_id": p.fide_id,
             "title": p.title.upper() if p.title.upper() in TITLES else "",
-            "entry_type": "quota", "seed_reason": "",
-            "registered_at": registered_at.strftime("%Y-%m-%dT%H:%M"), "fee_paid": "",
-            "aicf_registered": "true", "email": "", "start_no": str(p.sno),
+            "federation": p.fed.strip().upper(),
+            "sex": "F" if sex in ("f", "w") else "M" if sex == "m" else "",
+            "birth_date": _birth(p.birth), "start_no": str(p.sno),
         })
-    return pl.DataFrame(rows, schema={k: pl.String for k in rows[0]} if rows else None)
+    columns = ("player_id", "name", "rating", "section", "fide_id", "title", "federation", "sex",
+               "birth_date", "start_no")
+    return pl.DataFrame(rows, schema={k: pl.String for k in columns})
 
 
 def results_from_trf(t: Tournament) -> pl.DataFrame:
     """DESIGN.md Inputs (TRF import) — results.csv rows (all text) from the TRF scorecard: one row
     per game (forfeits included) and per bye; absences have no row. Boards in each round follow the
-    higher score before the round, then the lower start number (FIDE C.04.2 board order)."""
+    higher score before the round, then the lower start number (FIDE C.04.2 board order).
+
+    Decision: a game both of whose records score 0 (``0`` and ``0``: an arbiter's 0-0, as a real
+    Vega event has it) is ``-/-`` — neither player scores, as the file's points say; results.csv
+    has no code for a played game both lost."""
     card = t.scorecard.sort(["sno", "round"])
     before = card.with_columns(
         (pl.col("points").cum_sum().over("sno") - pl.col("points")).alias("before"))
@@ -68,7 +72,10 @@ def results_from_trf(t: Tournament) -> pl.DataFrame:
                 continue
             if o is not None and c == "w":
                 ok = by_key.get((r, o))
-                if (k, p) in _GAME_RESULT:
+                if p == 0 and ok is not None and ok[2] == 0 and k in (Kind.PLAYED, Kind.FORFEIT_LOSS):
+                    # both records say lost ("0" and "0", or "-" and "-"): neither scores
+                    res = ResultCode.DOUBLE_FORFEIT.value
+                elif (k, p) in _GAME_RESULT:
                     res = _GAME_RESULT[(k, p)]
                 elif k == Kind.FORFEIT_LOSS:
                     res = (ResultCode.BLACK_FORFEIT_WIN if ok is not None and ok[3] == Kind.FORFEIT_WIN

@@ -397,7 +397,7 @@ MEASURE = textwrap.dedent('''
     base = Path(sys.argv[1])
     cfg = parse_event_config((base / "event.toml").read_text(), file="event.toml")
     t = time.perf_counter()
-    raw = {n: io.read_csv_strings(base / n) for n in ("players.csv", "associations.csv", "results.csv")}
+    raw = {n: io.read_csv_strings(base / n) for n in ("players.csv", "results.csv")}
     run = prepare(cfg, raw, dt.date(2024, 9, 20))
     took = time.perf_counter() - t
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
@@ -412,12 +412,11 @@ def _big_event(folder: Path, *, players: int, rounds: int, long_name_at: int | N
     folder.mkdir(parents=True)
     (folder / "event.toml").write_text(EVENT_TOML.replace('"../../evil"', '"open"').replace(
         "rounds = 3", f"rounds = {rounds}"))
-    (folder / "associations.csv").write_text("state,name,arrears_cleared,email\nTN,TN,true,\n")
-    lines = [",".join(PLAYERS_HEADER)]
+    lines = ["player_id,name,section,sex,birth_date,federation,fide_id,rating,title,email"]  # a plain Swiss
     for i in range(1, players + 1):
         name = "X" * 1_000_000 if i == long_name_at else f"Player {i}"
-        lines.append(f"P{i:05d},{name},open,M,2007-01-01,IND,TN,{25000000 + i},{2500 - i % 900},,"
-                     f"quota,,2024-08-01T10:00,2000,true,p{i}@x.example")
+        lines.append(f"P{i:05d},{name},open,M,2007-01-01,IND,{25000000 + i},{2500 - i % 900},,"
+                     f"p{i}@x.example")
     (folder / "players.csv").write_text("\n".join(lines) + "\n")
     rows = ["round,board,white_id,black_id,result"]
     half = players // 2

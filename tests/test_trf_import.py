@@ -48,7 +48,7 @@ def test_scorecard_survives_export_to_trf_and_takeover():
     c = run.categories[0]
     text = write_trf(swiss.engine_input(run, c, c.done + 1, sr.RoundSetup({}, frozenset())))
     t = parse_trf(text)
-    players = players_from_trf(t, section="open", registered_at=dt.datetime(2024, 9, 1))
+    players = players_from_trf(t, section="open")
     results = results_from_trf(t)
     raw = {"players.csv": (players.with_row_index("line", offset=2).with_columns(pl.col("line").cast(pl.Int64)), []),
            "results.csv": (results.with_row_index("line", offset=2).with_columns(pl.col("line").cast(pl.Int64)), [])}

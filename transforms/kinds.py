@@ -4,8 +4,8 @@ the one place that knows them all; :mod:`transforms.core` knows none.
 
 | kind / part | chosen by | its tables | its files |
 |---|---|---|---|
-| ``swiss`` (any FIDE Swiss) | ``[event] kind = "swiss"`` | ``[swiss]``, ``[fide_report]`` | :mod:`transforms.swiss.schemas` |
-| ``round_robin`` (Berger tables, single or double) | ``kind = "round_robin"`` | ``[round_robin]``, ``[fide_report]`` | the Swiss kind's |
+| ``swiss`` (any FIDE Swiss) | ``[event] kind = "swiss"`` | ``[swiss]``, ``[fide_report]``, ``[ratings]`` | :mod:`transforms.swiss.schemas` |
+| ``round_robin`` (Berger tables, single or double) | ``kind = "round_robin"`` | ``[round_robin]``, ``[fide_report]``, ``[ratings]`` | the Swiss kind's |
 | ``correspondence`` (stages of round-robin sections) | ``kind = "correspondence"`` | ``[golden_knights]`` | :mod:`transforms.golden_knights.schemas` |
 | the National Junior's rules (part of a Swiss) | ``[entries] rules = "national-junior-2024"`` | ``[entries]``, ``[national_junior]`` | :mod:`transforms.national_junior.schemas` |
 
@@ -34,6 +34,7 @@ from transforms.core.config import (
 from transforms.core.errors import ConfigError
 from transforms.core.ingest import Schema
 from transforms.fide.rating_report import RatingReportRules
+from transforms.fide.ratings import RatingsConfig
 from transforms.golden_knights import schemas as gk_schemas
 from transforms.golden_knights.rules import GKRules
 from transforms.national_junior import schemas as nj_schemas
@@ -114,12 +115,14 @@ def _check_nj(tables: dict[str, Any], event: EventInfo, file: str) -> None:
 
 KINDS: dict[EventKind, KindSpec] = {
     EventKind.SWISS: KindSpec(EventKind.SWISS, {"swiss": Table(SwissConfig, required=True),
-                                               "fide_report": Table(RatingReportRules)},
+                                               "fide_report": Table(RatingReportRules),
+                                               "ratings": Table(RatingsConfig)},
                               swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED, _check_swiss,
                               parts=(NJ_NAME,)),
     EventKind.ROUND_ROBIN: KindSpec(EventKind.ROUND_ROBIN,
                                     {"round_robin": Table(RoundRobinConfig, required=True),
-                                     "fide_report": Table(RatingReportRules)},
+                                     "fide_report": Table(RatingReportRules),
+                                     "ratings": Table(RatingsConfig)},
                                     swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED,
                                     rules=("round_robin",)),
     EventKind.CORRESPONDENCE: KindSpec(EventKind.CORRESPONDENCE,

@@ -91,6 +91,7 @@ from typing import NamedTuple
 
 import polars as pl
 
+from transforms.core.errors import ConfigError
 from transforms.core.model import SCORECARD_SCHEMA, Kind
 
 # ------------------------------------------------------------------------------- the tables
@@ -591,3 +592,77 @@ def _per_game(rows: pl.DataFrame, per_player: pl.DataFrame, rules: RatingRules) 
             [("difference", pl.Int32), ("expected", pl.Float64), ("k", pl.Int32),
              ("change", pl.Float64)], columns))
     return rows.select(list(GAME_SCHEMA)).cast(GAME_SCHEMA)
+
+
+# ------------------------------------------------------------------------------- configuration
+
+RATED_COLUMNS = ("rating", "national_rating")
+"""The players.csv columns a rating list may read the players' ratings from."""
+
+
+@dataclass(frozen=True)
+class RatingList:
+    """One rating list the event is rated for (event.toml ``[[ratings.lists]]``): FIDE's by
+    default; a national federation's with its own K (configured, not coded)."""
+
+    name: str = "FIDE"
+    """The list's name as the pages print it ("FIDE", "AICF")."""
+    column: str = "rating"
+    """The players.csv column holding the players' ratings on this list: ``rating`` or
+    ``national_rating``."""
+    edition: RatingEdition = RatingEdition.FIDE_2024_03
+    """The text of FIDE B.02 the list follows (a national list: the one its K and table
+    amend)."""
+    k_new: int | None = None
+    """K of a player new to the list (FIDE: 40); left out: the edition's."""
+    new_until_games: int | None = None
+    """Games after which a player is no longer new (FIDE: 30)."""
+    k_junior: int | None = None
+    """K of a junior (FIDE: 40, to the end of the year of the 18th birthday, under 2300)."""
+    junior_age: int | None = None
+    """The age to the end of whose year a player is a junior (FIDE: 18)."""
+    junior_below: int | None = None
+    """The rating under which a junior keeps the junior K (FIDE: 2300)."""
+    k_standard: int | None = None
+    """K of everybody else under ``top_from`` (FIDE: 20)."""
+    k_top: int | None = None
+    """K once the rating has reached ``top_from`` (FIDE: 10)."""
+    top_from: int | None = None
+    """FIDE: 2400."""
+    max_difference: int | None = None
+    """The rating difference a larger one counts as (FIDE: 400)."""
+    k_games_cap: int | None = None
+    """K x games in the period must not exceed this (FIDE: 700)."""
+    floor: int | None = None
+    """The lowest rating on the list (FIDE: 1400)."""
+
+    def __post_init__(self) -> None:
+        if self.column not in RATED_COLUMNS:
+            raise ConfigError("", "column", f"{self.column!r} is not one of "
+                              f"{', '.join(RATED_COLUMNS)} (the players.csv columns of ratings)")
+
+    def rules(self) -> RatingRules:
+        """FIDE B.02 as this list applies it: the edition's numbers, with the list's own."""
+        base = rules_for(self.edition)
+        own = {f: getattr(self, f) for f in ("k_new", "new_until_games", "k_junior", "junior_age",
+                                             "junior_below", "k_standard", "k_top", "top_from",
+                                             "max_difference", "k_games_cap", "floor")
+               if getattr(self, f) is not None}
+        return replace(base, name=base.name if self.name == "FIDE" else f"{self.name} list", **own)
+
+
+@dataclass(frozen=True)
+class RatingsConfig:
+    """``[ratings]``: the rating lists an over-the-board event is rated for (FIDE B.02), whose
+    changes its pages, standings and letters show. An event with ``[fide_report]`` is rated
+    for FIDE's list even without this table."""
+
+    lists: tuple[RatingList, ...] = (RatingList(),)
+    """The lists, FIDE's first (``[[ratings.lists]]``); default: FIDE's only."""
+    period_year: int | None = None
+    """The year of the rating period (8.3.3: the junior K); left out: the event's start year."""
+
+    def __post_init__(self) -> None:
+        names = [x.name for x in self.lists]
+        if len(set(names)) != len(names):
+            raise ConfigError("", "lists", "two rating lists share a name")

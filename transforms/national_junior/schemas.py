@@ -75,6 +75,7 @@ PLAYERS = Schema("players.csv", (
             "\"All participants in the National Championship shall be registered with AICF "
             "for the year 2024-2025\".")),
         Column("email", ColType.EMAIL, required=False, description="Where the player's messages go."),
+        *(swiss.PLAYERS.column(c) for c in swiss.RATING_COLUMNS),
         swiss.START_NO,
     ), key=("player_id",), description="One row per entry, accepted or not.")
 

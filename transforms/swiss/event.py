@@ -24,6 +24,7 @@ from transforms.core.ingest import RawFile, Schema, has_errors, unusable, valida
 from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import pair_round
 from transforms.fide.dutch.state import Board
+from transforms.fide.ratings import RatingChanges, RatingsConfig, rating_changes
 from transforms.fide.standings import allocate_prizes, rank_players
 from transforms.fide.trf import Tournament
 from transforms.swiss import rounds
@@ -71,6 +72,9 @@ class CategoryRun:
     rounds: int = 0
     """The category's rounds: the event's (a Swiss), or as its players make them (a round
     robin, FIDE C.05 Annex 1)."""
+    ratings: dict[str, RatingChanges] = field(default_factory=dict)
+    """Rating list name -> the rating changes of the complete rounds (FIDE B.02), for the
+    event's lists (:func:`rating_lists`)."""
 
 
 @dataclass
@@ -213,7 +217,8 @@ PLAYER_COLUMNS = {"player_id": pl.String, "name": pl.String, "section": pl.Strin
                   "gender": pl.String, "birth_date": pl.Date, "nationality": pl.String,
                   "state": pl.String, "fide_id": pl.String, "rating": pl.Int64,
                   "title": pl.String, "club": pl.String, "email": pl.String,
-                  "start_no": pl.Int64}
+                  "start_no": pl.Int64, "national_rating": pl.Int64, "rated_games": pl.Int64,
+                  "k_factor": pl.Int64}
 """The columns every player frame of the run has (those a file leaves out are empty)."""
 ALIASES = {"federation": "nationality", "sex": "gender"}
 """A plain Swiss's players.csv columns under the names the run reads them by."""
@@ -242,6 +247,35 @@ def standings(run: SwissRun, c: CategoryRun, through: int) -> pl.DataFrame:
     return rank_players(card, c.players.select("sno", "name", "rating"), run.cfg.swiss.tiebreaks,
                         edition=run.cfg.swiss.tiebreak_edition, rounds=through,
                         round_robin=run.cfg.round_robin is not None)
+
+
+def rating_lists(cfg: EventConfig) -> RatingsConfig | None:
+    """FIDE B.02 — the rating lists the event is rated for: its ``[ratings]``, else FIDE's
+    list where the event reports to FIDE (``[fide_report]``), else none (a club event on its
+    own ratings shows no rating change)."""
+    if cfg.ratings is not None:
+        return cfg.ratings
+    return RatingsConfig() if cfg.fide_report is not None else None
+
+
+def category_ratings(run: SwissRun, c: CategoryRun, lists: RatingsConfig) -> dict[str, RatingChanges]:
+    """FIDE B.02 8.2, 8.3 — each list's rating changes of the category's complete rounds:
+    the players' ratings on the list, birth years (8.3.3's junior K), games rated before and
+    the K FIDE published (FIDE's list only) where players.csv gives them."""
+    year = lists.period_year or run.cfg.event.start.year
+    card = c.card.filter(pl.col("round") <= c.done)
+    out = {}
+    for lst in lists.lists:
+        people = c.players.select(
+            "sno", pl.col(lst.column).alias("rating") if lst.column in c.players.columns
+            else pl.lit(None, pl.Int64).alias("rating"),
+            pl.col("birth_date").dt.year().alias("birth_year"),
+            *([pl.col("rated_games").alias("games_before")] if "rated_games" in c.players.columns
+              else []),
+            *([pl.col("k_factor").alias("k_override")]
+              if "k_factor" in c.players.columns and lst.column == "rating" else []))
+        out[lst.name] = rating_changes(card, people, period_year=year, rules=lst.rules())
+    return out
 
 
 def engine_input(run: SwissRun, c: CategoryRun, round_no: int, setup: rounds.RoundSetup) -> Tournament:
@@ -333,6 +367,12 @@ def run_swiss(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date,
         for c in run.categories:
             for r in range(1, c.done + 1):
                 c.rankings[r] = standings(run, c, r)
+    lists = rating_lists(run.cfg)
+    if lists is not None:
+        with step("standings"):
+            for c in run.categories:
+                if c.done:
+                    c.ratings = category_ratings(run, c, lists)
     with step("audit"):
         for c in run.categories:
             c.audit, c.rule_logs = audit(run, c)

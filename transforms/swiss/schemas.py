@@ -18,6 +18,8 @@ from transforms.core.ingest import (
     Schema,
 )
 
+RATING_COLUMNS = ("national_rating", "rated_games", "k_factor")
+"""What FIDE knows and the office may not (B.02 8.3.3), and a second list's ratings."""
 START_NO = Column("start_no", ColType.INT, required=False, minimum=1, description=(
     "A start number to keep (an event taken over from a TRF, a round robin's drawing of "
     "lots); used only when every player of the category has one, else start numbers follow "
@@ -46,6 +48,15 @@ PLAYERS = Schema("players.csv", (
     Column("club", required=False, description="The player's club or city, as printed."),
     Column("email", ColType.EMAIL, required=False, description=(
         "Where the player's messages go; empty: no letters.")),
+    Column("national_rating", ColType.INT, required=False, minimum=0, maximum=3500, description=(
+        "The player's rating on a second list (`[[ratings.lists]] column = \"national_rating\"`), "
+        "if the event is rated for one.")),
+    Column("rated_games", ColType.INT, required=False, minimum=0, description=(
+        "FIDE B.02 8.3.3: games the player had rated before the event (K 40 until 30); empty: "
+        "30 or more assumed, shown on the player's page.")),
+    Column("k_factor", ColType.INT, required=False, minimum=1, maximum=40, description=(
+        "The K FIDE published for the player, if known: it is used instead of the one B.02 "
+        "8.3.3 gives from rating, age and games.")),
     START_NO,
 ), key=("player_id",), description="One row per player.")
 

@@ -17,28 +17,48 @@ import os  # noqa: E402
 import socket  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
+import tempfile  # noqa: E402
 import threading  # noqa: E402
 import urllib.request  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
+from typing import IO  # noqa: E402
 
 from flows.commands import pair as pair_cli  # noqa: E402
 
-LOCAL_SERVER_SETTINGS = {"PREFECT_SERVER_REGISTER_BLOCKS_ON_START": "false",
-                         "PREFECT_SERVER_MEMOIZE_BLOCK_AUTO_REGISTRATION": "false"}
-"""The run's own server registers no block types at its start (chessfed uses no blocks; a
-server started on the same PREFECT_HOME for its UI registers them itself): measured 4.7 s to
-answer instead of 5.5-6.4 s (the registration imports every installed Prefect collection,
-prefect-dask and Dask with it, even when nothing is to register)."""
+
+@dataclass
+class OwnServer:
+    """The Prefect server a run started for itself (:func:`start_server`): its process, the
+    file its error stream goes to, and its API's URL."""
+
+    proc: subprocess.Popen
+    err: IO[bytes]
+    url: str
+
+    def said(self) -> str:
+        """The last lines the server wrote on its error stream."""
+        self.err.seek(0)
+        return " / ".join(self.err.read().decode("utf-8", "replace").strip().splitlines()[-5:])
+
+    def stop(self) -> None:
+        """SIGTERM, as a user's Ctrl-C would end it (killed after 10 s)."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.err.close()
 
 
-def start_local_server(env: dict[str, str] | os._Environ) -> subprocess.Popen | None:
-    """Without ``PREFECT_API_URL``: Prefect's server of the ephemeral kind (no UI, no
-    background services; state in PREFECT_HOME) started at once in a process of its own, the
-    way Prefect starts it (uvicorn on its application factory, with the replay of requests
-    that met a locked database: :mod:`flows.local_server`), so that it boots while this
-    process imports and reads the events; ``PREFECT_API_URL`` then names it and it stops when
-    chessfed does. Returns None (Prefect then starts its own, later) where a URL is set."""
+def start_server(env: dict[str, str] | os._Environ) -> OwnServer | None:
+    """Without ``PREFECT_API_URL``: a Prefect server of the run's own, started as a user starts
+    one (``prefect server start``, on a free port of 127.0.0.1, without the UI and the
+    background services a one-off run does not use; its state in PREFECT_HOME), at once in a
+    process of its own so that it boots while this process reads the events; ``PREFECT_API_URL``
+    then names it and it stops when the run does. Returns None where a URL is set (the
+    office's server: nothing is started)."""
     if env.get("PREFECT_API_URL"):
         return None
     if importlib.util.find_spec("prefect") is None:
@@ -46,44 +66,33 @@ def start_local_server(env: dict[str, str] | os._Environ) -> subprocess.Popen | 
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
+    err = tempfile.TemporaryFile()  # noqa: SIM115 - open for the server's life (OwnServer.stop)
     proc = subprocess.Popen(
-        [sys.executable, "-m", "uvicorn", "--app-dir", str(PROJECT), "--factory",
-         "flows.local_server:create_app", "--host", "127.0.0.1", "--port", str(port),
-         "--log-level", "error", "--lifespan", "on"],
-        env={**env, "PREFECT_UI_ENABLED": "0", "PREFECT__SERVER_EPHEMERAL": "1",
-             "PREFECT__SERVER_FINAL": "1", **LOCAL_SERVER_SETTINGS})
-    atexit.register(_stop, proc)
-    env["PREFECT_API_URL"] = f"http://127.0.0.1:{port}/api"
-    return proc
+        [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
+         "--port", str(port), "--no-ui", "--no-services", "--log-level", "error"],
+        env=dict(env), stdout=subprocess.DEVNULL, stderr=err)
+    server = OwnServer(proc, err, f"http://127.0.0.1:{port}/api")
+    atexit.register(server.stop)
+    env["PREFECT_API_URL"] = server.url
+    return server
 
 
-def _stop(proc: subprocess.Popen) -> None:
-    if proc.poll() is None:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-
-
-def wait_for_server(proc: subprocess.Popen | None, env: dict[str, str] | os._Environ,
-                    timeout: float = 180) -> None:
-    """Until the server :func:`start_local_server` started answers; if it ended instead, the
-    run goes on with Prefect's own ephemeral server."""
-    if proc is None:
+def wait_for_server(server: OwnServer | None, timeout: float = 180) -> None:
+    """Until the server :func:`start_server` started answers; if it ended instead, the run stops
+    and says what the server said."""
+    if server is None:
         return
-    url = env["PREFECT_API_URL"] + "/health"
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            env.pop("PREFECT_API_URL", None)
-            return
+        if server.proc.poll() is not None:
+            raise SystemExit("chessfed run: `prefect server start` ended before it answered: "
+                             + server.said())
         try:
-            with urllib.request.urlopen(url, timeout=2):
+            with urllib.request.urlopen(server.url + "/health", timeout=2):
                 return
         except OSError:
             time.sleep(0.1)
-    raise SystemExit(f"chessfed run: the local Prefect server did not answer within {timeout:.0f} s")
+    raise SystemExit(f"chessfed run: the run's Prefect server did not answer within {timeout:.0f} s")
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -106,9 +115,7 @@ def _run(args: argparse.Namespace) -> int:
         handler = logging.StreamHandler(sys.stderr)
         handler.setFormatter(logging.Formatter("%(message)s"))
         progress = logging.getLogger("chessfed.progress")
-        progress.addHandler(handler)
-        progress.setLevel(logging.INFO)
-        progress.propagate = False
+        progress.addHandler(handler)  # (its records go on to Prefect's: its API and console)
     folders = [f for f in event_folders(inputs) if not args.only or f.name in args.only]
     checked: dict[str, str] = {}
     if not args.rebuild and folders:
@@ -116,15 +123,10 @@ def _run(args: argparse.Namespace) -> int:
         checked = unchanged_events(folders, Path(args.out), args.as_of, not args.dry_run_mail)
         if len(checked) == len(folders):
             return _report_unchanged(args, checked, t_check)
-    own = not os.environ.get("PREFECT_API_URL")  # a server of this run's own, not the office's
-    server = start_local_server(os.environ) if not args.prefect_ephemeral else None
-    try:
-        return _run_events(args, inputs, server, own,
-                           [f for f in folders if f.name not in checked])
-    finally:
-        if server is not None:
-            _stop(server)
-            os.environ.pop("PREFECT_API_URL", None)
+    # The run's own server stops when this process ends (atexit: after Prefect has sent the
+    # run's last logs and events to it, which Python's shutdown does first).
+    server = start_server(os.environ) if not args.prefect_ephemeral else None
+    return _run_events(args, inputs, server, [f for f in folders if f.name not in checked])
 
 
 def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None,
@@ -177,9 +179,8 @@ def _report_unchanged(args: argparse.Namespace, names: dict[str, str], t_check: 
     t_end = time.perf_counter()
     for name, s in status.items():
         print(outcome(out, name, s, unchanged=True).line)
-    summary = run_summary(out, status, started=_STARTED, imported=t_check, waited=t_check,
-                          flow_started=t_check, flow_ended=t_end, ended=t_end,
-                          unchanged=dict(unchanged.SKIPPED))
+    summary = run_summary(out, status, started=_STARTED, imported=t_check, waited=t_end,
+                          flow_started=t_end, ended=t_end, unchanged=dict(unchanged.SKIPPED))
     summary |= {"jobs": args.jobs, "task_runner": args.task_runner,
                 "prefect": "not started: every event unchanged"}
     atomic_write(out / "run.json", json.dumps(summary, indent=2) + "\n")
@@ -189,119 +190,90 @@ def _report_unchanged(args: argparse.Namespace, names: dict[str, str], t_check: 
     return exit_status(out, status)
 
 
-def _run_events(args: argparse.Namespace, inputs: Path, server: subprocess.Popen | None,
-                own: bool, to_build: list[Path]) -> int:
-    """The run once Prefect is needed. While the local server starts, the events are assembled
-    (:mod:`flows.prepare`; the events run in this process only with the threads runner). On a server of the run's own (``own``: no PREFECT_API_URL was given) the flow runs
-    send no heartbeats: they let a server's services mark a crashed run, and this server has
-    none and ends with the run; each flow run's end would wait up to 1 s for the heartbeat
-    thread (Prefect 3.9 sleeps it in 1 s steps)."""
+def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None,
+                to_build: list[Path]) -> int:
+    """The run once Prefect is needed: the flow of every event (:func:`flows.events.run_events`)
+    on the task runner asked for, once the run's own server answers (``server``; none with
+    PREFECT_API_URL or ``--prefect-ephemeral``, where Prefect starts its own ephemeral server
+    when the flow starts)."""
     t0 = time.perf_counter()
-    from flows import handover, prepare, unchanged
-    from flows.events import CLOCK, EVENT_CLOCK, exit_status, run_events
+    from flows import unchanged
+    from flows.events import events_flow, exit_status
 
-    t_wait = time.perf_counter()
-    local = args.task_runner == "threads" and not args.dask_address
-    if local:
+    if args.task_runner == "threads" and not args.dask_address:
         from flows.publish import render
-    preparer = None
-    if server is not None and local and to_build:
-        preparer = prepare.Preparer(to_build, Path(args.out), args.as_of, then=render.warm_up)
-        handover.PREPARER = preparer.start()
-    wait_for_server(server, os.environ)
-    t_ready = time.perf_counter()
-    if preparer is not None:
-        preparer.close()
-    if local:
-        # the renderers start (in a thread: their fork server first imports WeasyPrint) once
-        # the events are prepared, in the rest of the wait for the server (the preparer's
-        # ``then``), else now, while Prefect creates the run's flow run; started at once, they
-        # would take a core from the server's start, which is on the way to the first event
+
+        # the PDF renderers' fork server imports WeasyPrint meanwhile, in a thread
         threading.Thread(target=render.warm_up, name="chessfed-renderers", daemon=True).start()
+    t_wait = time.perf_counter()
+    wait_for_server(server)
     t_call = time.perf_counter()
     called_at = time.time()  # the wall clock, to compare with the manifests' times
     unchanged.SKIPPED.clear()
-    try:
-        with no_heartbeats() if own else contextlib.nullcontext():
-            status = run_events(inputs, Path(args.out), args.as_of, args.only or None,
-                                not args.dry_run_mail, jobs=args.jobs, task_runner=args.task_runner,
-                                dask_address=args.dask_address, rebuild=args.rebuild)
-    finally:
-        handover.PREPARER = None
+    local = args.task_runner == "threads" and not args.dask_address
+    run = events_flow(args.task_runner, args.jobs, args.dask_address, events=len(to_build))
+    state = run(inputs, Path(args.out), args.as_of, args.only or None, not args.dry_run_mail,
+                renderer="local" if local else "dask", rebuild=args.rebuild, return_state=True)
+    status = state.result(raise_on_failure=False)
+    if not isinstance(status, dict):  # the flow itself crashed: no event status to report
+        print(f"chessfed run: the run's flow ended {state.name}: {state.message}", file=sys.stderr)
+        return 2
     t_end = time.perf_counter()
     from flows.run_index import outcome
 
     for name, s in status.items():
         print(outcome(Path(args.out), name, s, unchanged=name in unchanged.SKIPPED).line)
     summary = run_summary(Path(args.out), status, started=_STARTED, imported=t0, waited=t_wait,
-                          flow_started=CLOCK.get("flow_started", t_call),
-                          flow_ended=CLOCK.get("flow_ended", t_end), ended=t_end,
+                          flow_started=t_call, ended=t_end,
                           unchanged=dict(unchanged.SKIPPED) if local else
-                          not_built(Path(args.out), status, called_at),
-                          prepared=preparer.busy_between(t_wait, t_ready) if preparer else 0.0,
-                          clocks=EVENT_CLOCK if local else None)
-    summary |= {"jobs": args.jobs, "task_runner": args.task_runner}
+                          not_built(Path(args.out), status, called_at))
+    summary |= {"jobs": args.jobs, "task_runner": args.task_runner,
+                "prefect": ("the run's own server (prefect server start)" if server is not None
+                            else "Prefect's ephemeral server" if args.prefect_ephemeral
+                            else "the server at PREFECT_API_URL")}
     from flows.io import atomic_write
 
     atomic_write(Path(args.out) / "run.json", json.dumps(summary, indent=2) + "\n")
     if not args.quiet:
-        print(f"run: {summary['wall_s']:.1f} s; orchestration {summary['orchestration_s']:.1f} s "
-              f"({summary['orchestration_share']:.0%}: Prefect's start {summary['prefect_start_s']:.1f} s, "
-              f"in the events {summary['prefect_in_events_s']:.1f} s, end "
-              f"{summary['prefect_end_s']:.1f} s) — {Path(args.out) / 'run.json'}", file=sys.stderr)
+        print(f"run: {summary['wall_s']:.1f} s; Prefect: the server's start "
+              f"{summary['prefect_start_s']:.1f} s (while chessfed started: "
+              f"{summary['program_start_s']:.1f} s), in the events "
+              f"{summary['prefect_in_events_s']:.1f} s — {Path(args.out) / 'run.json'}",
+              file=sys.stderr)
     return exit_status(Path(args.out), status)
 
 
 def run_summary(out: Path, status: dict[str, str], *, started: float, imported: float,
-                waited: float, flow_started: float, flow_ended: float,
-                ended: float, unchanged: dict[str, float | None] | None = None, prepared: float = 0.0,
-                clocks: dict[str, dict[str, float]] | None = None) -> dict[str, object]:
+                waited: float, flow_started: float, ended: float,
+                unchanged: dict[str, float | None] | None = None) -> dict[str, object]:
     """How a run's time divides (``outputs/run.json``): the program's own start (Python,
-    imports, reading the events), Prefect's start (waiting for the local server beyond that,
-    less the time the events were being assembled meanwhile, ``prepared``, then the flow
-    run's creation up to the flow's first line; with ``--prefect-ephemeral`` Prefect's own
-    server start falls there too), the events, and Prefect's end. Orchestration = Prefect's
-    start + its part in the events + its end.
-
-    Prefect's part of an event: where its task ran in this process (``clocks``, from
-    :data:`flows.events.EVENT_CLOCK`), the task's time (from its submission, for the events that
-    did not wait for a thread) less the event's steps done in it — so the creation and end of
-    the event's flow run count, and events side by side count each in full; elsewhere (a Dask
-    worker) its manifest's ``orchestration_s``. An event found unchanged (``unchanged``: name ->
-    seconds its check took) was not built: its entry says so (its manifest's timings are those
-    of the run that built it)."""
+    imports, reading the events: ``program_start_s``, the run's own Prefect server booting
+    meanwhile), the wait for that server beyond it (``prefect_start_s``), and the run's flow
+    (``flow_s``: from its call to its end, Prefect's creation of the flow runs included). Each
+    event's entry comes from its manifest's timings: its flow's body (``total_s``), its steps
+    (``work_s``) and the rest, Prefect's part inside its flow (``orchestration_s``: task runs,
+    states, logs). An event found unchanged (``unchanged``: name -> seconds its check took, None
+    when not known here) was not built: its entry says so (its manifest's timings are those of
+    the run that built it). ``prefect_in_events_s``: the flow's time beyond the longest event's
+    steps (the events run side by side)."""
     events: dict[str, dict[str, object]] = {}
     for name in status:
-        clock = (clocks or {}).get(name, {})
-        task_s = (clock["ended"] - clock.get("submitted", clock["started"])
-                  if "started" in clock and "ended" in clock else None)
         if unchanged and name in unchanged:
             events[name] = {"unchanged": True, "check_s": unchanged[name]}
-            if task_s is not None and unchanged[name] is not None:
-                events[name]["orchestration_s"] = round(max(task_s - unchanged[name], 0.0), 3)
             continue
         try:
             t = json.loads((out / name / "manifest.json").read_text(encoding="utf-8"))["timings"]
         except (OSError, ValueError, KeyError):
             continue
-        events[name] = {k: t[k] for k in ("total_s", "work_s", "prepared_s", "orchestration_s")
-                        if k in t}
-        if task_s is not None and "work_s" in t:
-            inside = float(t["work_s"]) - float(t.get("prepared_s", 0.0))
-            events[name] |= {"task_s": round(task_s, 3),
-                             "orchestration_s": round(max(task_s - inside, 0.0), 3)}
+        events[name] = {k: t[k] for k in ("total_s", "work_s", "orchestration_s") if k in t}
     wall = ended - started
-    prefect_start = (flow_started - waited) - prepared
-    prefect_end = ended - flow_ended
-    inside = sum(float(e.get("orchestration_s", 0.0)) for e in events.values())
-    orchestration = prefect_start + inside + prefect_end
+    flow_s = ended - flow_started
+    longest = max((float(e.get("work_s", 0.0)) for e in events.values()), default=0.0)
     return {"wall_s": round(wall, 3), "program_start_s": round(waited - started, 3),
-            "imports_s": round(waited - imported, 3), "prefect_start_s": round(prefect_start, 3),
-            "prepared_while_starting_s": round(prepared, 3),
-            "events_s": round(flow_ended - flow_started, 3),
-            "prefect_in_events_s": round(inside, 3), "prefect_end_s": round(prefect_end, 3),
-            "orchestration_s": round(orchestration, 3),
-            "orchestration_share": round(orchestration / wall, 3) if wall > 0 else 0.0,
+            "imports_s": round(waited - imported, 3),
+            "prefect_start_s": round(flow_started - waited, 3),
+            "flow_s": round(flow_s, 3),
+            "prefect_in_events_s": round(max(flow_s - longest, 0.0), 3),
             "events": events}
 
 
@@ -317,15 +289,6 @@ def not_built(out: Path, status: dict[str, str], since: float) -> dict[str, floa
             if s == "ok" and path.stat().st_mtime < since:
                 found[name] = None
     return found
-
-
-@contextlib.contextmanager
-def no_heartbeats() -> Iterator[None]:
-    """Prefect's flow-run heartbeats off for what runs inside (threads it starts included)."""
-    from prefect.settings import PREFECT_FLOWS_HEARTBEAT_FREQUENCY, temporary_settings
-
-    with temporary_settings(updates={PREFECT_FLOWS_HEARTBEAT_FREQUENCY: None}):
-        yield
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -401,8 +364,9 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("--quiet", "-q", action="store_true",
                    help="no progress lines (each event's status only)")
     r.add_argument("--prefect-ephemeral", action="store_true",
-                   help="let Prefect start its ephemeral server when the flow starts (default: "
-                        "chessfed starts the same kind of server first, so it boots meanwhile)")
+                   help="let Prefect start its own ephemeral server when the flow starts "
+                        "(default: chessfed starts `prefect server start` first, so that it "
+                        "boots meanwhile)")
     r.set_defaults(func=_run)
     d = sub.add_parser("deploy", help="a deployment per event on a Prefect server, with the "
                        "event's [schedule] (PREFECT_API_URL names the server)")
@@ -442,22 +406,26 @@ PROJECT = Path(__file__).resolve().parents[1]
 def prefect_settings(env: dict[str, str] | os._Environ, *, verbose: bool = False) -> dict[str, str]:
     """The project's Prefect settings (what ``prefect.toml`` says, which Prefect reads only
     from the current folder) as environment defaults, so that ``chessfed`` behaves the same
-    from any folder: state in the project's ``.prefect/``, analytics and telemetry off, 180 s
-    for the ephemeral server's first start, warnings only (``-v``: info), and patience with a
-    busy local server: its SQLite database waits 60 s for a lock (not 10) and the client retries
-    a "503 Service Unavailable" 10 times (not 5) — measured: a 50-event season on a Dask
-    LocalCluster of this 2-core machine (load 7) failed on a 503 when creating an event's flow
-    run. A value already in the environment wins (e.g. ``PREFECT_API_URL`` of a real server);
-    returns what was set."""
+    from any folder: state in the project's ``.prefect/``, analytics off, 180 s for an
+    ephemeral server's first start, patience with a busy SQLite server (its lock waited 60 s,
+    the client retrying a "503 Service Unavailable" 10 times — measured: a 50-event season on a
+    Dask LocalCluster of this 2-core machine failed on a 503 when creating an event's flow
+    run), INFO logs with chessfed's own to the server. On the terminal of ``chessfed run``
+    Prefect's console handler shows warnings only (chessfed prints its own progress lines;
+    ``-v``: Prefect's INFO lines too). A value already in the environment wins (e.g.
+    ``PREFECT_API_URL`` of a real server); returns what was set."""
     defaults = {"PREFECT_HOME": str(PROJECT / ".prefect"),
                 "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
                 "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
                 "PREFECT_SERVER_DATABASE_TIMEOUT": "60",
                 "PREFECT_SERVER_DATABASE_CONNECTION_TIMEOUT": "30",
                 "PREFECT_CLIENT_MAX_RETRIES": "10",
-                "PREFECT_LOGGING_LEVEL": "INFO" if verbose else "WARNING"}
+                "PREFECT_LOGGING_LEVEL": "INFO",
+                "PREFECT_LOGGING_EXTRA_LOGGERS": "chessfed",
+                "PREFECT_LOGGING_TO_API_WHEN_MISSING_FLOW": "ignore",
+                "PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL": "INFO" if verbose else "WARNING"}
     if verbose:
-        env["PREFECT_LOGGING_LEVEL"] = "INFO"
+        env["PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL"] = "INFO"
     added = {k: v for k, v in defaults.items() if k not in env}
     env.update(added)
     return added

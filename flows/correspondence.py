@@ -7,7 +7,10 @@ import datetime as dt
 from pathlib import Path
 
 import polars as pl
-from prefect import flow
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+from prefect.states import State
+from prefect.utilities.annotations import quote
 
 from flows import tasks
 from flows.progress import Steps
@@ -114,9 +117,9 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
     return highlights, res
 
 
-@flow(name="correspondence-event")
+@flow(name="correspondence-event", flow_run_name="{event_dir.name}")
 def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
-                         send_mail: bool = True, renderer: str = "local") -> dict:
+                         send_mail: bool = True, renderer: str = "local") -> State:
     """Run one Golden Knights event folder into ``out_dir`` (``renderer``: where its PDFs
     render, ``local`` processes or the ``dask`` cluster the run executes on)."""
     return tasks.event_flow(event_dir, out_dir, as_of, send_mail, renderer, list(GK_SCHEMAS),
@@ -131,16 +134,43 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir:
     page (a held publication's, :mod:`flows.last_good`)."""
     pub = Publication(out_dir, ctx={**event_context(cfg, as_of), "notice": notice},
                       timings=step.timings, on_pdf=tasks.early_pdfs(out_dir, renderer))
-    typed, findings, res = rulebook(cfg, raw, as_of, step)
-    highlights, res = publish_site(pub, cfg, typed, findings, as_of, step=step, res=res)
+    with step("validate"):
+        typed, findings = validate(quote(raw), dict(cfg.files) or GK_SCHEMAS,
+                                   cfg.required_files or GK_REQUIRED)
+    res = None
+    if not unusable(findings, "members.csv", "entries.csv"):
+        with step("rules"):
+            res = rules_task(cfg, quote(typed), as_of)
+    with step("pages"):
+        highlights, res = pages_task(quote(pub), cfg, quote(typed), quote(findings), as_of, res)
     letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],
                                event_name=cfg.event.name,
                                lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
                                highlights=highlights)
     if res is not None:
         with step("letters"):
-            personal, skipped = gk_letters(cfg, res, typed["members.csv"], as_of)
+            personal, skipped = letters_task(cfg, quote(res), typed["members.csv"], as_of)
         letters += personal
         for who, why in skipped:
             pub.notes.append(without_addresses(f"No letter to {who}: {why}."))
     return pub, letters
+
+
+validate = task(validate_files, name="validate", cache_policy=NO_CACHE)
+"""The event's files validated and typed (:func:`transforms.core.ingest.validate_files`) as a task
+of the event's flow."""
+
+rules_task = task(compute, name="rules", cache_policy=NO_CACHE)
+"""The rulebook's run of the event (:func:`compute`: GK rules 1-12 — entries, sections, results
+and rulings, qualifiers, weighted points, prizes, awards) as a task of the event's flow."""
+
+letters_task = task(gk_letters, name="letters", cache_policy=NO_CACHE)
+"""The members' letters (:func:`flows.publish.gk_letters.gk_letters`) as a task of the flow."""
+
+
+@task(name="pages", cache_policy=NO_CACHE)
+def pages_task(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFrame],
+               findings: list[Finding], as_of: dt.date, res: GKResult | None
+               ) -> tuple[list[str], GKResult | None]:
+    """:func:`publish_site` as the flow's step that builds every page and file."""
+    return publish_site(pub, cfg, typed, findings, as_of, res=res)

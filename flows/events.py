@@ -10,8 +10,9 @@ import time
 import traceback
 from pathlib import Path
 
-from prefect import flow, task
+from prefect import Flow, flow, task
 from prefect.cache_policies import NO_CACHE
+from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows import last_good, mailing, progress, publish_folder, unchanged
@@ -29,17 +30,6 @@ from transforms.core.errors import ConfigError
 from transforms.kinds import EventKind
 
 TASK_RUNNERS = ("threads", "dask")
-
-CLOCK: dict[str, float] = {}
-"""When this process's last ``chessfed-run`` flow body started and ended (``perf_counter``):
-the command line's measure of Prefect's start and end around the events."""
-
-EVENT_CLOCK: dict[str, dict[str, float]] = {}
-"""Each event of this process's last run (folder name): when its task was submitted, and when
-its task's body started and ended in this process (``perf_counter``; not on a Dask worker):
-the command line's measure of Prefect's part of the event, its flow run's creation and end
-included."""
-
 
 def default_jobs() -> int:
     """How many events run at once unless told: one per core."""
@@ -63,7 +53,7 @@ def event_runner(task_runner: str, jobs: int, dask_address: str | None = None) -
     raise ValueError(f"task runner {task_runner!r}: expected one of {', '.join(TASK_RUNNERS)}")
 
 
-@task(name="event", cache_policy=NO_CACHE)
+@task(name="event", task_run_name="{folder.name}", cache_policy=NO_CACHE)
 def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
               renderer: str = "local", rebuild: bool = False) -> tuple[str, str]:
     """One event folder into ``out_dir``: (its status, its name). Any failure is the event's
@@ -72,9 +62,6 @@ def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: boo
     ``rebuild``."""
     if renderer == "dask":
         join_dask_cluster()
-    clock = EVENT_CLOCK.get(folder.name)
-    if clock is not None:
-        clock["started"] = time.perf_counter()
     try:
         with publish_folder.event_lock(out_dir):
             if not rebuild and (name := unchanged_event(folder, out_dir, as_of, send_mail)):
@@ -87,8 +74,6 @@ def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: boo
         return f"error: {e}", folder.name
     finally:
         discard_early_pdfs(out_dir)
-        if clock is not None:
-            clock["ended"] = time.perf_counter()
 
 
 def unchanged_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool) -> str:
@@ -133,46 +118,51 @@ def _run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bo
     return "ok", cfg.event.name
 
 
-@flow(name="chessfed-run")
+@flow(name="chessfed-run", task_runner=ThreadPoolTaskRunner(max_workers=default_jobs()))
 def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
-               only: list[str] | None = None, send_mail: bool = True, jobs: int | None = None,
-               task_runner: str = "threads", dask_address: str | None = None,
-               rebuild: bool = False) -> dict[str, str]:
+               only: list[str] | None = None, send_mail: bool = True,
+               renderer: str = "local", rebuild: bool = False) -> State:
     """Run every event folder (one with an event.toml) under ``inputs`` into ``out/<folder>``,
     then write the run's index of events (``out/index.html``). ``inputs`` may also be a single
     event folder. ``send_mail=False`` (``--dry-run-mail``): the outbox is written, nothing is
-    sent through SMTP. The events are independent flow runs, ``jobs`` of them at once (default
-    one per core) on ``task_runner`` (:func:`event_runner`). An event unchanged since its last
-    complete run is not built again (:mod:`flows.unchanged`) unless ``rebuild``."""
-    CLOCK["flow_started"] = time.perf_counter()
+    sent through SMTP. The events are independent tasks of the flow's task runner (one per core
+    at once unless :func:`events_flow` says otherwise), each running its event's flow; one
+    event's failure is its own. ``renderer``: where the events' PDFs render (``local``: the
+    run's process pool; ``dask``: the cluster the events run on, :func:`events_flow`). An
+    event unchanged since its last complete run is not built again (:mod:`flows.unchanged`)
+    unless ``rebuild``.
+
+    The flow run's final state: Completed with every event's status (folder -> "ok" or
+    "error: …") as its result, Failed (the same result) when an event failed."""
     inputs, out = Path(inputs), Path(out)
     folders = [f for f in event_folders(inputs) if not only or f.name in only]
-    jobs = max(1, min(jobs or default_jobs(), len(folders) or 1))
-    task_runner = "dask" if dask_address else task_runner
-    renderer = "dask" if task_runner == "dask" else "local"
-    if task_runner == "dask":
+    if renderer == "dask":
         share_prefect_api()
+    futures = {f.name: run_event.submit(f, out / f.name, as_of, send_mail, renderer, rebuild)
+               for f in folders}
     status: dict[str, str] = {}
     names: dict[str, str] = {}
-    EVENT_CLOCK.clear()
-    if renderer == "local":
-        # the first ``jobs`` start at once (their task's start is Prefect's); the others wait
-        # for a thread first (that wait is the other events' work)
-        EVENT_CLOCK.update({f.name: {"submitted": time.perf_counter()} if i < jobs else {}
-                            for i, f in enumerate(folders)})
-    with event_runner(task_runner, jobs, dask_address) as runner:
-        futures = {f.name: runner.submit(run_event, parameters={
-            "folder": f, "out_dir": out / f.name, "as_of": as_of, "send_mail": send_mail,
-            "renderer": renderer, "rebuild": rebuild}) for f in folders}
-        for name, future in futures.items():
-            try:
-                status[name], names[name] = future.result()
-            except Exception as e:  # noqa: BLE001 - e.g. a Dask worker lost: that event's failure
-                status[name] = f"error: {type(e).__name__}: {e}"
+    for name, future in futures.items():
+        try:
+            status[name], names[name] = future.result()
+        except Exception as e:  # noqa: BLE001 - e.g. a Dask worker lost: that event's failure
+            status[name] = f"error: {type(e).__name__}: {e}"
     listed = listed_events(out, [f.name for f in folders])
-    write_outputs.fn(out, {"index.html": site_index(out, listed, status, names)})
-    CLOCK["flow_ended"] = time.perf_counter()
-    return status
+    write_outputs(out, {"index.html": site_index(out, listed, status, names)})
+    failed = sorted(n for n, s in status.items() if s != "ok")
+    if failed:
+        return Failed(message=f"{len(failed)} of {len(status)} events failed: {', '.join(failed)}",
+                      data=status)
+    return Completed(message=f"{len(status)} events run", data=status)
+
+
+def events_flow(task_runner: str = "threads", jobs: int | None = None,
+                dask_address: str | None = None, events: int = 0) -> Flow:
+    """The run's flow on the task runner the command line asks for (:func:`event_runner`:
+    ``jobs`` events at once, default one per core and no more than ``events``)."""
+    jobs = max(1, min(jobs or default_jobs(), events or jobs or default_jobs()))
+    task_runner = "dask" if dask_address else task_runner
+    return run_events.with_options(task_runner=event_runner(task_runner, jobs, dask_address))
 
 
 def join_dask_cluster() -> None:

@@ -61,7 +61,7 @@ def after_mail(out_dir: Path, cfg: Any, d: outbox.Delivery) -> None:
     pending or failed, and why) and its rebuild key's ledger checksum, so that a run finds the
     event unchanged when nothing else changed."""
     from flows.publish.pages import Publication, event_context, publish_mail_page
-    from flows.tasks import mail_how, write_outputs
+    from flows.tasks import mail_how, write_files
 
     manifest = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
     ledger = outbox.read_ledger(out_dir / outbox.LEDGER)
@@ -77,7 +77,7 @@ def after_mail(out_dir: Path, cfg: Any, d: outbox.Delivery) -> None:
     pub = Publication(out_dir, ctx=event_context(cfg, as_of))
     publish_mail_page(pub, by_kind=mail.get("by_kind", {}), ledger=list(ledger.values()),
                       undelivered=outbox.undelivered(ledger), how=mail_how(cfg, True))
-    write_outputs.fn(out_dir, {MAIL_PAGE: pub.files[MAIL_PAGE]})
+    write_files(out_dir, {MAIL_PAGE: pub.files[MAIL_PAGE]})
     manifest["mail"] = mail
     for o in manifest.get("outputs", []):
         if o.get("path") == MAIL_PAGE and (out_dir / MAIL_PAGE).exists():
@@ -87,4 +87,4 @@ def after_mail(out_dir: Path, cfg: Any, d: outbox.Delivery) -> None:
     if isinstance(key, dict):
         path = out_dir / outbox.LEDGER
         key["ledger"] = io.sha256(path) if path.exists() else None
-    write_outputs.fn(out_dir, {"manifest.json": json.dumps(manifest, indent=2) + "\n"})
+    write_files(out_dir, {"manifest.json": json.dumps(manifest, indent=2) + "\n"})

@@ -15,9 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 LOGGER = logging.getLogger("chessfed.progress")
+LOGGER.setLevel(logging.INFO)  # every step, wherever Prefect's logging level stands
 
-STEPS = ("read", "validate", "standings", "audit", "pairing", "rules", "pages", "pdfs",
-         "letters", "messages", "write", "mail")
+STEPS = ("read", "validate", "standings", "ratings", "audit", "pairing", "prizes", "rules",
+         "pages", "pdfs", "letters", "messages", "write", "mail")
 """The steps an event's timings may have (``<step>_s`` in the manifest), in run order."""
 
 
@@ -46,12 +47,10 @@ class Steps:
 
     def finish(self, total_s: float) -> None:
         """The event's total (its flow's body), the sum of its steps (``work_s``) and the rest
-        (``orchestration_s``: Prefect's bookkeeping of the event's flow and tasks). Steps
-        prepared before the flow started (``prepared_s``, :mod:`flows.prepare`) are work of the
-        event but not of the flow's body."""
+        (``orchestration_s``: Prefect's bookkeeping of the event's flow outside its steps)."""
         work = sum(v for k, v in self.timings.items()
                    if k.endswith("_s") and k.removesuffix("_s") in STEPS)
-        inside = work - float(self.timings.get("prepared_s", 0.0))
+        inside = work
         self.timings["total_s"] = round(total_s, 3)
         self.timings["work_s"] = round(work, 3)
         self.timings["orchestration_s"] = round(max(total_s - inside, 0.0), 3)

@@ -6,7 +6,10 @@ import datetime as dt
 from dataclasses import replace
 from pathlib import Path
 
-from prefect import flow
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+from prefect.states import State
+from prefect.utilities.annotations import quote
 
 from flows import tasks
 from flows.progress import Steps
@@ -31,16 +34,17 @@ from transforms.core.errors import Severity
 from transforms.core.ingest import RawFile
 from transforms.fide.rating_report import check_rating_report, rating_report, report_header
 from transforms.fide.trf import Tournament, TrfFormat, parse_trf, write_trf
-from transforms.swiss.event import SwissRun, engine_input, run_swiss
+from transforms.swiss.event import RULE_STEPS, SwissRun, engine_input, prepare
 from transforms.swiss.rounds import RoundSetup, trf_players
 from transforms.swiss.schemas import SCHEMAS as SWISS_SCHEMAS
 
 
-@flow(name="swiss-event")
+@flow(name="swiss-event", flow_run_name="{event_dir.name}")
 def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
-                send_mail: bool = True, renderer: str = "local") -> dict:
-    """Run one Swiss event folder into ``out_dir`` (``renderer``: where its PDFs render,
-    ``local`` processes or the ``dask`` cluster the run executes on)."""
+                send_mail: bool = True, renderer: str = "local") -> State:
+    """Run one Swiss event folder (a Swiss or a round robin) into ``out_dir`` (``renderer``:
+    where its PDFs render, ``local`` processes or the ``dask`` cluster the run executes on):
+    :func:`flows.tasks.event_flow` with this kind's steps (:func:`assemble`)."""
     return tasks.event_flow(event_dir, out_dir, as_of, send_mail, renderer, list(SWISS_SCHEMAS),
                             assemble)
 
@@ -54,10 +58,31 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir:
     assert cfg.swiss is not None or cfg.round_robin is not None
     pub = Publication(out_dir, ctx={**event_context(cfg, as_of), "notice": notice},
                       timings=step.timings, on_pdf=tasks.early_pdfs(out_dir, renderer))
-    run = run_swiss(cfg, raw, as_of, step=step)
+    with step("validate"):
+        run = validate(cfg, quote(raw), as_of)
+    if not run.blocked:
+        for name, rule in RULE_TASKS:
+            with step(name):
+                rule(quote(run))
     with step("pages"):
-        _bulletin, _highlights, letters = publish_site(pub, cfg, run, as_of)
+        letters = pages_task(quote(pub), cfg, quote(run), as_of)
     return pub, letters
+
+
+validate = task(prepare, name="validate", cache_policy=NO_CACHE)
+"""The rulebook's validation of the event's files (:func:`transforms.swiss.event.prepare`) as a
+task of the event's flow."""
+
+RULE_TASKS = tuple((name, task(rule, name=name, cache_policy=NO_CACHE))
+                   for name, rule in RULE_STEPS)
+"""The rulebook's steps after validation (:data:`transforms.swiss.event.RULE_STEPS`: standings,
+ratings, audit, pairing, prizes), each a task of the event's flow, in the rulebook's order."""
+
+
+@task(name="pages", cache_policy=NO_CACHE)
+def pages_task(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.date) -> list[Letter]:
+    """:func:`publish_site` as the flow's step that builds every page, file and letter."""
+    return publish_site(pub, cfg, run, as_of)[2]
 
 
 def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.date

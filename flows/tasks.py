@@ -20,9 +20,12 @@ from pathlib import Path
 from typing import Any
 
 from prefect import task
+from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
+from prefect.states import Completed, State
+from prefect.utilities.annotations import quote
 
-from flows import handover, io, last_good, publish_folder, unchanged
+from flows import io, last_good, publish_folder, unchanged
 from flows.progress import Steps
 from flows.publish import mail, outbox, pages, render
 from flows.publish.letters import Letter, without_addresses
@@ -50,7 +53,7 @@ def check_config(folder: Path) -> EventConfig:
     return parse_event_config(text, file=name)
 
 
-@task(retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
+@task(name="read-config", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
 def read_config(event_dir: Path) -> EventConfig | ConfigError:
     """The event's configuration (:func:`check_config`), or the error that keeps it from being
     used — returned, not raised: reading again would not correct it, and the flow then holds
@@ -61,7 +64,7 @@ def read_config(event_dir: Path) -> EventConfig | ConfigError:
         return e
 
 
-@task(retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
+@task(name="read-inputs", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
 def read_inputs(event_dir: Path, names: list[str]) -> dict[str, RawFile]:
     """Read every CSV the event has among ``names`` as strings (absent files are skipped)."""
     out = {}
@@ -104,7 +107,7 @@ def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError,
                 last_good.KEY: last_good.record("not published", date, "", pub.withheld)}
     files = {**pub.files, "manifest.json": json.dumps(manifest, indent=2) + "\n"}
     staging = publish_folder.stage(out_dir)
-    write_outputs.fn(staging, files)
+    write_files(staging, files)
     publish_folder.publish(staging, out_dir)
 
 
@@ -132,7 +135,7 @@ def discard_early_pdfs(out_dir: Path) -> None:
         early.discard()
 
 
-@task(cache_policy=NO_CACHE)
+@task(name="pdfs", retries=1, retry_delay_seconds=2, cache_policy=NO_CACHE)
 def render_pdfs(htmls: dict[str, str], previous: dict[str, str],
                 renderer: str = "local", early: str = "") -> dict[str, bytes | None]:
     """Render the PDFs whose HTML changed since the last run (``previous``: path -> sha256 of
@@ -157,8 +160,7 @@ def render_pdfs(htmls: dict[str, str], previous: dict[str, str],
     return out
 
 
-@task(retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
-def write_outputs(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
+def write_files(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
     """Write every output atomically; files that are byte-identical are left untouched.
 
     The last guard against a path made from the inputs (the pages name their files through
@@ -182,6 +184,12 @@ def write_outputs(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
     return written
 
 
+@task(name="write", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
+def write_outputs(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
+    """:func:`write_files` as a task of the flow that writes (retried: a disk may be busy)."""
+    return write_files(out_dir, files)
+
+
 DENY = "Require all denied\n"
 """An Apache (2.4) ``.htaccess`` that keeps a folder from the web."""
 DENIED = {f"{OFFICE}.htaccess": DENY, "outbox/.htaccess": DENY,
@@ -202,40 +210,92 @@ def previous_render_hashes(out_dir: Path) -> dict[str, str]:
 
 def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
                renderer: str, names: list[str], assemble: Callable[..., tuple[Publication, list[Letter]]]
-               ) -> dict[str, Any]:
+               ) -> State:
     """The body of an event's flow (:func:`flows.swiss.swiss_event`,
-    :func:`flows.correspondence.correspondence_event`): the event folder's fingerprint (before
-    reading: see flows/unchanged.py), then what was assembled for it while Prefect's server
-    started (:mod:`flows.prepare`) or else read (``names``: the kind's input files) and
-    ``assemble`` (the kind's: rulebook, pages, letters in memory), then what the public may
-    see (:func:`settle`: this run's publication, or the last good one held), then
-    :func:`finish`."""
+    :func:`flows.correspondence.correspondence_event`), each step a task run of its own: the
+    event folder's fingerprint (before reading: see flows/unchanged.py); ``read-config``,
+    ``read-inputs`` (``names``: the kind's input files); the kind's ``assemble`` (its
+    rulebook's steps — validation, standings, audit, pairing, prizes or the correspondence
+    rules — then ``pages``, in memory); what the public may see (:func:`settle`: this run's
+    publication, or the last good one held); then :func:`finish` (``pdfs``, ``messages``,
+    ``write``, ``mail``, ``manifest``). Returns the flow run's final state (:func:`final_state`)."""
     started = time.perf_counter()
     inputs_sha = unchanged.inputs_fingerprint(event_dir)
-    done = handover.take(event_dir, inputs_sha, as_of, out_dir, renderer)
     error: ConfigError | None = None
     pub: Publication | None
-    if done is not None:
-        cfg, date, pub, letters, step = done.handed_over(started)
-        names = list(cfg.files) or names
+    step = Steps(event_dir.name)
+    with step("read"):
+        loaded = read_config(event_dir)
+        if isinstance(loaded, EventConfig):
+            names = list(loaded.files) or names  # as the event's kind and rules part ask
+        raw = read_inputs(event_dir, names) if isinstance(loaded, EventConfig) else {}
+    if isinstance(loaded, ConfigError):
+        cfg, error, pub, letters = None, loaded, None, []
+        date = unchanged.run_date(event_dir, as_of) or unchanged.decide_run_date(as_of, None)
     else:
-        step = Steps(event_dir.name)
-        with step("read"):
-            loaded = read_config(event_dir)
-            if isinstance(loaded, EventConfig):
-                names = list(loaded.files) or names  # as the event's kind and rules part ask
-            raw = read_inputs(event_dir, names) if isinstance(loaded, EventConfig) else {}
-        if isinstance(loaded, ConfigError):
-            cfg, error, pub, letters = None, loaded, None, []
-            date = as_of or unchanged.run_date(event_dir, None) or dt.date.today()
-        else:
-            cfg = loaded
-            date = handover.run_date(as_of, cfg)
-            pub, letters = assemble(cfg, raw, date, out_dir, renderer, step)
+        cfg = loaded
+        date = unchanged.decide_run_date(as_of, cfg.event.as_of)
+        pub, letters = assemble(cfg, raw, date, out_dir, renderer, step)
     pub, cfg, letters = settle(pub, cfg, letters, error, event_dir, out_dir, names, date,
                                assemble, step)
-    return finish(pub, cfg, event_dir, names, date, started, letters, send_mail=send_mail,
-                  step=step, renderer=renderer, inputs_sha=inputs_sha)
+    manifest = finish(pub, cfg, event_dir, names, date, started, letters, send_mail=send_mail,
+                      step=step, renderer=renderer, inputs_sha=inputs_sha)
+    return final_state(out_dir, manifest)
+
+
+STATE_NAMES = {0: "Completed", 1: "Rejected rows", 3: "Held", 4: "Letters pending"}
+"""The name of an event flow run's final state by its outcome (:data:`flows.run_index.EXIT_CODES`;
+3 is "Partial" for a first publication in part)."""
+
+
+def final_state(out_dir: Path, manifest: dict[str, Any]) -> State:
+    """The event flow run's final state, what an operator sees first in Prefect's UI: Completed
+    when published clean, else a Completed state named for what needs the office
+    (:data:`STATE_NAMES`: rows rejected, the last good publication held, letters pending or
+    failed), its message the console's line; its result the manifest. The event's summary goes
+    to a markdown artifact (:func:`summary_markdown`, key ``chessfed-<event folder>``)."""
+    from flows.run_index import outcome
+
+    done = outcome(out_dir.parent, out_dir.name, "ok")
+    name = STATE_NAMES.get(done.code, "Completed")
+    if done.code == 3 and (manifest.get(last_good.KEY) or {}).get("status") != "held":
+        name = "Partial"
+    create_markdown_artifact(markdown=summary_markdown(manifest, done.line), key=artifact_key(
+        out_dir.name), description=f"{manifest.get('name', out_dir.name)}: what this run published")
+    return Completed(name=name, message=done.line, data=manifest)
+
+
+def artifact_key(folder: str) -> str:
+    """An artifact key from an event folder's name (Prefect's keys: lower-case letters, digits
+    and dashes)."""
+    return "chessfed-" + "".join(c if c.isalnum() else "-" for c in folder.lower()).strip("-")
+
+
+def summary_markdown(manifest: dict[str, Any], line: str) -> str:
+    """What one event's run published, held back and mailed, for the office reading Prefect's
+    UI (the event's flow run's artifact). Names no address (the manifest's notes carry none)."""
+    shown = manifest.get(last_good.KEY) or {}
+    mail_report = manifest.get("mail") or {}
+    outputs = manifest.get("outputs") or []
+    public = [o for o in outputs if not str(o["path"]).startswith((OFFICE, "outbox/"))]
+    rows = [f"# {manifest.get('name', '')} — as of {manifest.get('as_of', '')}", "",
+            f"**{line}**", "", "| | |", "|---|---|",
+            f"| Publication | {shown.get('status', '')} |",
+            f"| Shown | {shown.get('state', '')} (as of {shown.get('as_of', '')}) |",
+            f"| Files | {len(public)} public, {len(outputs) - len(public)} for the office |",
+            f"| PDFs rendered | {manifest.get('timings', {}).get('pdfs_rendered', 0)} |",
+            f"| Letters | {mail_report.get('messages', 0)} "
+            f"({', '.join(f'{k} {v}' for k, v in (mail_report.get('by_kind') or {}).items())}) |",
+            *(f"| Mail: {k.replace('_', ' ')} | {mail_report[k]} |"
+              for k in ("sent", "not_sent_again", "pending", "failed", "reason", "would_send")
+              if mail_report.get(k) not in (None, "", 0))]
+    withheld = shown.get("withheld") or []
+    if withheld:
+        rows += ["", "## Held back", "", *(f"- {w}" for w in withheld)]
+    notes = manifest.get("notes") or []
+    if notes:
+        rows += ["", "## Notes", "", *(f"- {n}" for n in notes)]
+    return "\n".join(rows) + "\n"
 
 
 def settle(pub: Publication | None, cfg: EventConfig | None, letters: list[Letter],
@@ -264,7 +324,7 @@ def settle(pub: Publication | None, cfg: EventConfig | None, letters: list[Lette
             cfg, withheld, pub.findings, date, None)
     discard_early_pdfs(out_dir)  # the public PDFs are the last good ones
     good_cfg = check_config(last.folder)
-    good_raw = read_inputs.fn(last.folder, list(good_cfg.files) or names)
+    good_raw = read_inputs(last.folder, list(good_cfg.files) or names)
     good, _ = assemble(good_cfg, good_raw, last.as_of, out_dir, "held", step,
                        notice=last_good.held_notice(last))
     held = last_good.hold(good, current, last, withheld, date, current.findings)
@@ -287,7 +347,8 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
     step = step or Steps(event_dir.name, pub.timings)
     previous = previous_render_hashes(pub.out_dir)
     with step("pdfs") as info:
-        pdfs = render_pdfs(pub.pdfs, previous, renderer, str(pub.out_dir) if pub.on_pdf else "")
+        pdfs = render_pdfs(quote(pub.pdfs), previous, renderer,
+                           str(pub.out_dir) if pub.on_pdf else "")
         rendered = sum(data is not None for data in pdfs.values())
         info["detail"] = f"{rendered} rendered, {len(pdfs) - rendered} unchanged"
     pub.timings["pdfs_rendered"] = rendered
@@ -296,20 +357,15 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
             pub.files[rel] = data
     letters = letters or []
     with step("messages") as info:
-        outgoing = compose_letters(pub, cfg, letters, pdfs, as_of)
+        outgoing = compose_task(quote(pub), cfg, quote(letters), quote(pdfs), as_of)
         info["detail"] = f"{len(outgoing)} messages"
     pub.files.update(DENIED)
     with step("write"):
-        # built whole in a staging folder, then switched in one step (flows/publish_folder.py):
-        # a run killed before the switch leaves the previous outputs as they were
-        staging = publish_folder.stage(pub.out_dir)
-        write_outputs(staging, pub.files)
-        write_outputs(staging, {"manifest.json": manifest_json(
-            pub, cfg, event_dir, input_names, as_of, pdfs, staging,
-            {"messages": len(letters), "by_kind": _by_kind(letters), "state": "not sent yet"})})
-        publish_folder.publish(staging, pub.out_dir)
+        publish_task(quote(pub), cfg, event_dir, input_names, as_of, quote(pdfs),
+                     {"messages": len(letters), "by_kind": _by_kind(letters), "state": "not sent yet"})
     with step("mail"):  # after the switch: the ledger of what went is the published one
-        mail_report = send_letters(pub, cfg, event_dir, letters, outgoing, send_mail)
+        mail_report = mail_task(quote(pub), cfg, event_dir, quote(letters), quote(outgoing),
+                                send_mail)
     step.finish(time.perf_counter() - started)
     key = None
     if inputs_sha is not None and cfg is not None:
@@ -320,6 +376,29 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
                          key=key)
     write_outputs(pub.out_dir, {"manifest.json": text})
     return json.loads(text)
+
+
+@task(name="publish", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
+def publish_task(pub: Publication, cfg: EventConfig | None, event_dir: Path,
+                 input_names: list[str], as_of: dt.date, pdfs: dict[str, bytes | None],
+                 mail_report: dict[str, Any]) -> None:
+    """The event's outputs written whole in a staging folder with their manifest, then switched
+    in one step (flows/publish_folder.py): a run killed before the switch leaves the previous
+    outputs as they were."""
+    staging = publish_folder.stage(pub.out_dir)
+    write_files(staging, pub.files)
+    write_files(staging, {"manifest.json": manifest_json(
+        pub, cfg, event_dir, input_names, as_of, pdfs, staging, mail_report)})
+    publish_folder.publish(staging, pub.out_dir)
+
+
+@task(name="mail", cache_policy=NO_CACHE)
+def mail_task(pub: Publication, cfg: EventConfig | None, event_dir: Path, letters: list[Letter],
+              outgoing: list[outbox.Outgoing], send_mail: bool) -> dict[str, Any]:
+    """:func:`send_letters` as the flow's mail step. No task retries: each message is retried
+    by the outbox itself (``[publish] smtp_retries``, with backoff), and what still waits stays
+    pending for the next run (``chessfed mail --retry``)."""
+    return send_letters(pub, cfg, event_dir, letters, outgoing, send_mail)
 
 
 def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
@@ -356,6 +435,13 @@ def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
     if key is not None:
         manifest[unchanged.KEY] = key
     return json.dumps(manifest, indent=2, sort_keys=False) + "\n"
+
+
+@task(name="messages", cache_policy=NO_CACHE)
+def compose_task(pub: Publication, cfg: EventConfig | None, letters: list[Letter],
+                 pdfs: dict[str, bytes | None], as_of: dt.date) -> list[outbox.Outgoing]:
+    """:func:`compose_letters` as the flow's step that writes every letter as its message."""
+    return compose_letters(pub, cfg, letters, pdfs, as_of)
 
 
 def compose_letters(pub: Publication, cfg: EventConfig | None, letters: list[Letter],
@@ -449,7 +535,7 @@ def send_letters(pub: Publication, cfg: EventConfig | None, event_dir: Path, let
     ledger = outbox.read_ledger(ledger_path)
     pages.publish_mail_page(pub, by_kind=report["by_kind"], ledger=list(ledger.values()),
                             undelivered=outbox.undelivered(ledger), how=mail_how(cfg, send_mail))
-    write_outputs(pub.out_dir, {pages.MAIL_PAGE: pub.files[pages.MAIL_PAGE]})
+    write_files(pub.out_dir, {pages.MAIL_PAGE: pub.files[pages.MAIL_PAGE]})
     return report
 
 

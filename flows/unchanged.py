@@ -91,10 +91,17 @@ def inputs_fingerprint(event_dir: Path) -> str:
     return h.hexdigest()
 
 
+def decide_run_date(as_of: dt.date | None, event_as_of: dt.date | None,
+                    today: dt.date | None = None) -> dt.date:
+    """The date a run is as of (``[event] as_of`` in inputs/README.md), decided here only: the
+    one asked for (``--as-of``), else the event's ``as_of``, else today."""
+    return as_of or event_as_of or today or dt.date.today()
+
+
 def run_date(event_dir: Path, as_of: dt.date | None, today: dt.date | None = None) -> dt.date | None:
-    """The date a run of the event is as of, as the event flows take it: ``as_of``, else
-    event.toml's ``[event] as_of``, else today. None when event.toml cannot be read (the
-    event then builds, and its flow reports why)."""
+    """The date a run of the event is as of, as the event flows take it
+    (:func:`decide_run_date`), read from the folder's event.toml without loading it. None when
+    event.toml cannot be read (the event then builds, and its flow reports why)."""
     if as_of is not None:
         return as_of
     try:
@@ -103,7 +110,7 @@ def run_date(event_dir: Path, as_of: dt.date | None, today: dt.date | None = Non
         return None
     value = data.get("event", {}).get("as_of") if isinstance(data.get("event"), dict) else None
     if value is None:
-        return today or dt.date.today()
+        return decide_run_date(None, None, today)
     return value if type(value) is dt.date else None
 
 

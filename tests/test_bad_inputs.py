@@ -642,7 +642,9 @@ def test_bad_event_folders_through_the_flow_get_their_rows(prefect_harness, tmp_
             (folder / f).write_bytes(data)
     write_event(inputs / "clean-swiss", SWISS_FILES)
     out = tmp_path / "outputs"
-    status = run_events(inputs, out, send_mail=False)
+    state = run_events(inputs, out, send_mail=False, return_state=True)
+    assert state.is_failed() and "toml-type-error" in state.message  # the run's final state
+    status = state.result(raise_on_failure=False)
     assert set(status) == {*E2E, "clean-swiss"}
     assert status.pop("toml-type-error").startswith("error: ")  # reported, not raised
     assert set(status.values()) == {"ok"}

@@ -112,7 +112,7 @@ def _die_while_writing(out_dir: str, after: int) -> None:
     io.atomic_write = dying
     staging = publish_folder.stage(Path(out_dir))
     files = {f"page-{i}.html": f"new {i}" for i in range(10)} | {"index.html": "new home"}
-    tasks.write_outputs.fn(staging, files)
+    tasks.write_files(staging, files)
     publish_folder.publish(staging, Path(out_dir))
 
 

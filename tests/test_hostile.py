@@ -140,7 +140,7 @@ def test_letter_keys_from_hostile_ids_are_valid_file_names(value):
 def test_write_outputs_refuses_a_path_outside_the_event_folder(tmp_path, rel):
     out = tmp_path / "outputs" / "ev"
     with pytest.raises(ValueError, match="refusing to write"):
-        tasks.write_outputs.fn(out, {"index.html": "ok", rel: "evil"})
+        tasks.write_files(out, {"index.html": "ok", rel: "evil"})
     assert not any(tmp_path.rglob("*.html")) and not (tmp_path / "x").exists()
 
 
@@ -150,13 +150,13 @@ def test_write_outputs_refuses_to_follow_a_link_out_of_the_event_folder(tmp_path
     (tmp_path / "elsewhere").mkdir()
     (out / "players").symlink_to(tmp_path / "elsewhere")
     with pytest.raises(ValueError, match="refusing to write"):
-        tasks.write_outputs.fn(out, {"players/x.html": "evil"})
+        tasks.write_files(out, {"players/x.html": "evil"})
     assert list((tmp_path / "elsewhere").iterdir()) == []
 
 
 def test_write_outputs_writes_nested_paths_inside(tmp_path):
     out = tmp_path / "ev"
-    assert tasks.write_outputs.fn(out, {"a/b/c.html": "1", "d.csv": "2"}) == ["a/b/c.html", "d.csv"]
+    assert tasks.write_files(out, {"a/b/c.html": "1", "d.csv": "2"}) == ["a/b/c.html", "d.csv"]
     assert (out / "a" / "b" / "c.html").read_text() == "1"
 
 

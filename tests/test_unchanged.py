@@ -190,7 +190,7 @@ def test_the_command_line_starts_no_prefect_server_when_every_event_is_unchanged
     def no_server(env):
         raise AssertionError("Prefect's server started")
 
-    monkeypatch.setattr(cli, "start_local_server", no_server)
+    monkeypatch.setattr(cli, "start_server", no_server)
     (out / "index.html").unlink()  # the run's index is written again
     assert cli.main(["run", str(inputs), "--out", str(out)]) == 0
     captured = capsys.readouterr()
@@ -212,7 +212,7 @@ def test_the_command_line_builds_a_changed_event_through_prefect(built, monkeypa
     def server(env):
         raise Started
 
-    monkeypatch.setattr(cli, "start_local_server", server)
+    monkeypatch.setattr(cli, "start_server", server)
     (event / "notes.txt").write_text("a new file in the event folder\n")
     try:
         with pytest.raises(Started):
@@ -243,6 +243,6 @@ def test_run_json_marks_the_events_a_cluster_found_unchanged(tmp_path):
     found = not_built(tmp_path, status, since)
     assert found == {"kept": None}
     s = run_summary(tmp_path, status, started=0.0, imported=0.1, waited=0.2, flow_started=1.0,
-                    flow_ended=2.0, ended=2.1, unchanged=found)
+                    ended=2.1, unchanged=found)
     assert s["events"]["kept"] == {"unchanged": True, "check_s": None}
     assert s["events"]["built"] == {"total_s": 1.0}

@@ -177,9 +177,8 @@ def main(argv: list[str] | None = None) -> int:
     for mode in args.modes.split(","):
         results[mode] = r = run(work / "inputs", work / f"out-{mode}", MODES[mode])
         s = r["summary"]
-        print(f"{mode:10} wall {r['wall_s']:7.1f} s  peak {r['peak_mb']:6.0f} MB  orchestration "
-              f"{s['orchestration_s']:6.1f} s ({s['orchestration_share']:.0%}: start {s['prefect_start_s']:.1f}, "
-              f"in events {s['prefect_in_events_s']:.1f}, end {s['prefect_end_s']:.1f})  outputs "
+        print(f"{mode:10} wall {r['wall_s']:7.1f} s  peak {r['peak_mb']:6.0f} MB  Prefect: start "
+              f"{s['prefect_start_s']:.1f} s, in the run's flow {s['prefect_in_events_s']:.1f} s  outputs "
               f"{digest(work / f'out-{mode}')}", flush=True)
     print("\nstep seconds summed over the events (CPU-bound steps overlap when events run side by side):")
     names = sorted({k for r in results.values() for k in r["steps"]})

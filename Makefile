@@ -5,7 +5,7 @@ BIN      := $(VENV)/bin
 export PREFECT_HOME := $(CURDIR)/.prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: demo test bench bench-site bench-season lint lock clean install demo-inputs
+.PHONY: demo test bench bench-site bench-season lint lock clean install demo-inputs server
 
 $(BIN)/uv:
 	$(PY) -m venv $(VENV)
@@ -53,6 +53,11 @@ bench-site: install
 SCALE ?= 1.0
 bench-season: install
 	$(BIN)/python -m flows.commands.bench_season --scale $(SCALE)
+
+# The office's Prefect server on PostgreSQL (Debian's postgresql; the cluster in .prefect/postgres,
+# Prefect's API at http://127.0.0.1:4200/api): scheduled operation, flows/commands/server.py.
+server: install
+	$(BIN)/chessfed server --folder .prefect/postgres
 
 lint: install
 	$(BIN)/ruff check flows transforms tests

@@ -390,12 +390,20 @@ def build_parser() -> argparse.ArgumentParser:
     d = sub.add_parser("demo-inputs", help="regenerate the committed demo inputs (seeded)")
     d.add_argument("folder", nargs="?", default="inputs")
     d.set_defaults(func=_demo_inputs)
-    from flows.commands import berger, check_trf, crosscheck, generate, input_reference, simulate
+    from flows.commands import (
+        berger,
+        check_trf,
+        crosscheck,
+        generate,
+        input_reference,
+        server,
+        simulate,
+    )
     from flows.commands import mail as mail_cli
     from flows.commands import standings as standings_cli
 
     for module in (pair_cli, standings_cli, simulate, crosscheck, generate, check_trf,
-                   input_reference, mail_cli, berger):
+                   input_reference, mail_cli, berger, server):
         module.add_parser(sub)
     return p
 

@@ -19,7 +19,7 @@ import sys
 EXIT_OK, EXIT_USAGE = 0, 2
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
+def add_parser(subparsers) -> None:
     """Register the ``berger`` subcommand on an argparse subparsers object."""
     p = subparsers.add_parser("berger", help="the FIDE Berger table of a round robin "
                               "(C.05 Annex 1), by start number", description=__doc__,

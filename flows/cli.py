@@ -198,7 +198,7 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None
     when the flow starts)."""
     t0 = time.perf_counter()
     from flows import unchanged
-    from flows.events import events_flow, exit_status
+    from flows.events import events_flow, exit_status, statuses
 
     if args.task_runner == "threads" and not args.dask_address:
         from flows.publish import render
@@ -214,9 +214,10 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None
     run = events_flow(args.task_runner, args.jobs, args.dask_address, events=len(to_build))
     state = run(inputs, Path(args.out), args.as_of, args.only or None, not args.dry_run_mail,
                 renderer="local" if local else "dask", rebuild=args.rebuild, return_state=True)
-    status = state.result(raise_on_failure=False)
-    if not isinstance(status, dict):  # the flow itself crashed: no event status to report
-        print(f"chessfed run: the run's flow ended {state.name}: {state.message}", file=sys.stderr)
+    try:
+        status = statuses(state)
+    except RuntimeError as e:  # the flow itself crashed: no event status to report
+        print(f"chessfed run: {e}", file=sys.stderr)
         return 2
     t_end = time.perf_counter()
     from flows.run_index import outcome

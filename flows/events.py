@@ -53,7 +53,7 @@ def event_runner(task_runner: str, jobs: int, dask_address: str | None = None) -
     raise ValueError(f"task runner {task_runner!r}: expected one of {', '.join(TASK_RUNNERS)}")
 
 
-@task(name="event", task_run_name="{folder.name}", cache_policy=NO_CACHE)
+@task(name="event", task_run_name="event-{folder.name}", cache_policy=NO_CACHE)
 def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
               renderer: str = "local", rebuild: bool = False) -> tuple[str, str]:
     """One event folder into ``out_dir``: (its status, its name). Any failure is the event's
@@ -154,6 +154,15 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
         return Failed(message=f"{len(failed)} of {len(status)} events failed: {', '.join(failed)}",
                       data=status)
     return Completed(message=f"{len(status)} events run", data=status)
+
+
+def statuses(state: State) -> dict[str, str]:
+    """Every event's status (folder -> "ok" or "error: …") from the final state of a run's flow
+    called with ``return_state=True``, Completed or Failed alike."""
+    result = state.result(raise_on_failure=False)
+    if not isinstance(result, dict):
+        raise RuntimeError(f"the run's flow ended {state.name}: {state.message}")
+    return result
 
 
 def events_flow(task_runner: str = "threads", jobs: int | None = None,

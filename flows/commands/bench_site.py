@@ -62,10 +62,10 @@ def pdf_pages(path: Path) -> int:
 
 
 def run_once(event_dir: Path, out: Path, as_of: dt.date) -> tuple[dict, float]:
-    from flows.events import run_events
+    from flows.events import run_events, statuses
 
     t = time.perf_counter()
-    status = run_events(event_dir, out, as_of, return_state=True).result(raise_on_failure=False)
+    status = statuses(run_events(event_dir, out, as_of, return_state=True))
     wall = time.perf_counter() - t
     if status.get(event_dir.name) != "ok":
         raise SystemExit(f"{event_dir.name}: {status}")

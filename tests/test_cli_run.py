@@ -1,13 +1,13 @@
 """`chessfed run` as an unattended job sees it: an unknown `--only` event is an error, and the
 exit status says clean (0), published with rejected input rows (1) or failed (2)
-(flows/cli.py `_run`, flows/events.py `exit_status`)."""
+(flows/cli/main.py `_run`, flows/pipeline/events.py `exit_status`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from flows.cli import main
-from flows.events import exit_status
+from flows.cli.main import main
+from flows.pipeline.events import exit_status
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,7 +40,7 @@ def test_exit_status_is_0_clean_1_rejected_rows_2_failure(tmp_path):
 
 
 def test_the_projects_prefect_settings_apply_from_any_folder_and_the_environment_wins():
-    from flows.cli import PROJECT, prefect_settings
+    from flows.cli.main import PROJECT, prefect_settings
 
     env: dict[str, str] = {"PREFECT_API_URL": "http://127.0.0.1:4200/api", "PREFECT_HOME": "/srv/prefect"}
     added = prefect_settings(env)
@@ -67,7 +67,7 @@ def test_prefect_toml_says_what_the_command_line_sets():
     and those ``chessfed`` sets from any folder agree: INFO logs, chessfed's own to the API."""
     import tomllib
 
-    from flows.cli import PROJECT, prefect_settings
+    from flows.cli.main import PROJECT, prefect_settings
 
     toml = tomllib.loads((PROJECT / "prefect.toml").read_text())
     env: dict[str, str] = {}

@@ -51,7 +51,7 @@ def overlapping(runs: list[tuple[str, float, float]]) -> bool:
 
 @pytest.fixture(scope="module")
 def one_by_one(prefect_harness, season, tmp_path_factory):
-    from flows.events import events_flow, statuses
+    from flows.pipeline.events import events_flow, statuses
 
     out = tmp_path_factory.mktemp("sequential") / "out"
     return out, statuses(events_flow(jobs=1)(season, out, return_state=True))
@@ -66,7 +66,7 @@ def test_one_event_after_another_when_jobs_is_1(one_by_one):
 
 
 def test_events_run_side_by_side_with_the_same_outputs(one_by_one, season, tmp_path):
-    from flows.events import events_flow, statuses
+    from flows.pipeline.events import events_flow, statuses
 
     seq_out, seq_status = one_by_one
     out = tmp_path / "out"
@@ -86,7 +86,7 @@ def test_a_dask_cluster_gives_the_same_outputs_byte_for_byte(one_by_one, season,
     import distributed
     from prefect.client.orchestration import get_client
 
-    from flows.events import events_flow, statuses
+    from flows.pipeline.events import events_flow, statuses
 
     seq_out, seq_status = one_by_one
     # the workers, started below, find this session's Prefect server

@@ -11,6 +11,7 @@ from prefect import flow
 from flows import tasks
 from flows.progress import Steps
 from flows.publish import swiss as pages
+from flows.publish import swiss_ratings
 from flows.publish import swiss_site as site
 from flows.publish.letters import Letter, without_addresses
 from flows.publish.mail import bulletin_letters
@@ -83,6 +84,7 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
                 pub.files[f"event-{file_part(c.cat.id)}.trf"] = write_trf(public_trf(as_played(
                     run, engine_input(run, c, c.done + 1, RoundSetup({}, frozenset())))))
         fide_rating_reports(pub, run)
+        swiss_ratings.rating_change_files(pub, run)  # office/<list>/rating-change-<category>.csv
         bulletin += site.publish_results(pub, run, highlights)
         for c in run.categories:
             for d in c.audit:

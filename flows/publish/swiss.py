@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from flows.publish import render
+from flows.publish import render, swiss_ratings
 from flows.publish.pages import OFFICE, LinkGroup, Publication
 from flows.publish.present import Details, Section, Table, fmt, table_from_frame
 from flows.publish.swiss_common import (
@@ -169,8 +169,10 @@ DE_CAPTION = ("DE: the place inside the group still tied before it where direct 
               "art. 6) decided; empty where it did not decide.")
 
 
-def standings_table(run, c, ranking: pl.DataFrame, page: str) -> Table:
-    """The standings of one category with the tie-break columns; rank and name stay in view
+def standings_table(run, c, ranking: pl.DataFrame, page: str, through: int | None = None) -> Table:
+    """The standings of one category after round ``through`` (default: the last complete
+    one) with the tie-break columns and, for a rated event, the rating change of the rounds so
+    far (``Rtg+/-``, FIDE B.02: :mod:`flows.publish.swiss_ratings`); rank and name stay in view
     when the table scrolls sideways; names link to the players' pages."""
     codes = list(run.cfg.swiss.tiebreaks)
     frame = ranking.join(c.players.select("sno", "state", "rating", "title"), on="sno", how="left")
@@ -179,8 +181,9 @@ def standings_table(run, c, ranking: pl.DataFrame, page: str) -> Table:
     cols = columns_for(run, [("rank_label", "Rk"), ("name", "Name"), ("points", "Pts")]
                        + [(k, k) for k in codes]
                        + [("sno", "SNo"), ("title", "Title"), ("state", "State"), ("rating", "Rtg")])
-    t = table_from_frame(frame, cols, numeric=["rank_label", "sno", "rating", "points", *codes], row_css="_css",
-                         links={"name": "_href"})
+    numeric = ["rank_label", "sno", "rating", "points", *codes]
+    frame = swiss_ratings.with_change(frame, run, c, c.done if through is None else through, cols, numeric)
+    t = table_from_frame(frame, cols, numeric=numeric, row_css="_css", links={"name": "_href"})
     t.css = "keys2"
     return t
 
@@ -204,8 +207,9 @@ def standings_by_round(pub: Publication, run) -> None:
         for c in run.categories:
             if r in c.rankings:
                 secs.append(Section(f"{c.cat.name} — standings after round {r}", anchor=c.cat.id,
-                                    tables=[standings_table(run, c, c.rankings[r], rel)],
-                                    notes=standings_notes(run, c.rankings[r])))
+                                    tables=[standings_table(run, c, c.rankings[r], rel, r)],
+                                    notes=standings_notes(run, c.rankings[r])
+                                    + swiss_ratings.change_notes(run)))
                 frames.append(c.rankings[r].with_columns(pl.lit(c.cat.id).alias("category"))
                               .select("category", *c.rankings[r].columns))
         pub.files[rel.replace(".html", ".csv")] = pl.concat(frames).write_csv()
@@ -413,11 +417,13 @@ def crosstable_sections(run, page: str) -> list[Section]:
                .pivot(on="col", index="sno", values="href"))
         cross = with_player_href(cross.join(opp, on="sno", how="left"), page, c.cat.id)
         links = {"name": "_href"} | {k: f"{k}_href" for k in rcols if f"{k}_href" in cross.columns}
-        t = table_from_frame(cross, [("rank", "Rk"), ("name", "Name"), ("points", "Pts")] + [(k, k[1:]) for k in rcols],
-                             numeric=["rank", "points"], cell_cols=rcols, links=links)
+        cols = [("rank", "Rk"), ("name", "Name"), ("points", "Pts")] + [(k, k[1:]) for k in rcols]
+        numeric = ["rank", "points"]
+        cross = swiss_ratings.with_change(cross, run, c, c.done, cols, numeric)
+        t = table_from_frame(cross, cols, numeric=numeric, cell_cols=rcols, links=links)
         t.css = "keys2"
         out.append(Section(f"{c.cat.name} — crosstable after round {c.done}", wide=True, anchor=c.cat.id,
-                           tables=[t]))
+                           tables=[t], notes=swiss_ratings.change_notes(run)))
     return out
 
 
@@ -435,7 +441,7 @@ def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Sect
         ranking = c.rankings[c.done]
         out.append(Section(f"{c.cat.name} — standings after round {c.done}",
                            tables=[standings_table(run, c, ranking, "bulletin.html")],
-                           notes=standings_notes(run, ranking)))
+                           notes=standings_notes(run, ranking) + swiss_ratings.change_notes(run)))
         top = ranking.row(0, named=True)
         highlights.append(f"{c.cat.name}: {top['name']} {'wins' if c.done == c.rounds else 'leads'} "
                           f"with {fmt(top['points'])} points after round {c.done}.")

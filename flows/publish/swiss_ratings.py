@@ -168,6 +168,14 @@ def _game_frame(games: pl.DataFrame, names: dict[int, str]) -> pl.DataFrame:
         pl.when(pl.col("counts")).then(pl.lit("yes")).otherwise(pl.lit("no")).alias("counted"))
 
 
+def _cap_text(rules) -> str:
+    if rules.max_difference is None:
+        return ""
+    who = f" for players rated under {rules.uncapped_from}" if rules.uncapped_from else ""
+    return (f", a difference of more than {rules.max_difference} counted as "
+            f"{rules.max_difference}{who}")
+
+
 def _not_counted(games: pl.DataFrame) -> list[str]:
     return [f"Round {r['round']}: {r['note']}." for r in games.filter(~pl.col("counts"))
             .iter_rows(named=True)]
@@ -206,13 +214,12 @@ def _rated_section(name: str, c, p: dict, games: pl.DataFrame, names: dict[int, 
                                  ("chg", CHANGE_LABEL)],
                          numeric=["round", "opponent_rating", "exp", "chg"],
                          links={"opp_name": "o_href"}, empty="No game yet.",
-                         caption=f"Rtg: the opponent's {name} rating; Exp: the expected score PD "
-                                 f"for the rating difference, at most {rules.max_difference} "
-                                 f"counted ({rules.name} 8.1.2, 8.3.1); {CHANGE_LABEL}: "
-                                 f"K × (result − Exp)")
+                         caption=f"Every game on the {name} list")
     notes = _not_counted(games) + [
-        f"Each game's change is shown to one decimal; the event's change is K × the sum over "
-        f"its games, rounded once ({rules.name} 8.3.4)."]
+        f"Rtg: the opponent's {name} rating. Exp: the expected score (PD) for the rating "
+        f"difference{_cap_text(rules)} ({rules.name} 8.1.2, 8.3.1). {CHANGE_LABEL}: K × "
+        f"(result − Exp), to one decimal; the event's change is K × the sum over its games, "
+        f"rounded once ({rules.name} 8.3.4)."]
     return Section(f"{_list_label(name)} — change after round {c.done}", intro=intro, tables=[t],
                    notes=notes, anchor=f"rating-{file_part(name, lower=True)}")
 
@@ -234,7 +241,13 @@ def _unrated_section(name: str, c, p: dict, games: pl.DataFrame, names: dict[int
     else:
         intro.append(f"{counted} games count after round {c.done}: enough for a first rating "
                      f"from this event alone ({need} needed).")
-    intro.append(f"First rating: {p['note']}.")
+    intro.append(f"Where the games lead: {p['note']}.")
+    if not p["needs_games"] and p["games"]:
+        intro.append(f"Ra: the average rating of the opponents, with {rules.hypothetical_opponents} "
+                     f"hypothetical opponents rated {rules.hypothetical_rating}, each a draw "
+                     f"({rules.name} 8.2.2); dp: the rating difference for the score p "
+                     f"({rules.name} 8.1.1); Ru = Ra + dp, at most {rules.initial_max} "
+                     f"({rules.name} 8.2.3).")
     if p["performance"] is not None:
         intro.append(f"Performance {p['performance']}: the opponents' average {p['aro']} + dp "
                      f"for the score ({rules.name} 8.1.1).")
@@ -243,9 +256,12 @@ def _unrated_section(name: str, c, p: dict, games: pl.DataFrame, names: dict[int
                          [("round", "Rd"), ("opp_name", "Opponent"), ("opponent_rating", "Rtg"),
                           ("res", "Res"), ("counted", "Counts")],
                          numeric=["round", "opponent_rating"], links={"opp_name": "o_href"},
-                         empty="No game yet.", caption=f"Rtg: the opponent's {name} rating")
+                         empty="No game yet.", caption=f"Every game on the {name} list")
+    notes = _not_counted(games) + [
+        f"Rtg: the opponent's {name} rating. Counts: whether the game counts toward the first "
+        f"rating (over the board, against a rated opponent: {rules.name} 8.2.2, 5.1)."]
     return Section(f"{_list_label(name)} — toward a first rating after round {c.done}",
-                   intro=intro, tables=[t], notes=_not_counted(games),
+                   intro=intro, tables=[t], notes=notes,
                    anchor=f"rating-{file_part(name, lower=True)}")
 
 

@@ -337,13 +337,18 @@ def independent_changes(category: str) -> dict[str, tuple]:
 
 
 @pytest.fixture(scope="module")
-def demo_files():
+def demo():
     cfg = parse_event_config((NJ / "event.toml").read_text())
     raw = {n: flows_io.read_csv_strings(NJ / n) for n in NJ_SCHEMAS if (NJ / n).exists()}
     run = run_swiss(cfg, raw, cfg.event.as_of)
     pub = Publication(Path("unused"), ctx=event_context(cfg, run.as_of))
-    swiss_ratings.rating_change_files(pub, run)
-    return pub.files
+    _bulletin, _highlights, _letters = publish_site(pub, cfg, run, run.as_of)
+    return run, pub
+
+
+@pytest.fixture(scope="module")
+def demo_files(demo):
+    return demo[1].files
 
 
 @pytest.mark.parametrize("category", ["open", "girls"])
@@ -358,3 +363,27 @@ def test_the_demos_office_csv_equals_an_independent_b02_calculation(demo_files, 
         assert got[pid][4:] == pytest.approx(w[4:], abs=1e-9), pid
     assert len(want) > 50 and {w[2] for w in want.values()} >= {20, 40}  # K from the rules
     assert max(abs(w[-1]) for w in want.values()) > 10  # not all zero
+
+
+@pytest.mark.parametrize("category", ["open", "girls"])
+def test_the_demos_standings_and_player_pages_show_the_independent_changes(demo, category):
+    run, pub = demo
+    c = run.category(category)
+    want = independent_changes(category)
+    sno = dict(zip(c.players["player_id"], c.players["sno"]))
+    name = dict(zip(c.players["player_id"], c.players["name"]))
+    shown = {}
+    for t in all_tables_with(pub, "standings/round-11.html", ["Rk", "Name"]):
+        shown |= {r["Name"]: r["Rtg+/-"] for r in t}
+    for pid, w in want.items():
+        tenths = swiss_ratings.signed_tenths(w[-1]) if w[3] else ""
+        assert shown[name[pid]] == tenths, pid
+        page = text_of(pub.files[player_rel(category, sno[pid])])
+        if w[3]:
+            assert f"FIDE Rtg+/- {tenths} after round 11 (K {w[2]})" in page, pid
+            assert f"Change after round 11: {tenths} (K {w[2]} × (score {w[4]:g} − expected {w[5]:.2f})" \
+                   in page, pid
+    unrated = [p for p in c.players["player_id"] if p not in want]
+    assert unrated and all(shown[name[p]] == "" for p in unrated)
+    assert all("toward a first rating" in text_of(pub.files[player_rel(category, sno[p])])
+               for p in unrated)

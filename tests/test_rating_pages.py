@@ -33,6 +33,7 @@ import io
 import re
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from flows import io as flows_io
@@ -178,7 +179,8 @@ def test_b02_8_3_the_player_page_shows_every_game_k_and_the_change_of_a_rated_pl
 def test_b02_8_3_3_the_page_says_why_k_is_40_and_what_was_assumed(rated):
     _run, pub, _ = rated
     junior = text_of(pub.files[player_rel("open", SNO["b"])])
-    assert "K 40: born 2012, under 2300, until the end of 2030 (B.02 8.3.3)" in junior
+    assert "K 40: a junior (18 or younger at the end of 2026) rated under 2300 (B.02 8.3.3)" in junior
+    assert "2012" not in junior and "2030" not in junior  # no year of birth on a public page
     assert "2400 never reached assumed (not given)" in junior
     assert "2300 never reached assumed (not given)" in junior
     assert "no other games in the rating period assumed (not given)" in junior
@@ -189,6 +191,17 @@ def test_b02_8_3_3_the_page_says_why_k_is_40_and_what_was_assumed(rated):
     rows = table_with(pub, player_rel("open", SNO["c"]), ["Rd", "Opponent", "Rtg", "Res", "Exp", "Rtg+/-"])
     assert [(r["Rd"], r["Res"], r["Exp"], r["Rtg+/-"]) for r in rows] == [
         ("1", "½", "", ""), ("2", "1", "0.36", "+25.6")]  # round 1 against the unrated d
+
+
+def test_b02_8_3_3_the_reason_for_k_in_words_keeps_the_700_rule_and_no_birth_year():
+    from transforms.fide.ratings import FIDE_2024
+    note = ("K 40: born 2007, under 2300, until the end of 2025 (B.02 8.3.3); "
+            "K 25: 40 x 28 games exceeds 700 (B.02 8.3.3)")
+    assert swiss_ratings.k_reason(note, FIDE_2024, 2024) == (
+        "a junior (18 or younger at the end of 2024) rated under 2300 (B.02 8.3.3), which gives "
+        "K 40; 40 x 28 games exceeds 700 (B.02 8.3.3)")
+    assert swiss_ratings.k_reason("K 30: given (k_override)", FIDE_2024, 2024) == (
+        "as given in players.csv (k_factor: the K FIDE published)")
 
 
 def test_b02_7_1_4_an_unrated_players_page_says_the_event_alone_is_not_enough(rated):
@@ -387,3 +400,24 @@ def test_the_demos_standings_and_player_pages_show_the_independent_changes(demo,
     assert unrated and all(shown[name[p]] == "" for p in unrated)
     assert all("toward a first rating" in text_of(pub.files[player_rel(category, sno[p])])
                for p in unrated)
+
+
+def test_b02_8_2_1_a_zero_score_first_event_says_it_gives_no_first_rating(demo):
+    run, pub = demo
+    c = run.category("girls")
+    fide = c.ratings["FIDE"].players
+    zero = fide.filter(~pl.col("rated") & (pl.col("games") > 0) & (pl.col("score") == 0))
+    assert zero.height >= 1  # the demo has one
+    for sno in zero["sno"]:
+        text = text_of(pub.files[player_rel("girls", sno)])
+        assert "all lost: a zero score in a first event is disregarded (B.02 8.2.1)" in text
+
+
+def test_no_rating_block_of_the_demo_names_a_year_of_birth(demo):
+    run, pub = demo
+    for c in run.categories:
+        years = dict(zip(c.players["sno"], c.players["birth_date"].dt.year()))
+        for sno, year in years.items():
+            text = text_of(pub.files[player_rel(c.cat.id, sno)])
+            block = text[text.find("FIDE rating —"):text.find("Tie-breaks after")]
+            assert block and "born" not in block and str(year) not in block, (c.cat.id, sno)

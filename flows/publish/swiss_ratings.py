@@ -32,6 +32,7 @@ list. ``change`` there is the exact K x Sigma(score - PD) (two decimals at most,
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 import polars as pl
@@ -147,13 +148,40 @@ def player_sections(run, c, sno: int, names: dict[int, str]) -> list[Section]:
     if lists is None or not c.ratings:
         return []
     rules = {lst.name: lst.rules() for lst in lists.lists}
+    year = lists.period_year or run.cfg.event.start.year  # as transforms.swiss.event rates
     out = []
     for name, rc in c.ratings.items():
         p = rc.players.row(by_predicate=pl.col("sno") == sno, named=True)
         games = rc.games.filter(pl.col("sno") == sno).sort("round")
-        out.append(_rated_section(name, c, p, games, names, rules[name]) if p["rated"]
+        out.append(_rated_section(name, c, p, games, names, rules[name], year) if p["rated"]
                    else _unrated_section(name, c, p, games, names, rules[name]))
     return out
+
+
+_JUNIOR_REASON = re.compile(r"born \d{4}, under (\d+), until the end of \d{4}")
+
+
+def k_reason(note: str, rules, period_year: int) -> str:
+    """FIDE B.02 8.3.3 — why K is what it is, for a public page: the rulebook's reasons
+    (``note``, "K 40: born 2007, under 2300, until the end of 2025 (B.02 8.3.3)") without the
+    "K n:" and without the year of birth.
+
+    Decision: a page says "a junior (18 or younger at the end of 2026) rated under 2300", not
+    the year of birth nor the year it implies: public files carry no birth date (DESIGN.md),
+    and the public TRF leaves even the year blank for the minors of a junior event
+    (``flows/swiss.py`` ``public_trf``); a K given in players.csv is called so."""
+    parts, ks = [], []
+    for part in note.split("; "):
+        if part.startswith("K ") and ": " in part:
+            k, part = part.split(": ", 1)
+            ks.append(k)
+        part = _JUNIOR_REASON.sub(f"a junior ({rules.junior_age} or younger at the end of "
+                                  f"{period_year}) rated under \\1", part)
+        parts.append(part.replace("given (k_override)",
+                                  "as given in players.csv (k_factor: the K FIDE published)"))
+    if len(parts) > 1 and ks:  # the 700 rule lowered it: say from what
+        parts[0] += f", which gives {ks[0]}"
+    return "; ".join(parts)
 
 
 def _game_frame(games: pl.DataFrame, names: dict[int, str]) -> pl.DataFrame:
@@ -189,11 +217,10 @@ def _assumptions(p: dict) -> list[str]:
 
 
 def _rated_section(name: str, c, p: dict, games: pl.DataFrame, names: dict[int, str],
-                   rules) -> Section:
+                   rules, period_year: int) -> Section:
     """FIDE B.02 8.3 — a rated player's change: K (8.3.3), the games that count (8.3.1, 5.1),
     per game K x (score - PD) (8.3.2), the total rounded (8.3.4), the performance (8.1.1)."""
-    why = "; ".join(part.split(": ", 1)[1] if part.startswith("K ") and ": " in part else part
-                    for part in p["note"].split("; "))
+    why = k_reason(p["note"], rules, period_year)
     intro = [f"Rating {p['rating']} on the {name} list. K {p['k']}: {why}."]
     if p["games"]:
         intro.append(
@@ -233,7 +260,13 @@ def _unrated_section(name: str, c, p: dict, games: pl.DataFrame, names: dict[int
              f"count toward a first rating, which needs at least {need} such games "
              f"({rules.name} 7.1.4, 8.2)."]
     counted = p["games"]
-    if p["needs_games"]:
+    if p["needs_games"] and counted and p["score"] == 0 and p["initial_rating"] is None \
+            and p["note"].startswith("zero score"):
+        intro.append(f"{counted} {'game counts' if counted == 1 else 'games count'} after round "
+                     f"{c.done}, all lost: a zero score in a first event is disregarded "
+                     f"({rules.name} 8.2.1), so this event alone gives no first rating — "
+                     f"{p['needs_games']} games against rated opponents needed in later events.")
+    elif p["needs_games"]:
         intro.append(f"{counted} {'game counts' if counted == 1 else 'games count'} after round "
                      f"{c.done}: this event alone is not enough — {p['needs_games']} more "
                      f"{'game' if p['needs_games'] == 1 else 'games'} against rated opponents "

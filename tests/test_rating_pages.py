@@ -421,3 +421,9 @@ def test_no_rating_block_of_the_demo_names_a_year_of_birth(demo):
             text = text_of(pub.files[player_rel(c.cat.id, sno)])
             block = text[text.find("FIDE rating —"):text.find("Tie-breaks after")]
             assert block and "born" not in block and str(year) not in block, (c.cat.id, sno)
+
+
+def test_the_event_home_says_which_lists_the_event_is_rated_for(rated, plain):
+    assert ("Rated for FIDE, NAT (its own K): FIDE Rating Regulations B.02, fide-2024-03"
+            in text_of(rated[1].files["index.html"]))
+    assert "Rated for" not in text_of(plain[1].files["index.html"])

@@ -49,6 +49,7 @@ def event_facts(run) -> list[tuple[str, str]]:
              ("Pairing system", system),
              ("Tie-breaks", f"{', '.join(s.tiebreaks)} (FIDE C.07, {s.tiebreak_edition})"),
              ("Contact", run.cfg.event.contact)]
+    facts += swiss_ratings.event_facts(run)
     for c in run.categories:
         facts.append((c.cat.name, f"{c.players.height} players, {c.done} of {c.rounds} rounds complete"))
     return facts

@@ -56,6 +56,17 @@ def lists_of(run) -> RatingsConfig | None:
     return rating_lists(run.cfg)
 
 
+def event_facts(run) -> list[tuple[str, str]]:
+    """FIDE B.02 — the event home's line on the lists it is rated for ([] without lists)."""
+    lists = lists_of(run)
+    if lists is None:
+        return []
+    named = ", ".join(x.name if x.name == "FIDE" else f"{x.name} (its own K)" for x in lists.lists)
+    editions = ", ".join(sorted({x.edition.value for x in lists.lists}))
+    return [("Rated for", f"{named}: FIDE Rating Regulations B.02, {editions}; rating changes "
+                          f"({CHANGE_LABEL}) in the standings and on every player's page")]
+
+
 def signed_tenths(change: float | None) -> str:
     """A rating change as chess-results prints ``Rtg+/-``: signed, one decimal ("+12.4",
     "-3.0", "0.0"); "" for none. The change is K x (score - PD) with PD in hundredths, so

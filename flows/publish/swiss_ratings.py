@@ -68,8 +68,8 @@ def event_facts(run) -> list[tuple[str, str]]:
 
 
 def signed_tenths(change: float | None) -> str:
-    """A rating change as chess-results prints ``Rtg+/-``: signed, one decimal ("+12.4",
-    "-3.0", "0.0"); "" for none. The change is K x (score - PD) with PD in hundredths, so
+    """FIDE B.02 8.3.2 — a rating change as chess-results prints ``Rtg+/-``: signed, one
+    decimal ("+12.4", "-3.0", "0.0"); "" for none. The change is K x (score - PD) with PD in hundredths, so
     exact in hundredths; they are rounded to tenths half away from zero."""
     if change is None:
         return ""
@@ -92,9 +92,9 @@ def changes_through(run, c, r: int) -> dict[str, RatingChanges]:
 
 
 def change_column(run, c, r: int) -> pl.DataFrame | None:
-    """``sno``, ``rtg_change``: the first list's (FIDE's) ``Rtg+/-`` after round ``r``, blank
-    for an unrated player and a rated one without a game that counts; None when the event has
-    no rating list."""
+    """FIDE B.02 8.3.2 — ``sno``, ``rtg_change``: the first list's (FIDE's) ``Rtg+/-`` after
+    round ``r``, blank for an unrated player and a rated one without a game that counts; None
+    when the event has no rating list."""
     ratings = changes_through(run, c, r)
     if not ratings:
         return None
@@ -313,7 +313,8 @@ def _unrated_section(name: str, c, p: dict, games: pl.DataFrame, names: dict[int
 
 
 def letter_line(run, c, sno: int) -> str:
-    """The player's rating change so far in one sentence (every list), "" without lists."""
+    """FIDE B.02 8.3, 8.2 — the player's rating change so far (or where the first rating
+    stands) in one sentence for every list; "" without lists."""
     parts = []
     for name, rc in c.ratings.items():
         p = rc.players.row(by_predicate=pl.col("sno") == sno, named=True)
@@ -343,8 +344,9 @@ def rating_change_frame(c, rc: RatingChanges) -> pl.DataFrame:
 
 
 def rating_change_files(pub: Publication, run) -> None:
-    """``office/<list>/rating-change-<category>.csv`` of every category with a complete round,
-    one per rating list (``office/fide/`` for FIDE's): see the module's Decision."""
+    """FIDE B.02 8.3 — ``office/<list>/rating-change-<category>.csv`` of every category with a
+    complete round, one per rating list (``office/fide/`` for FIDE's): see the module's
+    Decision."""
     if lists_of(run) is None:
         return
     for c in run.categories:

@@ -427,3 +427,16 @@ def test_the_event_home_says_which_lists_the_event_is_rated_for(rated, plain):
     assert ("Rated for FIDE, NAT (its own K): FIDE Rating Regulations B.02, fide-2024-03"
             in text_of(rated[1].files["index.html"]))
     assert "Rated for" not in text_of(plain[1].files["index.html"])
+
+
+def test_the_final_letter_gives_the_events_rating_change(demo):
+    run, _pub = demo
+    from flows.publish.swiss_letters import swiss_letters
+    letters, _ = swiss_letters(run, run.as_of)
+    c = run.category("open")
+    fide = {r["sno"]: r for r in c.ratings["FIDE"].players.iter_rows(named=True)}
+    p = fide[10]
+    letter = next(x for x in letters if x.key == "player-open-10-final")
+    lines = [ln for b in letter.blocks for ln in b.lines if "rating change" in ln]
+    assert lines == [f"FIDE rating change in this event {swiss_ratings.signed_tenths(p['change_exact'])} "
+                     f"(K {p['k']}, {p['games']} rated games), performance {p['performance']}."]

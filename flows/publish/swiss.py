@@ -615,7 +615,8 @@ def home_groups(pub: Publication, run) -> list[LinkGroup]:
                       {"href": f"crosstable.html#{cid}", "label": "Crosstable"}]
         if not run.blocked:
             links += [{"href": list_rel(cid, alphabetical=True), "label": "Players A-Z: find your page",
-                       "note": "(rounds, points, rank after each round, tie-breaks)"},
+                       "note": "(rounds, points, rank after each round, tie-breaks"
+                               + (", rating change)" if c.ratings else ")")},
                       {"href": list_rel(cid), "label": "Starting rank list"}]
         if c.prizes is not None:
             links.append({"href": f"prizes.html#{cid}", "label": "Prizes"})

@@ -316,12 +316,13 @@ def letter_line(run, c, sno: int) -> str:
     """FIDE B.02 8.3, 8.2 — the player's rating change so far (or where the first rating
     stands) in one sentence for every list; "" without lists."""
     parts = []
+    when = "so far" if c.done < c.rounds else "in this event"
     for name, rc in c.ratings.items():
         p = rc.players.row(by_predicate=pl.col("sno") == sno, named=True)
         perf = f", performance {p['performance']}" if p["performance"] is not None else ""
         if p["rated"]:
             if p["games"]:
-                parts.append(f"{name} rating change so far {signed_tenths(p['change_exact'])} "
+                parts.append(f"{name} rating change {when} {signed_tenths(p['change_exact'])} "
                              f"(K {p['k']}, {p['games']} rated games){perf}")
         elif p["initial_rating"] is not None:
             parts.append(f"{name} first rating {p['initial_rating']} from {p['games']} games{perf}")

@@ -87,7 +87,7 @@ def demo_run(prefect_harness, tmp_path_factory):
     time built again although nothing changed (``rebuild``: else it would find every event
     unchanged and build nothing); returns (base, out, status, files after run 1, status of
     run 2, files after run 2)."""
-    from flows.events import run_events
+    from flows.pipeline.events import run_events
 
     base = tmp_path_factory.mktemp("e2e")
     shutil.copytree(ROOT / "inputs", base / "inputs")

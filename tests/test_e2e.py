@@ -64,9 +64,9 @@ def test_rerun_is_idempotent(demo_run):
 
 def test_a_run_with_no_change_builds_no_event_again(demo_run):
     """A third run, nothing changed since the second: every event is found unchanged
-    (flows/unchanged.py) and not built, so every file stays as it was, manifests included."""
-    from flows import unchanged
-    from flows.events import run_events
+    (flows/pipeline/unchanged.py) and not built, so every file stays as it was, manifests included."""
+    from flows.pipeline import unchanged
+    from flows.pipeline.events import run_events
 
     base, out, status, _, _, second = demo_run
     unchanged.SKIPPED.clear()

@@ -5,7 +5,7 @@ BIN      := $(VENV)/bin
 export PREFECT_HOME := $(CURDIR)/.prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: demo test bench bench-site bench-season lint lock clean install demo-inputs server
+.PHONY: demo test bench bench-site bench-season bench-event lint lock clean install demo-inputs server
 
 $(BIN)/uv:
 	$(PY) -m venv $(VENV)
@@ -53,6 +53,13 @@ bench-site: install
 SCALE ?= 1.0
 bench-season: install
 	$(BIN)/python -m flows.devtools.bench_season --scale $(SCALE)
+
+# One generated Swiss (PLAYERS, ROUNDS) run three times: first, nothing changed, one result changed
+# (wall, peak memory, files written again, largest public page; issue 26's goals).
+PLAYERS ?= 1000
+ROUNDS ?= 9
+bench-event: install
+	$(BIN)/python -m flows.devtools.bench_event --players $(PLAYERS) --rounds $(ROUNDS)
 
 # The office's Prefect server on PostgreSQL (Debian's postgresql; the cluster in .prefect/postgres,
 # Prefect's API at http://127.0.0.1:4200/api): scheduled operation, flows/cli/server.py.

@@ -32,13 +32,14 @@ GK_DEMO = ROOT / "inputs" / "golden-knights-2019"
 AS_OF = "2026-11-15"
 
 
-def swiss_event(folder: Path, players: int, done: int, seed: int, edition: str) -> None:
-    """A Swiss event of ``players`` players, ``done`` rounds played of 9."""
+def swiss_event(folder: Path, players: int, done: int, seed: int, edition: str,
+                total: int = 9) -> None:
+    """A Swiss event of ``players`` players, ``done`` rounds played of ``total``."""
     from flows.cli.demo_inputs import import_trf
     from flows.devtools.demo.random_events import random_tournament
     from transforms.fide.trf import write_trf
 
-    t = random_tournament(players, done, total_rounds=9, seed=seed, edition=edition)
+    t = random_tournament(players, done, total_rounds=total, seed=seed, edition=edition)
     trf = folder.parent / f"{folder.name}.trf"
     trf.write_text(write_trf(t), encoding="utf-8")
     import_trf(trf, folder)

@@ -14,7 +14,7 @@ from prefect.utilities.annotations import quote
 from flows.mail.letters import Letter, without_addresses
 from flows.mail.messages import bulletin_letters
 from flows.mail.swiss_letters import swiss_letters
-from flows.pipeline import tasks
+from flows.pipeline import tasks, unchanged
 from flows.pipeline.progress import Steps
 from flows.site import swiss as pages
 from flows.site import swiss_ratings
@@ -62,9 +62,14 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir:
     with step("validate"):
         run = validate(cfg, quote(raw), as_of)
     if not run.blocked:
+        run.known_pairings = tasks.known_pairings(out_dir)
         for name, rule in RULE_TASKS:
-            with step(name):
+            with step(name) as info:
                 rule(quote(run))
+                if name == "audit":
+                    info["detail"] = (f"{run.reused} of {plural(len(run.pairings), 'round')} as the last "
+                                      "run paired them, the others paired again")
+        pub.cache["pairings"] = {"program": unchanged.program_fingerprint(), "rounds": run.pairings}
     with step("pages"):
         letters = pages_task(quote(pub), cfg, quote(run), as_of)
     return pub, letters

@@ -202,6 +202,23 @@ the README gives the nginx lines): the office's pages, the outbox (addresses, le
 the manifest (the office's record of the run: its letters by key, its notes)."""
 
 
+def known_pairings(out_dir: Path) -> dict[str, Any]:
+    """The audit's pairings the event's last complete run made (its manifest's ``cache``), by
+    their key (:func:`transforms.swiss.event.pairing_key`), when that run was made by this
+    program (the same code, templates and libraries: :func:`flows.pipeline.unchanged.
+    program_fingerprint`); else none (every round is paired again)."""
+    try:
+        data = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    cache = data.get("cache") if isinstance(data, dict) else None
+    pairings = cache.get("pairings") if isinstance(cache, dict) else None
+    if (not isinstance(pairings, dict) or pairings.get("program") != unchanged.program_fingerprint()
+            or not isinstance(pairings.get("rounds"), dict)):
+        return {}
+    return pairings["rounds"]
+
+
 def previous_render_hashes(out_dir: Path) -> dict[str, str]:
     try:
         data = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
@@ -435,6 +452,8 @@ def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
         "notes": pub.notes,
         last_good.KEY: pub.publication,
     }
+    if pub.cache:
+        manifest["cache"] = pub.cache
     if key is not None:
         manifest[unchanged.KEY] = key
     return json.dumps(manifest, indent=2, sort_keys=False) + "\n"

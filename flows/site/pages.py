@@ -96,6 +96,9 @@ class Publication:
     """The run's validation findings (:func:`publish_validation`)."""
     publication: dict[str, Any] = field(default_factory=dict)
     """What the public pages show, for the manifest (:func:`flows.pipeline.last_good.record`)."""
+    cache: dict[str, Any] = field(default_factory=dict)
+    """What the next run may take instead of computing it again, for the manifest's ``cache``
+    (e.g. the audit's pairings by their key: :func:`flows.pipeline.tasks.known_pairings`)."""
 
     def withhold(self, reason: str) -> None:
         """Record that ``reason`` keeps something of this run's inputs from the public; the

@@ -13,6 +13,7 @@ raw frames in, and publishes what comes back.
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -26,7 +27,7 @@ from transforms.fide.dutch.engine import pair_round
 from transforms.fide.dutch.state import Board
 from transforms.fide.ratings import RatingChanges, RatingsConfig, rating_changes
 from transforms.fide.standings import allocate_prizes, rank_players
-from transforms.fide.trf import Tournament
+from transforms.fide.trf import Tournament, write_trf
 from transforms.swiss import rounds
 from transforms.swiss import scorecard as sc
 from transforms.swiss.config import Category
@@ -92,6 +93,15 @@ class SwissRun:
     categories: list[CategoryRun]
     blocked: str = ""
     """Why standings and pairings are not published (errors in the files they depend on)."""
+    known_pairings: dict[str, Any] = field(default_factory=dict)
+    """The engine's pairings a previous run made, by :func:`pairing_key` (``{"boards": "1-5
+    2-0 …"`` (white-black start numbers, 0 for the bye), ``"log": […]}``): given by the caller, so that the audit pairs again only the rounds whose
+    inputs changed."""
+    pairings: dict[str, Any] = field(default_factory=dict)
+    """This run's engine pairings of the audited rounds, by :func:`pairing_key` (what the next
+    run may be given as ``known_pairings``)."""
+    reused: int = 0
+    """How many audited rounds were taken from ``known_pairings`` instead of paired again."""
 
     def category(self, cid: str) -> CategoryRun:
         return next(c for c in self.categories if c.cat.id == cid)
@@ -289,14 +299,15 @@ def engine_input(run: SwissRun, c: CategoryRun, round_no: int, setup: rounds.Rou
                                acceleration=s.acceleration)
 
 
-def pair(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup) -> tuple[list[Board], list[str]]:
+def pair(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup,
+         t: Tournament | None = None) -> tuple[list[Board], list[str]]:
     """FIDE C.04.3 — Dutch pairing of round ``r``, or a rules part's pairing of it where the
     event's regulations pair that round otherwise (the National Junior's last-round same-state
     rule: a declared departure, see :mod:`transforms.national_junior.same_state`). Returns
-    the boards and the rule's log."""
+    the boards and the rule's log. ``t``: the engine's input when the caller has it."""
     s = run.cfg.swiss
     assert s is not None
-    t = engine_input(run, c, r, setup)
+    t = t if t is not None else engine_input(run, c, r, setup)
     for part in run.cfg.rule_parts():
         if isinstance(part, PairingRules):
             done = part.pair(t, round_no=r, rounds=c.rounds, edition=s.dutch_edition,
@@ -304,6 +315,22 @@ def pair(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup) -> tup
             if done is not None:
                 return done
     return pair_round(t, round_no=r, edition=s.dutch_edition), []
+
+
+def pairing_key(run: SwissRun, c: CategoryRun, r: int, t: Tournament, players: str) -> str:
+    """FIDE C.04.3 — what round ``r``'s pairing is made from, as a key: the TRF the engine reads
+    (every player's history before the round, its absences and byes), the Dutch edition, the
+    round and the number of rounds, the rules parts that may pair it otherwise and the
+    category's players (``players``: their digest; the same-state rule reads their states).
+    Equal keys, equal pairings: the audit of a round whose key a previous run has is taken
+    from it (the caller keeps the keys with the program they were made by)."""
+    s = run.cfg.swiss
+    assert s is not None
+    h = hashlib.sha256(write_trf(t).encode())
+    parts = ",".join(sorted(type(p).__name__ for p in run.cfg.rule_parts()
+                            if isinstance(p, PairingRules)))
+    h.update(f"\0{s.dutch_edition}\0{r}\0{c.rounds}\0{parts}\0{players}".encode())
+    return h.hexdigest()
 
 
 def next_pairing(run: SwissRun, c: CategoryRun) -> NextPairing | None:
@@ -329,10 +356,22 @@ def audit(run: SwissRun, c: CategoryRun) -> tuple[list[dict], dict[int, list[str
     check; for an event paired elsewhere it checks the other program."""
     out = []
     logs: dict[int, list[str]] = {}
+    players = hashlib.sha256(c.players.write_csv().encode()).hexdigest()
     for r in range(1, c.done + 1):
         setup = rounds.setup_from_scorecard(c.card, r)
         try:
-            boards, log = pair(run, c, r, setup)
+            t = engine_input(run, c, r, setup)
+            key = pairing_key(run, c, r, t, players)
+            hit = run.known_pairings.get(key)
+            if isinstance(hit, dict) and isinstance(hit.get("boards"), str):
+                boards = [(int(w), int(b) or None) for w, b in
+                          (x.split("-") for x in hit["boards"].split())]
+                log = [str(x) for x in hit.get("log", [])]
+                run.reused += 1
+            else:
+                boards, log = pair(run, c, r, setup, t)
+            run.pairings[key] = {"boards": " ".join(f"{w}-{b or 0}" for w, b in boards),
+                                 "log": list(log)}
             ours = set(boards)
             if log:
                 logs[r] = log

@@ -1,0 +1,106 @@
+"""The audit of recorded rounds pairs again only what changed (issue 26): a round's pairing is
+keyed by what it is made from (``transforms.swiss.event.pairing_key``: the engine's TRF of the
+history before it, the edition, the rules parts, the category's players); a run given the
+pairings of a previous one takes those whose key it has and pairs the others. The flow keeps
+them in the event's manifest with the program that made them, and an event built on them is
+byte for byte the event built from scratch."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from flows import io
+from tests.bad_input_events import SWISS_FILES, write_event
+from tests.conftest import TIMED, output_files
+from transforms.kinds import parse_event_config
+from transforms.national_junior.schemas import SCHEMAS
+from transforms.swiss import event as swiss
+
+ROOT = Path(__file__).resolve().parent.parent
+NJ = ROOT / "inputs" / "national-junior-2024"
+
+
+def audited(folder: Path, known: dict | None = None) -> swiss.SwissRun:
+    cfg = parse_event_config((folder / "event.toml").read_text())
+    raw = {n: io.read_csv_strings(folder / n) for n in SCHEMAS if (folder / n).exists()}
+    run = swiss.prepare(cfg, raw, cfg.event.as_of)
+    run.known_pairings = dict(known or {})
+    swiss.rank_rounds(run)
+    swiss.audit_rounds(run)
+    return run
+
+
+@pytest.fixture(scope="module")
+def demo():
+    return audited(NJ)
+
+
+def test_every_audited_round_of_the_demo_is_taken_from_its_previous_pairings(demo, monkeypatch):
+    rounds = sum(c.done for c in demo.categories)
+    assert len(demo.pairings) == rounds == 22 and demo.reused == 0
+
+    def no_engine(*args, **kwargs):
+        raise AssertionError("paired again")
+
+    monkeypatch.setattr(swiss, "pair", no_engine)
+    again = audited(NJ, demo.pairings)
+    assert again.reused == rounds
+    assert [(c.audit, c.rule_logs) for c in again.categories] == \
+        [(c.audit, c.rule_logs) for c in demo.categories]
+    assert again.pairings == demo.pairings
+
+
+def test_a_changed_result_pairs_again_only_the_rounds_after_it(demo, tmp_path):
+    folder = tmp_path / "nj"
+    shutil.copytree(NJ, folder)
+    results = pl.read_csv(folder / "results.csv", infer_schema=False)
+    row = results.with_row_index().filter((pl.col("round") == "8") & (pl.col("result") == "1-0")
+                                          & pl.col("white_id").str.starts_with("O")).row(0, named=True)
+    results = results.with_columns(result=pl.when(pl.int_range(pl.len()) == row["index"])
+                                   .then(pl.lit("0-1")).otherwise(pl.col("result")))
+    results.write_csv(folder / "results.csv")
+    again = audited(folder, demo.pairings)
+    fresh = audited(folder)
+    open_ = again.category("open")
+    assert again.reused == sum(c.done for c in again.categories) - (open_.done - 8)  # rounds 9-11 of open
+    assert [(c.audit, c.rule_logs) for c in again.categories] == \
+        [(c.audit, c.rule_logs) for c in fresh.categories]
+    assert again.pairings == fresh.pairings
+
+
+def test_a_different_edition_or_player_list_is_another_key(demo, tmp_path):
+    folder = tmp_path / "nj"
+    shutil.copytree(NJ, folder)
+    toml = (folder / "event.toml").read_text()
+    (folder / "event.toml").write_text(toml.replace('dutch_edition = "2017"', 'dutch_edition = "2025"'))
+    assert audited(folder, demo.pairings).reused == 0
+    shutil.copy(NJ / "event.toml", folder / "event.toml")
+    players = pl.read_csv(folder / "players.csv", infer_schema=False)
+    players.with_columns(name=pl.when(pl.col("player_id") == "G001").then(pl.lit("Renamed, Girl"))
+                         .otherwise(pl.col("name"))).write_csv(folder / "players.csv")
+    again = audited(folder, demo.pairings)
+    girls = again.category("girls")
+    assert again.reused == again.category("open").done  # the girls' rounds are paired again
+    assert girls.done and len(again.pairings) == sum(c.done for c in again.categories)
+
+
+def test_an_event_built_on_its_last_runs_pairings_equals_one_built_from_scratch(prefect_harness,
+                                                                               tmp_path):
+    from flows.pipeline.events import run_events
+    from flows.pipeline.tasks import known_pairings
+
+    inputs, fresh_inputs = tmp_path / "inputs", tmp_path / "fresh-inputs"
+    event = write_event(inputs / "tiny-swiss", SWISS_FILES)
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    assert run_events(inputs, out, send_mail=False) == {"tiny-swiss": "ok"}
+    assert len(known_pairings(out / "tiny-swiss")) == 2  # the two played rounds
+    text = (event / "results.csv").read_text()
+    (event / "results.csv").write_text(text.replace("2,3,S6,S5,1-0", "2,3,S6,S5,0-1"))
+    assert run_events(inputs, out, send_mail=False) == {"tiny-swiss": "ok"}
+    shutil.copytree(inputs, fresh_inputs)
+    assert run_events(fresh_inputs, fresh, send_mail=False) == {"tiny-swiss": "ok"}
+    assert output_files(out / "tiny-swiss", TIMED) == output_files(fresh / "tiny-swiss", TIMED)

@@ -5,7 +5,7 @@ BIN      := $(VENV)/bin
 export PREFECT_HOME := $(CURDIR)/.prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: demo test bench bench-site bench-season lint lock clean install demo-inputs
+.PHONY: demo test test-fast test-shuffled docs cli-reference bench bench-site bench-season lint lock clean install demo-inputs
 
 $(BIN)/uv:
 	$(PY) -m venv $(VENV)
@@ -39,6 +39,15 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -rs
 
+# The tiers (tests/conftest.py TIERS; markers in pyproject.toml): the rulebook and the command
+# line, without the slow ones — seconds, not minutes. `make test` runs every tier.
+test-fast: install
+	$(BIN)/python -m pytest -rs -m "(rulebook or cli) and not slow"
+
+# Every test in a random order (pytest-randomly; it prints the seed: SEED=N repeats that order).
+test-shuffled: install
+	$(BIN)/python -m pytest -rs -p randomly $(if $(SEED),--randomly-seed=$(SEED))
+
 # ENGINE=/path/to/bbpPairings.exe (2025 rules) ENGINE_2017=… (2017 rules): pairs the same files
 # side by side up to 1,000 players (times, ratio, identical or not).
 bench: install
@@ -64,7 +73,7 @@ demo-inputs: install
 	$(BIN)/chessfed input-reference --out inputs/README.md
 
 lock: | $(BIN)/uv
-	$(BIN)/uv pip compile --quiet --extra test pyproject.toml -o requirements.lock
+	$(BIN)/uv pip compile --quiet --extra test --extra docs pyproject.toml -o requirements.lock
 
 clean:
 	rm -rf $(VENV) .prefect outputs/*/ outputs/.chessfed outputs/index.html outputs/run.json build transforms/fide/dutch/cmatching*.so

@@ -103,3 +103,72 @@ def demo_run(prefect_harness, tmp_path_factory):
     status2 = run_events(base / "inputs", out, rebuild=True)
     second = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
     return base, out, status, first, status2, second
+
+
+TIERS = {
+    # rulebook: the transforms (and the readers and generators that feed them); no Prefect
+    **dict.fromkeys([
+        "test_acceleration", "test_architecture", "test_berger", "test_config", "test_dutch",
+        "test_dutch_cores", "test_dutch_explain", "test_dutch_matching", "test_dutch_weights",
+        "test_gk_advancement", "test_gk_entries", "test_gk_event", "test_gk_prizes",
+        "test_gk_results", "test_gk_sections", "test_ingest", "test_junior_entries",
+        "test_malformed", "test_ratings", "test_same_state", "test_scorecard", "test_standings",
+        "test_swiss_progress", "test_swiss_round", "test_tiebreaks", "test_tiebreaks_reference",
+        "test_trf", "test_trf2026", "test_trf_import", "test_trf_points", "test_vocabularies",
+    ], "rulebook"),
+    # publish: pages, PDFs, letters and messages made in process; no Prefect flow runs
+    **dict.fromkeys([
+        "test_early_pdfs", "test_gk_letters", "test_gk_site", "test_letters_text", "test_mail",
+        "test_pdf", "test_print_tables", "test_rating_report", "test_standings_pages",
+        "test_swiss_letters", "test_swiss_site", "test_texts_follow_config",
+    ], "publish"),
+    # cli: the command line, in process or as a subprocess, without Prefect flows
+    **dict.fromkeys([
+        "test_acceleration_event", "test_campaign", "test_cli_run", "test_crosscheck", "test_manual",
+        "test_dutch_cli", "test_generator", "test_input_reference", "test_standings_cli",
+        "test_standings_cli_de", "test_tiebreaks_no_game",
+    ], "cli"),
+    # flows: end-to-end flows under the shared Prefect harness (prefect_harness, demo_run)
+    **dict.fromkeys([
+        "test_bad_day", "test_bad_inputs", "test_concurrency", "test_e2e", "test_hostile",
+        "test_plain_events", "test_prepare", "test_print", "test_privacy", "test_rerender",
+        "test_unchanged",
+    ], "flows"),
+    # servers: a real Prefect server, SMTP servers, the browser, killed processes
+    **dict.fromkeys([
+        "test_crash_safety", "test_delivery", "test_mail_e2e", "test_prefect_server",
+        "test_site_browser",
+    ], "servers"),
+}
+"""Every test module's tier (pyproject.toml's markers say what each means). ``make test-fast``
+runs ``-m "(rulebook or cli) and not slow"``; ``make test`` runs every tier. A new module must be
+given its tier here: the collection fails until it is."""
+
+SLOW = {"test_properties": "rulebook"}
+"""Rulebook modules that take long (hypothesis over many generated tournaments, about 40 s):
+marked with their tier and ``slow``, so ``make test-fast`` leaves them to ``make test``."""
+
+SLOW_TESTS = (
+    "tests/test_dutch.py::test_dutch_2017_conformance_all_215_cases_identical_with_colours[python]",
+    "tests/test_dutch.py::test_dutch_2025_conformance_206_undisputed_cases_identical_with_colours[python]",
+)
+"""Single slow tests of a fast tier, also marked ``slow``: the reference cases paired by the
+pure-Python matching core (about 20 s of the fast tiers' 80; the compiled core pairs the same
+cases in ``make test-fast``, and tests/test_dutch_cores.py compares the two cores there)."""
+
+
+def pytest_collection_modifyitems(config, items):
+    unknown = set()
+    for item in items:
+        module = item.path.stem
+        tier = TIERS.get(module) or SLOW.get(module)
+        if tier is None:
+            unknown.add(str(item.path.relative_to(ROOT)))
+            continue
+        item.add_marker(getattr(pytest.mark, tier))
+        if module in SLOW or item.nodeid in SLOW_TESTS:
+            item.add_marker(pytest.mark.slow)
+    if unknown:
+        raise pytest.UsageError(
+            f"test modules without a tier: {', '.join(sorted(unknown))}; give each its tier in "
+            "tests/conftest.py TIERS (rulebook, publish, cli, flows or servers)")

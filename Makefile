@@ -66,6 +66,16 @@ bench-season: install
 lint: install
 	$(BIN)/ruff check flows transforms tests
 
+# The manual (docs/, mkdocs.yml) into build/docs/; --strict: any warning (a broken link, a page
+# missing from the nav, a snippet not found) fails the build. Nothing is fetched.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	@echo "the manual: build/docs/index.html"
+
+# Regenerates the manual's command line page from the parsers (tests/test_manual.py checks it).
+cli-reference: install
+	$(BIN)/python -m flows.commands.cli_reference --out docs/cli.md
+
 # Regenerates the committed demo inputs (deterministic, seeded) and the input reference
 # (inputs/README.md, generated from the schemas and the regulations' vocabularies).
 demo-inputs: install

@@ -53,8 +53,9 @@ def test_every_section_the_source_cites_of_the_design_and_style_notes_is_there()
     for path in [*ROOT.glob("flows/**/*.py"), *ROOT.glob("transforms/**/*.py"),
                  *ROOT.glob("tests/*.py")]:
         text = path.read_text(encoding="utf-8")
-        cited += [(path, "DESIGN.md", s) for s in re.findall(r'DESIGN\.md,? "([^"]+)"', text)]
-        cited += [(path, "STYLE.md", s) for s in re.findall(r'STYLE\.md "([^"]+)"', text)]
+        for note in ("DESIGN.md", "STYLE.md"):  # a citation may wrap onto the next line
+            cited += [(path, note, " ".join(s.split()))
+                      for s in re.findall(note.replace(".", r"\.") + r',?\s+"([^"]+)"', text)]
         for rule in re.findall(r"STYLE\.md rule (\d+)", text):
             assert rule in rules, f"{path}: STYLE.md has no rule {rule}"
     assert len(cited) > 10

@@ -153,11 +153,15 @@ SLOW_TESTS = (
     "tests/test_dutch.py::test_dutch_2025_conformance_206_undisputed_cases_identical_with_colours[python]",
     "tests/test_dutch.py::test_dutch_2025_disputed_cases_follow_bbppairings[python]",
     "tests/test_campaign.py::test_parallel_jobs_give_the_same_tournaments",
+    "tests/test_acceleration_event.py::test_standings_tiebreaks_trf_points_and_prizes_never_include_virtual_points",
+    "tests/test_acceleration_event.py::test_crosscheck_with_baku_acceleration_writes_the_virtual_points_into_every_file",
 )
 """Single slow tests of a fast tier, also marked ``slow``: the reference cases paired by the
 pure-Python matching core (about 20 s of the fast tiers' 80 measured on 2 December 2026; the
 compiled core pairs the same cases in ``make test-fast``, and tests/test_dutch_cores.py
-compares the two cores there), and a campaign run twice in worker processes (4-8 s)."""
+compares the two cores there), a campaign run twice in worker processes (4-8 s), and the
+accelerated National Junior event run whole and cross-checked through engine processes (2-5 s
+each; its pairing on pairing scores stays in the fast tiers)."""
 
 
 def pytest_collection_modifyitems(config, items):

@@ -124,7 +124,7 @@ TIERS = {
     ], "publish"),
     # cli: the command line, in process or as a subprocess, without Prefect flows
     **dict.fromkeys([
-        "test_acceleration_event", "test_campaign", "test_cli_run", "test_crosscheck", "test_manual",
+        "test_acceleration_event", "test_cli_run", "test_crosscheck", "test_manual",
         "test_dutch_cli", "test_generator", "test_input_reference", "test_standings_cli",
         "test_standings_cli_de", "test_tiebreaks_no_game",
     ], "cli"),
@@ -141,27 +141,48 @@ TIERS = {
     ], "servers"),
 }
 """Every test module's tier (pyproject.toml's markers say what each means). ``make test-fast``
-runs ``-m "(rulebook or cli) and not slow"``; ``make test`` runs every tier. A new module must be
+runs ``--tiers rulebook,cli -m "not slow"``; ``make test`` runs every tier. A new module must be
 given its tier here: the collection fails until it is."""
 
-SLOW = {"test_properties": "rulebook"}
-"""Rulebook modules that take long (hypothesis over many generated tournaments, about 40 s):
-marked with their tier and ``slow``, so ``make test-fast`` leaves them to ``make test``."""
+SLOW = {"test_properties": "rulebook", "test_campaign": "cli"}
+"""Modules of a fast tier that take long, marked with their tier and ``slow`` so that ``make
+test-fast`` leaves them to ``make test``: hypothesis over many generated tournaments (about
+40 s), and the cross-check campaign, whose tests run generated tournaments through engine
+processes (2-8 s each under load)."""
 
 SLOW_TESTS = (
     "tests/test_dutch.py::test_dutch_2017_conformance_all_215_cases_identical_with_colours[python]",
     "tests/test_dutch.py::test_dutch_2025_conformance_206_undisputed_cases_identical_with_colours[python]",
     "tests/test_dutch.py::test_dutch_2025_disputed_cases_follow_bbppairings[python]",
-    "tests/test_campaign.py::test_parallel_jobs_give_the_same_tournaments",
     "tests/test_acceleration_event.py::test_standings_tiebreaks_trf_points_and_prizes_never_include_virtual_points",
     "tests/test_acceleration_event.py::test_crosscheck_with_baku_acceleration_writes_the_virtual_points_into_every_file",
 )
 """Single slow tests of a fast tier, also marked ``slow``: the reference cases paired by the
 pure-Python matching core (about 20 s of the fast tiers' 80 measured on 2 December 2026; the
 compiled core pairs the same cases in ``make test-fast``, and tests/test_dutch_cores.py
-compares the two cores there), a campaign run twice in worker processes (4-8 s), and the
-accelerated National Junior event run whole and cross-checked through engine processes (2-5 s
-each; its pairing on pairing scores stays in the fast tiers)."""
+compares the two cores there), and the accelerated National Junior event run whole and
+cross-checked through engine processes (2-5 s each; its pairing on pairing scores stays in the
+fast tiers)."""
+
+
+def pytest_addoption(parser):
+    parser.addoption("--tiers", default=None, metavar="TIER,…",
+                     help="collect only the test modules of these tiers (tests/conftest.py "
+                          "TIERS): the others are not even imported (make test-fast)")
+
+
+def pytest_ignore_collect(collection_path, config):
+    """With ``--tiers``, a test module of another tier is not collected at all: importing the
+    flows' modules (Prefect, WeasyPrint) and rewriting their asserts is a good part of the
+    fast tiers' time otherwise. A module without a tier is still collected, so that it fails."""
+    tiers = config.getoption("--tiers")
+    if tiers is None or collection_path.suffix != ".py" or \
+            not collection_path.name.startswith("test_"):
+        return None
+    tier = TIERS.get(collection_path.stem) or SLOW.get(collection_path.stem)
+    if tier is not None and tier not in tiers.split(","):
+        return True
+    return None
 
 
 def pytest_collection_modifyitems(config, items):

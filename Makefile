@@ -5,7 +5,7 @@ BIN      := $(VENV)/bin
 export PREFECT_HOME := $(CURDIR)/.prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: demo test test-fast test-shuffled docs cli-reference bench bench-site bench-season lint lock clean install demo-inputs
+.PHONY: demo test test-fast test-shuffled docs cli-reference bench bench-site bench-season lint lock clean install demo-inputs server
 
 $(BIN)/uv:
 	$(PY) -m venv $(VENV)
@@ -53,17 +53,22 @@ test-shuffled: install
 # ENGINE=/path/to/bbpPairings.exe (2025 rules) ENGINE_2017=… (2017 rules): pairs the same files
 # side by side up to 1,000 players (times, ratio, identical or not).
 bench: install
-	$(BIN)/python -m flows.commands.bench $(if $(ENGINE),--engine $(ENGINE)) $(if $(ENGINE_2017),--engine-2017 $(ENGINE_2017))
+	$(BIN)/python -m flows.devtools.bench $(if $(ENGINE),--engine $(ENGINE)) $(if $(ENGINE_2017),--engine-2017 $(ENGINE_2017))
 
 # What a rerun after one new round renders again (National Junior demo, rounds 1-9, then 10).
 bench-site: install
-	$(BIN)/python -m flows.commands.bench_site
+	$(BIN)/python -m flows.devtools.bench_site
 
 # A generated season (50 events: Swiss 100-1,000 players, Golden Knights 200-2,000 entries) run
 # one event after another, side by side and on a Dask LocalCluster (SCALE=0.2 for a quick one).
 SCALE ?= 1.0
 bench-season: install
-	$(BIN)/python -m flows.commands.bench_season --scale $(SCALE)
+	$(BIN)/python -m flows.devtools.bench_season --scale $(SCALE)
+
+# The office's Prefect server on PostgreSQL (Debian's postgresql; the cluster in .prefect/postgres,
+# Prefect's API at http://127.0.0.1:4200/api): scheduled operation, flows/cli/server.py.
+server: install
+	$(BIN)/chessfed server --folder .prefect/postgres
 
 lint: install
 	$(BIN)/ruff check flows transforms tests
@@ -76,7 +81,7 @@ docs: install
 
 # Regenerates the manual's command line page from the parsers (tests/test_manual.py checks it).
 cli-reference: install
-	$(BIN)/python -m flows.commands.cli_reference --out docs/cli.md
+	$(BIN)/python -m flows.devtools.cli_reference --out docs/cli.md
 
 # Regenerates the committed demo inputs (deterministic, seeded) and the input reference
 # (inputs/README.md, generated from the schemas and the regulations' vocabularies).

@@ -87,7 +87,7 @@ def demo_run(prefect_harness, tmp_path_factory):
     time built again although nothing changed (``rebuild``: else it would find every event
     unchanged and build nothing); returns (base, out, status, files after run 1, status of
     run 2, files after run 2)."""
-    from flows.events import run_events
+    from flows.pipeline.events import run_events
 
     base = tmp_path_factory.mktemp("e2e")
     shutil.copytree(ROOT / "inputs", base / "inputs")
@@ -131,7 +131,7 @@ TIERS = {
     # flows: end-to-end flows under the shared Prefect harness (prefect_harness, demo_run)
     **dict.fromkeys([
         "test_bad_day", "test_bad_inputs", "test_concurrency", "test_e2e", "test_hostile",
-        "test_plain_events", "test_prepare", "test_print", "test_privacy", "test_rerender",
+        "test_plain_events", "test_print", "test_privacy", "test_rerender",
         "test_unchanged",
     ], "flows"),
     # servers: a real Prefect server, SMTP servers, the browser, killed processes

@@ -11,7 +11,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from flows.commands import pair as pair_cli
+from flows.cli import pair as pair_cli
 from transforms.core.errors import InputError, NoValidPairing
 from transforms.core.model import SCORECARD_SCHEMA, Acceleration, DutchEdition
 from transforms.fide.acceleration import (

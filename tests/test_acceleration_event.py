@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from flows import io as fio
-from flows.commands import crosscheck
+from flows.devtools import crosscheck
 from transforms.core.errors import ConfigError
 from transforms.core.model import Acceleration
 from transforms.fide.acceleration import baku_group_size, virtual_points
@@ -99,7 +99,7 @@ def test_standings_tiebreaks_trf_points_and_prizes_never_include_virtual_points(
 
 
 def test_crosscheck_with_baku_acceleration_writes_the_virtual_points_into_every_file(tmp_path):
-    engine = [sys.executable, "-m", "flows.cli", "pair"]
+    engine = [sys.executable, "-m", "flows.cli.main", "pair"]
     checks = crosscheck.play_event(engine, 12, 4, 3, "2025", tmp_path, acceleration="baku")
     assert len(checks) == 4 and all(c.same for c in checks)
     files = sorted(tmp_path.glob("*.trf"))

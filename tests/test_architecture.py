@@ -259,3 +259,30 @@ def test_no_private_name_crosses_a_module():
                     and node.value.id in aliases):
                 crossing.append(f"{rel(path)}:{node.lineno} uses {node.value.id}.{node.attr}")
     assert not crossing, "\n".join(crossing)
+
+
+def test_prefect_is_used_through_its_public_interface_only():
+    """Issue 25: no Prefect internals anywhere in the project — no variable of the ``PREFECT`` + two underscores kind (the
+    private ones Prefect sets for itself), no import of ``prefect.server`` (the server is started
+    as a user starts it: ``prefect server start``), of a private module (``prefect._…``) or of
+    a private name, no ``.fn`` of a task called to skip Prefect, and Prefect's settings only
+    through its documented ``PREFECT_*`` settings."""
+    found = []
+    for path in sources("flows", "transforms", "tests"):
+        text = path.read_text(encoding="utf-8")
+        if "PREFECT" + "__" in text:
+            found.append(f"{rel(path)}: a private PREFECT variable")
+        for node in ast.walk(tree(path)):
+            names = []
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("prefect"):
+                names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+            elif isinstance(node, ast.Import):
+                names = [a.name for a in node.names if a.name.startswith("prefect")]
+            for name in names:
+                parts = name.split(".")
+                if parts[:2] == ["prefect", "server"] or any(p.startswith("_") for p in parts):
+                    found.append(f"{rel(path)}:{node.lineno} imports {name}")
+            if (isinstance(node, ast.Attribute) and node.attr == "fn" and path.parts[-2] != "tests"
+                    and rel(path).startswith("flows/")):
+                found.append(f"{rel(path)}:{node.lineno} calls a task's .fn")
+    assert not found, "\n".join(found)

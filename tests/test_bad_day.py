@@ -1,4 +1,4 @@
-"""Publishing on a bad day (DESIGN.md; flows/last_good.py): an event's inputs turn bad after it
+"""Publishing on a bad day (DESIGN.md; flows/pipeline/last_good.py): an event's inputs turn bad after it
 was published — a results row naming an unknown player, a typo in an event.toml key, a
 members.csv that cannot be read — and its public pages stay as the last good run left them,
 each web page saying what it shows; nothing public is withdrawn or replaced by an error page,
@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.run_index import exit_status, outcome
+from flows.pipeline.run_index import exit_status, outcome
 from tests.bad_input_events import GK_FILES, SWISS_FILES, write_event
 
 NOTICE = re.compile(r'<p class="notice" role="status">[^<]*</p>\n?')
@@ -35,7 +35,7 @@ def publication(out: Path) -> dict:
 
 
 def run(inputs: Path, out: Path) -> tuple[dict[str, str], int]:
-    from flows.events import run_events
+    from flows.pipeline.events import run_events
 
     status = run_events(inputs, out)
     return status, exit_status(out, status)

@@ -1,6 +1,6 @@
 """The bad-input matrix (issue 14): one kind of defect at a time in an otherwise clean tiny event
 (tests/bad_input_events.py), through the pure functions the flows call (``flows.io`` reading,
-``run_swiss``, ``validate_files`` + ``flows.correspondence.compute``, ``parse_event_config`` +
+``run_swiss``, ``validate_files`` + ``flows.pipeline.correspondence.compute``, ``parse_event_config`` +
 ``config_finding``). Each kind asserts the exact validation rows (file, physical line, column,
 value, severity, a distinctive part of the reason) and nothing else, that no exception escapes,
 and what goes on: the other rows of the file and the other files are still used. The end-to-end
@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flows import io
-from flows.correspondence import compute
-from flows.events import check_config
+from flows.pipeline.correspondence import compute
+from flows.pipeline.events import check_config
 from tests.bad_input_events import GK_FILES, SWISS_FILES, write_event
 from transforms.core.config import config_finding
 from transforms.core.errors import ConfigError, Finding, Severity
@@ -91,7 +91,7 @@ def run_files(kind: str, files: Files, tmp: Path) -> Outcome:
         return out
     raw = {n: io.read_csv_strings(folder / n) for n in GK_SCHEMAS if (folder / n).exists()}
     typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
-    if unusable(findings, "members.csv", "entries.csv"):  # as flows/correspondence.py publish_site
+    if unusable(findings, "members.csv", "entries.csv"):  # as flows/pipeline/correspondence.py publish_site
         return Outcome(findings, computed=False)
     res = compute(cfg, typed, cfg.event.as_of)
     return Outcome(findings + list(res.findings),
@@ -628,7 +628,7 @@ def test_bad_event_folders_through_the_flow_get_their_rows(prefect_harness, tmp_
     """The issue's check: bad event folders through ``run_events`` (what ``chessfed run``
     runs): each event's office/validation.csv has its rows; no event crashes; the clean tiny
     events beside them are published."""
-    from flows.events import run_events
+    from flows.pipeline.events import run_events, statuses
 
     by_id = {k.id: k for k in KINDS}
     inputs = tmp_path / "inputs"
@@ -642,7 +642,9 @@ def test_bad_event_folders_through_the_flow_get_their_rows(prefect_harness, tmp_
             (folder / f).write_bytes(data)
     write_event(inputs / "clean-swiss", SWISS_FILES)
     out = tmp_path / "outputs"
-    status = run_events(inputs, out, send_mail=False)
+    state = run_events(inputs, out, send_mail=False, return_state=True)
+    assert state.is_failed() and "toml-type-error" in state.message  # the run's final state
+    status = statuses(state)
     assert set(status) == {*E2E, "clean-swiss"}
     assert status.pop("toml-type-error").startswith("error: ")  # reported, not raised
     assert set(status.values()) == {"ok"}

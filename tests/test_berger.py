@@ -14,8 +14,8 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from flows import cli
-from flows.commands import berger as berger_cli
+from flows.cli import berger as berger_cli
+from flows.cli import main as cli
 from transforms.round_robin.berger import (
     BYE,
     BergerBoard,

@@ -1,4 +1,4 @@
-"""``chessfed crosscheck --campaign`` (flows/commands/campaign.py): generated tournaments,
+"""``chessfed crosscheck --campaign`` (flows/devtools/campaign.py): generated tournaments,
 every round paired by chessfed and by another engine. The other engines here are tiny
 scripts: chessfed's own ``pair`` (every round identical) and one that swaps board 1's
 colours (every round a difference); bbpPairings is not needed."""
@@ -11,14 +11,14 @@ import json
 import sys
 from pathlib import Path
 
-from flows.commands import campaign
+from flows.devtools import campaign
 
 ROOT = Path(__file__).resolve().parent.parent
 
 SAME = """
 import sys
 sys.path.insert(0, {root!r})
-from flows.commands.pair import main
+from flows.cli.pair import main
 sys.exit(main(sys.argv[1:]))
 """
 
@@ -114,7 +114,7 @@ def test_a_differing_engine_is_reported_with_the_trf_of_the_round(tmp_path):
     assert "chessfed's reading of the engine's pairing: round" in detail
     assert "the recorded colours give White to" in detail and "(C.04.3 20" in notes[0]
     engine_trf = (folder / "differences" / f"{stem}-engine.trf").read_text()
-    from flows.commands.pair import check_rounds
+    from flows.cli.pair import check_rounds
     from transforms.fide.trf import parse_trf
 
     out = io.StringIO()
@@ -153,7 +153,7 @@ def test_parallel_jobs_give_the_same_tournaments(tmp_path):
 def test_bad_arguments_are_refused_before_anything_is_written(tmp_path, capsys):
     import argparse
 
-    from flows.commands import crosscheck
+    from flows.devtools import crosscheck
 
     folder = tmp_path / "camp"
     assert campaign.run_campaign(folder, tournaments=1, engines={"2025": ["x"]},
@@ -168,7 +168,7 @@ def test_bad_arguments_are_refused_before_anything_is_written(tmp_path, capsys):
 
 
 def test_a_round_neither_engine_can_pair_is_identical_and_ends_the_tournament(tmp_path):
-    from flows.demo.generator import GeneratorParams
+    from flows.devtools.demo.generator import GeneratorParams
 
     params = GeneratorParams(players=4, rounds=5, forfeit_rate=0, hpb_rate=0,
                              withdrawal_rate=0, seed=1)

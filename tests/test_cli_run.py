@@ -1,13 +1,13 @@
 """`chessfed run` as an unattended job sees it: an unknown `--only` event is an error, and the
 exit status says clean (0), published with rejected input rows (1) or failed (2)
-(flows/cli.py `_run`, flows/events.py `exit_status`)."""
+(flows/cli/main.py `_run`, flows/pipeline/events.py `exit_status`)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from flows.cli import main
-from flows.events import exit_status
+from flows.cli.main import main
+from flows.pipeline.events import exit_status
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -40,7 +40,7 @@ def test_exit_status_is_0_clean_1_rejected_rows_2_failure(tmp_path):
 
 
 def test_the_projects_prefect_settings_apply_from_any_folder_and_the_environment_wins():
-    from flows.cli import PROJECT, prefect_settings
+    from flows.cli.main import PROJECT, prefect_settings
 
     env: dict[str, str] = {"PREFECT_API_URL": "http://127.0.0.1:4200/api", "PREFECT_HOME": "/srv/prefect"}
     added = prefect_settings(env)
@@ -49,11 +49,30 @@ def test_the_projects_prefect_settings_apply_from_any_folder_and_the_environment
                      "PREFECT_SERVER_DATABASE_TIMEOUT": "60",
                      "PREFECT_SERVER_DATABASE_CONNECTION_TIMEOUT": "30",
                      "PREFECT_CLIENT_MAX_RETRIES": "10",
-                     "PREFECT_LOGGING_LEVEL": "WARNING"}
+                     "PREFECT_LOGGING_LEVEL": "INFO",
+                     "PREFECT_LOGGING_EXTRA_LOGGERS": "chessfed",
+                     "PREFECT_LOGGING_TO_API_WHEN_MISSING_FLOW": "ignore",
+                     "PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL": "WARNING"}
     assert env["PREFECT_HOME"] == "/srv/prefect" and env["PREFECT_API_URL"].endswith(":4200/api")
     fresh: dict[str, str] = {}
     prefect_settings(fresh)
     assert fresh["PREFECT_HOME"] == str(PROJECT / ".prefect")
-    loud: dict[str, str] = {"PREFECT_LOGGING_LEVEL": "WARNING"}
+    loud: dict[str, str] = {"PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL": "WARNING"}
     prefect_settings(loud, verbose=True)
-    assert loud["PREFECT_LOGGING_LEVEL"] == "INFO"
+    assert loud["PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL"] == "INFO"  # -v: Prefect's lines too
+
+
+def test_prefect_toml_says_what_the_command_line_sets():
+    """The settings a worker of ``chessfed deploy`` reads (prefect.toml, in the project's folder)
+    and those ``chessfed`` sets from any folder agree: INFO logs, chessfed's own to the API."""
+    import tomllib
+
+    from flows.cli.main import PROJECT, prefect_settings
+
+    toml = tomllib.loads((PROJECT / "prefect.toml").read_text())
+    env: dict[str, str] = {}
+    prefect_settings(env)
+    assert toml["logging"]["level"] == env["PREFECT_LOGGING_LEVEL"] == "INFO"
+    assert toml["logging"]["extra_loggers"] == env["PREFECT_LOGGING_EXTRA_LOGGERS"] == "chessfed"
+    assert toml["logging"]["to_api"]["when_missing_flow"] == env["PREFECT_LOGGING_TO_API_WHEN_MISSING_FLOW"]
+    assert toml["server"]["database"]["timeout"] == float(env["PREFECT_SERVER_DATABASE_TIMEOUT"])

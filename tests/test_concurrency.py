@@ -51,10 +51,10 @@ def overlapping(runs: list[tuple[str, float, float]]) -> bool:
 
 @pytest.fixture(scope="module")
 def one_by_one(prefect_harness, season, tmp_path_factory):
-    from flows.events import run_events
+    from flows.pipeline.events import events_flow, statuses
 
     out = tmp_path_factory.mktemp("sequential") / "out"
-    return out, run_events(season, out, jobs=1)
+    return out, statuses(events_flow(jobs=1)(season, out, return_state=True))
 
 
 def test_one_event_after_another_when_jobs_is_1(one_by_one):
@@ -66,11 +66,11 @@ def test_one_event_after_another_when_jobs_is_1(one_by_one):
 
 
 def test_events_run_side_by_side_with_the_same_outputs(one_by_one, season, tmp_path):
-    from flows.events import run_events
+    from flows.pipeline.events import events_flow, statuses
 
     seq_out, seq_status = one_by_one
     out = tmp_path / "out"
-    status = run_events(season, out, jobs=3)
+    status = statuses(events_flow(jobs=3)(season, out, return_state=True))
     assert status == seq_status  # the crash is the crashing event's alone
     assert len(event_runs(out)) == 4
     assert overlapping(event_runs(out)), "jobs=3: the events should be worked on at the same time"
@@ -86,7 +86,7 @@ def test_a_dask_cluster_gives_the_same_outputs_byte_for_byte(one_by_one, season,
     import distributed
     from prefect.client.orchestration import get_client
 
-    from flows.events import run_events
+    from flows.pipeline.events import events_flow, statuses
 
     seq_out, seq_status = one_by_one
     # the workers, started below, find this session's Prefect server
@@ -94,7 +94,8 @@ def test_a_dask_cluster_gives_the_same_outputs_byte_for_byte(one_by_one, season,
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster:
         out = tmp_path / "out"
-        status = run_events(season, out, task_runner="dask", dask_address=cluster.scheduler_address)
+        status = statuses(events_flow(dask_address=cluster.scheduler_address)(
+            season, out, renderer="dask", return_state=True))
         prefixes = set(cluster.scheduler.task_prefixes)
     assert status == seq_status
     assert output_files(out, TIMED) == output_files(seq_out, TIMED)

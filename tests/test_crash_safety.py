@@ -1,4 +1,4 @@
-"""Crash safety (issue 14): an event's outputs switch whole (``flows/publish_folder.py``). A run
+"""Crash safety (issue 14): an event's outputs switch whole (``flows/pipeline/publish_folder.py``). A run
 killed at any moment — while its PDFs render, while it writes, while it sends mail — leaves
 the previous complete outputs (or, once switched, the new complete ones) in place, and the next
 run completes normally; a second run on the same outputs is refused. With real processes:
@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from flows import publish_folder
+from flows.pipeline import publish_folder
 from tests.conftest import output_files, tiny_event
 from tests.smtp_servers import Inbox, start
 
@@ -98,7 +98,8 @@ def test_killed_while_rendering_pdfs_the_previous_outputs_stay(api, published):
 def _die_while_writing(out_dir: str, after: int) -> None:
     """A process that stages the event, writes ``after`` files and dies on the spot (no
     cleanup, like SIGKILL)."""
-    from flows import io, tasks
+    from flows import io
+    from flows.pipeline import tasks
 
     real = io.atomic_write
     count = [0]
@@ -112,7 +113,7 @@ def _die_while_writing(out_dir: str, after: int) -> None:
     io.atomic_write = dying
     staging = publish_folder.stage(Path(out_dir))
     files = {f"page-{i}.html": f"new {i}" for i in range(10)} | {"index.html": "new home"}
-    tasks.write_outputs.fn(staging, files)
+    tasks.write_files(staging, files)
     publish_folder.publish(staging, Path(out_dir))
 
 

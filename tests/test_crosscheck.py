@@ -12,13 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from flows.commands import crosscheck
+from flows.devtools import crosscheck
 
 ROOT = Path(__file__).resolve().parent.parent
 
 SWAP = """
 import subprocess, sys
-rc = subprocess.call([sys.executable, "-m", "flows.cli", "pair", *sys.argv[1:]], cwd={root!r})
+rc = subprocess.call([sys.executable, "-m", "flows.cli.main", "pair", *sys.argv[1:]], cwd={root!r})
 out = sys.argv[sys.argv.index("-p") + 1]
 lines = open(out).read().splitlines()
 w, b = lines[1].split()
@@ -41,7 +41,7 @@ def test_parse_pairing_reads_the_engines_format():
 
 
 def test_crosscheck_against_itself_is_identical_every_round(tmp_path):
-    engine = f"{sys.executable} -m flows.cli pair"
+    engine = f"{sys.executable} -m flows.cli.main pair"
     out = io.StringIO()
     rc = crosscheck.run(args(engine, edition="2017"), out=out)
     assert rc == crosscheck.EXIT_SAME, out.getvalue()

@@ -2,7 +2,7 @@
 with a self-signed certificate and AUTH required, a server that answers 451 once, one that
 answers 550, one that goes away mid-run, one that is not there; the ledger
 (``outbox/ledger.csv``) sends a message once, again only when its content changes, never
-after a run was killed while the server had it (flows/publish/outbox.py)."""
+after a run was killed while the server had it (flows/mail/outbox.py)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from flows.publish import mail, outbox
-from flows.publish.letters import Block, Letter
+from flows.mail import messages as mail
+from flows.mail import outbox
+from flows.mail.letters import Block, Letter
 from transforms.core.config import PublishConfig
 
 pytest.importorskip("aiosmtpd")
@@ -263,8 +264,8 @@ def test_the_message_reads_as_its_recipient_sees_it():
 
 
 def test_a_dry_run_writes_the_outbox_and_sends_nothing(tmp_path, prefect_harness):
-    from flows import tasks
-    from flows.publish.pages import MAIL_PAGE, Publication, event_context
+    from flows.pipeline import tasks
+    from flows.site.pages import MAIL_PAGE, Publication, event_context
     from transforms.kinds import parse_event_config
 
     inbox = Inbox()
@@ -401,8 +402,8 @@ def test_a_pending_letter_a_later_one_replaced_is_superseded_and_a_held_run_send
 
 
 def test_a_changed_letter_after_it_went_is_a_correction_that_says_what_changed(tmp_path, prefect_harness):
-    from flows import tasks
-    from flows.publish.pages import Publication, event_context
+    from flows.pipeline import tasks
+    from flows.site.pages import Publication, event_context
     from transforms.kinds import parse_event_config
 
     inbox = Inbox()

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.commands import pair as pair_cli
+from flows.cli import pair as pair_cli
 
 DATA = Path(__file__).parent / "data" / "dutch"
 CASE = DATA / "2017" / "T05_n029_r05_messy_s7005"
@@ -87,7 +87,7 @@ def test_pair_cli_requires_a_mode():
 def test_check_mode_treats_a_line_that_ends_early_as_absent(tmp_path):
     """A withdrawn player's TRF line stops at his last round (trailing blank entries are not
     written): -c must not pair him in the rounds after."""
-    from flows.commands.pair import check_rounds
+    from flows.cli.pair import check_rounds
     from transforms.fide.trf import parse_trf
 
     lines = [

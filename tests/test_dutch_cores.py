@@ -10,7 +10,7 @@ import random
 
 import pytest
 
-from flows.demo.random_events import random_tournament
+from flows.devtools.demo.random_events import random_tournament
 from tests.test_dutch_matching import brute_force, random_graph, value
 from transforms.core.errors import NoValidPairing
 from transforms.fide.dutch.engine import pair_round

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.commands.pair import check_rounds
+from flows.cli.pair import check_rounds
 from transforms.fide.dutch.explain import explain_round
 from transforms.fide.trf import parse_trf
 

@@ -11,7 +11,7 @@ from contextlib import contextmanager
 
 import pytest
 
-from flows.demo.random_events import random_tournament
+from flows.devtools.demo.random_events import random_tournament
 from transforms.core.model import DutchEdition
 from transforms.fide.dutch.engine import pair_round
 from transforms.fide.dutch.matching import MatchingGraph, max_weight_matching, new_graph

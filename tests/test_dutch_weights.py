@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from flows.demo.random_events import random_tournament
+from flows.devtools.demo.random_events import random_tournament
 from transforms.core.model import DutchEdition
 from transforms.fide.dutch.criteria import compatible
 from transforms.fide.dutch.engine import build_context

@@ -65,11 +65,11 @@ def test_rerun_is_idempotent(demo_run):
 
 def test_a_run_with_no_change_builds_no_event_again(demo_run, tmp_path, monkeypatch):
     """A third run, nothing changed since the second: every event is found unchanged
-    (flows/unchanged.py) and not built, so every file stays as it was, manifests included.
-    The run is on a copy of the session's inputs and outputs (the other tests read those), and
-    records the events it skips in a fresh ``SKIPPED``."""
-    from flows import unchanged
-    from flows.events import run_events
+    (flows/pipeline/unchanged.py) and not built, so every file stays as it was, manifests
+    included. The run is on a copy of the session's inputs and outputs (the other tests read
+    those), and records the events it skips in a fresh ``SKIPPED``."""
+    from flows.pipeline import unchanged
+    from flows.pipeline.events import run_events
 
     base, out, status, _, _, second = demo_run
     shutil.copytree(base / "inputs", tmp_path / "inputs")

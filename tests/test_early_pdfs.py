@@ -11,10 +11,10 @@ import hashlib
 import json
 from concurrent.futures import Future
 
-from flows import tasks
-from flows.publish import render
-from flows.publish.pages import Publication
-from flows.publish.present import Section, Table
+from flows.pipeline import tasks
+from flows.site import render
+from flows.site.pages import Publication
+from flows.site.present import Section, Table
 
 
 def done(value: bytes) -> Future:

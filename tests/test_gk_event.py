@@ -10,7 +10,7 @@ import polars as pl
 import pytest
 from polars.testing import assert_frame_equal
 
-from flows.demo.golden_knights import (
+from flows.devtools.demo.golden_knights import (
     demo_files,
     demo_members_and_entries,
     simulate_golden_knights,

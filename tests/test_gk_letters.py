@@ -19,13 +19,13 @@ import polars as pl
 import pytest
 
 from flows import io
-from flows.correspondence import compute
-from flows.publish import gk_awards
-from flows.publish.gk_letters import gk_letters
-from flows.publish.gk_links import People, certificate_file
-from flows.publish.letters import KEY, address_problem, html_body, text_body
-from flows.publish.names import file_part
-from flows.publish.pages import Publication, event_context
+from flows.mail.gk_letters import gk_letters
+from flows.mail.letters import KEY, address_problem, html_body, text_body
+from flows.pipeline.correspondence import compute
+from flows.site import gk_awards
+from flows.site.gk_links import People, certificate_file
+from flows.site.names import file_part
+from flows.site.pages import Publication, event_context
 from transforms.core.ingest import validate_files
 from transforms.golden_knights.prizes import rule_5_prizes
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED

@@ -20,11 +20,11 @@ import pytest
 from markupsafe import escape
 
 from flows import io
-from flows.correspondence import compute, publish_site
-from flows.publish import golden_knights as gk_pages
-from flows.publish.gk_links import AWARD_NAMES, member_page, section_page
-from flows.publish.names import file_part as slug
-from flows.publish.pages import OFFICE, Publication, event_context
+from flows.pipeline.correspondence import compute, publish_site
+from flows.site import golden_knights as gk_pages
+from flows.site.gk_links import AWARD_NAMES, member_page, section_page
+from flows.site.names import file_part as slug
+from flows.site.pages import OFFICE, Publication, event_context
 from transforms.core.ingest import validate_files
 from transforms.core.money import amount_text
 from transforms.golden_knights.prizes import rule_5_prizes

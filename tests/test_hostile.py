@@ -2,12 +2,12 @@
 folder, to inject markup into pages and PDFs, or to add mail headers; very long cells and a
 100,000-row results file.
 
-Every output path made from an input value goes through ``flows.publish.names.file_part``
+Every output path made from an input value goes through ``flows.site.names.file_part``
 (player pages use the category id of event.toml and the start number; Golden Knights member
 pages, certificates, stage and section pages their ids; letter keys ``outbox/<key>.eml``
-their ids and addresses; TRF files the category id). ``flows/tasks.py`` ``write_outputs``
+their ids and addresses; TRF files the category id). ``flows/pipeline/tasks.py`` ``write_outputs``
 refuses, whatever built the path, anything that resolves outside the event folder. Event
-folders are named by the file system (``flows/events.py``: folders under the inputs folder),
+folders are named by the file system (``flows/pipeline/events.py``: folders under the inputs folder),
 so no value inside a file names them.
 """
 
@@ -28,14 +28,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from flows import tasks
 from flows.io import read_csv_strings as read_csv
-from flows.publish.gk_links import certificate_file, member_page, section_page, stage_page
-from flows.publish.letters import KEY, Letter
-from flows.publish.mail import build_message
-from flows.publish.names import MAX_PART, RESERVED, file_part
-from flows.publish.pages import Publication
-from flows.publish.swiss_common import list_rel, player_rel
+from flows.mail.letters import KEY, Letter
+from flows.mail.messages import build_message
+from flows.pipeline import tasks
+from flows.site.gk_links import certificate_file, member_page, section_page, stage_page
+from flows.site.names import MAX_PART, RESERVED, file_part
+from flows.site.pages import Publication
+from flows.site.swiss_common import list_rel, player_rel
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -140,7 +140,7 @@ def test_letter_keys_from_hostile_ids_are_valid_file_names(value):
 def test_write_outputs_refuses_a_path_outside_the_event_folder(tmp_path, rel):
     out = tmp_path / "outputs" / "ev"
     with pytest.raises(ValueError, match="refusing to write"):
-        tasks.write_outputs.fn(out, {"index.html": "ok", rel: "evil"})
+        tasks.write_files(out, {"index.html": "ok", rel: "evil"})
     assert not any(tmp_path.rglob("*.html")) and not (tmp_path / "x").exists()
 
 
@@ -150,13 +150,13 @@ def test_write_outputs_refuses_to_follow_a_link_out_of_the_event_folder(tmp_path
     (tmp_path / "elsewhere").mkdir()
     (out / "players").symlink_to(tmp_path / "elsewhere")
     with pytest.raises(ValueError, match="refusing to write"):
-        tasks.write_outputs.fn(out, {"players/x.html": "evil"})
+        tasks.write_files(out, {"players/x.html": "evil"})
     assert list((tmp_path / "elsewhere").iterdir()) == []
 
 
 def test_write_outputs_writes_nested_paths_inside(tmp_path):
     out = tmp_path / "ev"
-    assert tasks.write_outputs.fn(out, {"a/b/c.html": "1", "d.csv": "2"}) == ["a/b/c.html", "d.csv"]
+    assert tasks.write_files(out, {"a/b/c.html": "1", "d.csv": "2"}) == ["a/b/c.html", "d.csv"]
     assert (out / "a" / "b" / "c.html").read_text() == "1"
 
 
@@ -164,7 +164,7 @@ def test_an_event_folder_given_as_dot_or_dotdot_is_published_under_its_own_name(
                                                                                 monkeypatch):
     """``chessfed run .`` (or ``..``) inside an event folder: the outputs go to
     ``<out>/<folder name>``, not into ``<out>`` itself or beside it."""
-    from flows.events import event_folders
+    from flows.pipeline.events import event_folders
 
     ev = tmp_path / "my-event"
     (ev / "sub").mkdir(parents=True)
@@ -182,7 +182,7 @@ MARKUP = ["<script>alert(1)</script>", "<b>bold</b>", "Tom &amp; Jerry", "O'Brie
 
 
 def _page(tmp_path: Path, names: list[str]) -> Publication:
-    from flows.publish.present import Col, Row, Section, Table
+    from flows.site.present import Col, Row, Section, Table
 
     pub = Publication(tmp_path, ctx={"event": {"name": names[0], "venue": names[1], "dates": "",
                                                "code": ""}, "as_of": ""})
@@ -209,7 +209,7 @@ def test_markup_in_a_name_shows_as_text_in_the_html(tmp_path):
 def test_markup_in_a_name_shows_as_text_in_the_pdf(tmp_path):
     from pypdf import PdfReader
 
-    from flows.publish.render import html_to_pdf
+    from flows.site.render import html_to_pdf
 
     pub = _page(tmp_path, MARKUP)
     pdf = html_to_pdf(pub.pdfs["index.pdf"])
@@ -227,9 +227,9 @@ def test_a_golden_knights_member_and_entry_with_hostile_ids_and_markup(tmp_path)
     where ``file_part`` puts them; no page carries his name as markup."""
     import polars as pl
 
-    from flows.correspondence import publish_site
-    from flows.publish.gk_letters import gk_letters
-    from flows.publish.pages import event_context
+    from flows.mail.gk_letters import gk_letters
+    from flows.pipeline.correspondence import publish_site
+    from flows.site.pages import event_context
     from transforms.core.ingest import validate_files
     from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
     from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
@@ -344,7 +344,7 @@ def test_a_hostile_event_writes_only_inside_its_folder_and_escapes_everything(tm
     message in the outbox has a header the inputs wrote."""
     from pypdf import PdfReader
 
-    from flows.events import run_events
+    from flows.pipeline.events import run_events
 
     inputs, out = tmp_path / "inputs", tmp_path / "outputs"
     _hostile_event(inputs / "hostile")
@@ -354,7 +354,7 @@ def test_a_hostile_event_writes_only_inside_its_folder_and_escapes_everything(tm
                      if p.is_file() and not p.is_relative_to(inputs))
     outside = [p for p in written if not p.startswith("outputs/hostile/")
                and posixpath.dirname(p) != "outputs"  # the run's index
-               and p not in ("outputs/.chessfed/hostile.lock",  # the event's lock (flows/publish_folder.py)
+               and p not in ("outputs/.chessfed/hostile.lock",  # the event's lock (flows/pipeline/publish_folder.py)
                              "outputs/.chessfed/.htaccess")]  # the working folder denied to the web
     assert outside == [] and not any("evil" in p.split("/") for p in written)
     players = [p for p in written if p.startswith("outputs/hostile/players/")]

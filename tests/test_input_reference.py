@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from flows.cli import main
-from flows.commands.input_reference import attribute_docs, cell, input_reference, member_meanings
+from flows.cli.input_reference import attribute_docs, cell, input_reference, member_meanings
+from flows.cli.main import main
 from transforms.core import config
 from transforms.core.model import DutchEdition
 from transforms.fide.rating_report import RatingReportRules

@@ -1134,7 +1134,7 @@ def test_missing_required_column_is_an_input_error_naming_it():
 def test_the_committed_demo_players_are_what_the_demo_generator_writes():
     from pathlib import Path
 
-    from flows.demo.national_junior import demo_national_junior_files
+    from flows.devtools.demo.national_junior import demo_national_junior_files
 
     committed = Path(__file__).resolve().parent.parent / "inputs/national-junior-2024/players.csv"
     frame = demo_national_junior_files()[0]

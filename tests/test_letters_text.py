@@ -3,9 +3,9 @@ first, counts are written as people write them, and a correction says what chang
 
 from __future__ import annotations
 
-from flows.publish.letters import Block, Letter, salutation_name, text_body, without_addresses
-from flows.publish.mail import Correction, what_changed
-from flows.publish.render import plural
+from flows.mail.letters import Block, Letter, salutation_name, text_body, without_addresses
+from flows.mail.messages import Correction, what_changed
+from flows.site.render import plural
 
 
 def test_a_list_name_surname_comma_given_is_greeted_given_name_first():

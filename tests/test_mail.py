@@ -2,7 +2,7 @@
 
 from email import message_from_bytes, policy
 
-from flows.publish.mail import build_message
+from flows.mail.messages import build_message
 
 
 def message():

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.publish import outbox
+from flows.mail import outbox
 
 pytest.importorskip("aiosmtpd")
 from tests.smtp_servers import PASSWORD, USER, Inbox, authenticator, free_port, start, tls_context  # noqa: E402
@@ -37,7 +37,7 @@ def emls(d: Path) -> dict[str, bytes]:
 
 @pytest.fixture(scope="module")
 def mail_runs(demo_run, tmp_path_factory):
-    from flows.events import run_events
+    from flows.pipeline.events import run_events
 
     base, out0, *_ = demo_run
     root = tmp_path_factory.mktemp("mail")

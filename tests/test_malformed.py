@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from flows import io
-from flows.correspondence import compute
-from flows.events import check_config
+from flows.pipeline.correspondence import compute
+from flows.pipeline.events import check_config
 from transforms.core.errors import ConfigError, Severity
 from transforms.core.ingest import validate_files as validate
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from flows.commands.cli_reference import COMMAND, cli_reference
+from flows.devtools.cli_reference import COMMAND, cli_reference
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -19,7 +19,7 @@ def test_the_command_line_page_is_what_the_parsers_print():
 
 
 def test_the_command_line_page_has_every_subcommand():
-    from flows.cli import build_parser
+    from flows.cli.main import build_parser
 
     page = (DOCS / "cli.md").read_text(encoding="utf-8")
     usage = build_parser().format_usage()

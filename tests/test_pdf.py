@@ -9,10 +9,10 @@ from pathlib import Path
 import polars as pl
 from pypdf import PdfReader
 
-from flows.publish import render
-from flows.publish.pages import Publication, pdf_base
-from flows.publish.present import Section, table_from_frame
-from flows.publish.render import html_to_pdf, render_page
+from flows.site import render
+from flows.site.pages import Publication, pdf_base
+from flows.site.present import Section, table_from_frame
+from flows.site.render import html_to_pdf, render_page
 
 
 def test_report_pdf_contains_table_text_and_page_numbers():
@@ -38,7 +38,7 @@ def test_the_shared_stylesheet_parsed_once_gives_the_same_bytes_as_the_inline_on
     self-contained page, also after other documents went through the same renderer."""
     from weasyprint import HTML
 
-    from flows.publish.render import css
+    from flows.site.render import css
 
     frame = pl.DataFrame({"rank": [1, 2, 3], "name": ["Ann", "Bob", "Cy"], "points": [2.5, 2.0, 0.5]})
     pages = [render_page("report.html", title=f"Standings after round {r}", subtitle="", sections=[

@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from flows import io
-from flows.commands.demo_inputs import import_trf
+from flows.cli.demo_inputs import import_trf
 from transforms.core.errors import ConfigError, Severity
 from transforms.fide.trf import parse_trf
 from transforms.kinds import EventKind, parse_event_config
@@ -210,8 +210,8 @@ def test_import_trf_of_a_round_robin_file_writes_the_round_robin_kind(tmp_path):
 
 
 def test_a_plain_swiss_and_a_round_robin_publish_end_to_end(prefect_harness, tmp_path):
-    from flows.events import run_events
-    from flows.run_index import exit_status
+    from flows.pipeline.events import run_events
+    from flows.pipeline.run_index import exit_status
 
     inputs = tmp_path / "inputs"
     players = "player_id,name,rating,email\n" + "".join(

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -89,3 +92,134 @@ def test_a_deployed_event_runs_on_a_worker_and_publishes_what_chessfed_run_does(
     assert r.returncode == 0, r.stderr
     assert output_files(scheduled, TIMED) == output_files(direct, TIMED)
     assert "pairings/round-01.html" in {k.removeprefix("tiny/") for k in output_files(direct, TIMED)}
+
+
+# --- the office's server: PostgreSQL (chessfed server / make server), two workers, four events ---
+
+POSTGRES = any(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
+STEPS = {"read-config", "read-inputs", "validate", "standings", "audit", "pairing", "pages",
+         "pdfs", "messages", "publish", "mail"}
+"""The task runs every Swiss event's flow run has (flows/pipeline/tasks.py event_flow, flows/pipeline/swiss.py)."""
+
+
+def api(env: dict, path: str, body: dict | None = None) -> object:
+    """One call of the server's REST API (POST with a JSON body, else GET)."""
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(env["PREFECT_API_URL"] + path, data=data,
+                                 method="GET" if body is None else "POST",
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as resp:
+        return json.loads(resp.read() or b"null")
+
+
+@pytest.fixture(scope="module")
+def office_server(tmp_path_factory):
+    """``chessfed server`` (PostgreSQL in a folder of its own, ``prefect server start`` on it)."""
+    if not POSTGRES:
+        if os.environ.get("CHESSFED_REQUIRE_POSTGRES"):
+            pytest.fail("PostgreSQL is not installed (CHESSFED_REQUIRE_POSTGRES is set)")
+        pytest.skip("PostgreSQL is not installed (Debian's postgresql)")
+    home = tmp_path_factory.mktemp("prefect-office")
+    port = free_port()
+    env = {**os.environ, "PREFECT_HOME": str(home), "PREFECT_API_URL": f"http://127.0.0.1:{port}/api",
+           "PREFECT_SERVER_ANALYTICS_ENABLED": "false", "PREFECT_WORKER_QUERY_SECONDS": "1"}
+    for k in ("PREFECT_API_KEY", "PREFECT_PROFILES_PATH"):
+        env.pop(k, None)
+    # the cluster's folder where PostgreSQL's own user can reach it (it runs as postgres when
+    # this is root; pytest's folders are closed to other users)
+    pg = Path(tempfile.mkdtemp(prefix="chessfed-postgres-"))
+    pg.chmod(0o755)
+    log = open(home / "server.log", "w")  # noqa: SIM115 - open for the server's whole life
+    proc = subprocess.Popen([str(BIN / "chessfed"), "server", "--folder", str(pg / "cluster"),
+                             "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT)
+    try:
+        deadline = time.monotonic() + 240
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2):
+                    break
+            except OSError:
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    pytest.fail(f"chessfed server did not start: {(home / 'server.log').read_text()[-3000:]}")
+                time.sleep(0.5)
+        yield env
+    finally:
+        proc.terminate()  # SIGTERM: the server, then PostgreSQL
+        try:
+            proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+    assert proc.returncode is not None
+    assert not list((pg / "cluster" / "data").glob("postmaster.pid")), "PostgreSQL still runs"
+    shutil.rmtree(pg, ignore_errors=True)
+
+
+def test_the_office_server_runs_four_events_on_two_workers_as_chessfed_run_does(office_server,
+                                                                                 tmp_path):
+    """Issue 25's check: a PostgreSQL-backed server, ``chessfed deploy``, two workers, four
+    events at once. Every run completes with its steps as named task runs, chessfed's lines in
+    the server's logs, the final state of each event named by its outcome, an artifact per
+    event, and the outputs of ``chessfed run``; a worker stops cleanly on SIGTERM."""
+    env = office_server
+    inputs = tmp_path / "inputs"
+    names = [f"tiny-{i}" for i in range(1, 5)]
+    for name in names:
+        tiny_event(inputs / name, event_id=name, extra_toml=SCHEDULE)
+    players = inputs / "tiny-4" / "players.csv"
+    players.write_text(players.read_text() + "X9,Bad Row,open,Q,2006-13-01,IND,TN,,abc,,quota,,"
+                       "2024-08-01T10:00,2000,true,\n")  # rows rejected: a named final state
+    scheduled, direct = tmp_path / "scheduled", tmp_path / "direct"
+    r = run([str(BIN / "chessfed"), "deploy", str(inputs), "--out", str(scheduled),
+             "--pool", "office"], env)
+    assert r.returncode == 0, r.stderr
+    workers = [subprocess.Popen([str(BIN / "prefect"), "worker", "start", "--pool", "office",
+                                 "--name", f"worker-{i}"], env=env, cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+               for i in (1, 2)]
+    try:
+        runs = []
+        for name in names:
+            dep = api(env, f"/deployments/name/chessfed-run/{name}")
+            runs.append(api(env, f"/deployments/{dep['id']}/create_flow_run", {})["id"])
+        deadline = time.monotonic() + 600
+        while True:
+            found = api(env, "/flow_runs/filter", {"flow_runs": {"id": {"any_": runs}}})
+            if all(fr["state"]["type"] in ("COMPLETED", "FAILED", "CRASHED", "CANCELLED")
+                   for fr in found) and len(found) == len(runs):
+                break
+            assert time.monotonic() < deadline, [fr["state"] for fr in found]
+            time.sleep(1)
+        assert [fr["state"]["type"] for fr in found] == ["COMPLETED"] * 4
+        assert len({fr["work_queue_name"] for fr in found}) == 1
+        events = api(env, "/flow_runs/filter", {"flow_runs": {"parent_task_run_id": {"is_null_": False}}})
+        by_name = {fr["name"]: fr for fr in events if fr["name"] in names}
+        assert set(by_name) == set(names)  # each event's flow run named by its folder
+        assert {n: fr["state"]["name"] for n, fr in by_name.items()} == {
+            "tiny-1": "Completed", "tiny-2": "Completed", "tiny-3": "Completed",
+            "tiny-4": "Rejected rows"}
+        assert "rejected" in by_name["tiny-4"]["state"]["message"]
+        for name, fr in by_name.items():
+            tasks = api(env, "/task_runs/filter", {"flow_runs": {"id": {"any_": [fr["id"]]}}})
+            steps = {t["name"].rsplit("-", 1)[0] for t in tasks}  # "validate-a1b": its step
+            assert steps >= STEPS, (name, sorted(steps))
+            logs = api(env, "/logs/filter", {"logs": {"flow_run_id": {"any_": [fr["id"]]}}})
+            lines = [x["message"] for x in logs]
+            assert any(m.startswith(f"{name}: pages ") for m in lines), lines
+            assert any(m.startswith(f"{name}: done in ") for m in lines), lines
+        keys = {a["key"] for a in api(env, "/artifacts/filter", {})}
+        assert {f"chessfed-{n}" for n in names} <= keys
+        workers[1].send_signal(signal.SIGTERM)
+        assert workers[1].wait(timeout=60) == 0, workers[1].stdout.read()[-3000:]
+    finally:
+        for w in workers:
+            if w.poll() is None:
+                w.send_signal(signal.SIGTERM)
+                try:
+                    w.wait(timeout=60)
+                except subprocess.TimeoutExpired:
+                    w.kill()
+    r = run([str(BIN / "chessfed"), "run", str(inputs), "--out", str(direct)], env)
+    assert r.returncode == 1, r.stderr  # published, with tiny-4's rejected rows
+    for name in names:
+        assert output_files(scheduled / name, TIMED) == output_files(direct / name, TIMED), name

@@ -10,9 +10,9 @@ import pytest
 import segno
 from pypdf import PdfReader
 
-from flows.publish.pages import QR_BORDER, QR_SCALE, Publication, publish_bulletin
-from flows.publish.present import Section
-from flows.publish.render import html_to_pdf
+from flows.site.pages import QR_BORDER, QR_SCALE, Publication, publish_bulletin
+from flows.site.present import Section
+from flows.site.render import html_to_pdf
 from transforms.core.errors import ConfigError
 from transforms.kinds import parse_event_config
 

@@ -1,4 +1,4 @@
-"""The tables of a big printed document are set as text (``flows/publish/present.py``
+"""The tables of a big printed document are set as text (``flows/site/present.py``
 ``text_table``, ``printed_sections``; issue 13: one line per row instead of one box per cell):
 every cell in its column — numbers to the right, result cells centred, text to the left — the
 header on every page, row classes kept; a table that cannot line up in the monospaced font,
@@ -12,8 +12,8 @@ import re
 import polars as pl
 from pypdf import PdfReader
 
-from flows.publish.pages import Publication
-from flows.publish.present import (
+from flows.site.pages import Publication
+from flows.site.present import (
     PRINT_TEXT_CELLS,
     PRINT_TEXT_CHARS,
     Col,
@@ -25,7 +25,7 @@ from flows.publish.present import (
     table_from_frame,
     text_table,
 )
-from flows.publish.render import html_to_pdf
+from flows.site.render import html_to_pdf
 
 EVENT = {"event": {"name": "Test Championship", "venue": "Karnal", "dates": "16–24 Sep 2024",
                    "code": ""}, "as_of": "2024-09-24"}

@@ -121,7 +121,7 @@ def test_published_files_are_readable_by_everyone_and_folders_enterable(site):
 def test_a_process_of_another_user_reads_every_published_file(prefect_harness):
     """As nginx's ``www-data`` would: a process of user ``nobody`` reads each file of a run's
     outputs in a folder every user may enter."""
-    from flows.events import run_events
+    from flows.pipeline.events import run_events
 
     base = Path(tempfile.mkdtemp(prefix="chessfed-modes-"))
     try:

@@ -12,7 +12,7 @@ import polars as pl
 import pytest
 
 from flows import io
-from flows.commands import check_trf
+from flows.cli import check_trf
 from transforms.core.errors import ConfigError, Severity
 from transforms.fide.rating_report import (
     check_rating_report,
@@ -241,7 +241,7 @@ def test_check_trf_command_exit_status(tmp_path, capsys):
 
 
 def check_trf_args(path: Path, csv: Path | None = None):
-    from flows.cli import build_parser
+    from flows.cli.main import build_parser
 
     argv = ["check-trf", str(path)] + (["--csv", str(csv)] if csv else [])
     return build_parser().parse_args(argv)
@@ -290,8 +290,8 @@ def test_fide_report_config_of_the_demo():
 
 
 def test_the_swiss_flow_writes_a_checked_report_per_rated_category(tmp_path):
-    from flows.publish.pages import Publication
-    from flows.swiss import fide_rating_reports
+    from flows.pipeline.swiss import fide_rating_reports
+    from flows.site.pages import Publication
 
     cfg, _, _ = demo()
     raw = {n: io.read_csv_strings(NJ / n) for n in SWISS_SCHEMAS if (NJ / n).exists()}

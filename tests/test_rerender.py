@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.commands.bench_site import copy_through, rendered_pdfs, write_results_through
+from flows.devtools.bench_site import copy_through, rendered_pdfs, write_results_through
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -19,7 +19,7 @@ EVENT = "national-junior-2024"
 
 @pytest.fixture(scope="module")
 def two_runs(prefect_harness, tmp_path_factory):
-    from flows.events import run_events
+    from flows.pipeline.events import run_events
 
     base = tmp_path_factory.mktemp("rerender")
     event = copy_through(ROOT / "inputs" / EVENT, base / "inputs" / EVENT, 2)

@@ -12,7 +12,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from flows.commands import standings as standings_cli
+from flows.cli import standings as standings_cli
 from tests.reference_data import load
 from transforms.fide.tiebreaks import compute_tiebreaks
 
@@ -125,7 +125,7 @@ def test_runs_as_a_module(tmp_path):
     out = tmp_path / "s.csv"
     trf = tmp_path / "in.trf"
     shutil.copy(HELD5, trf)
-    proc = subprocess.run([sys.executable, "-m", "flows.commands.standings", "--trf", str(trf),
+    proc = subprocess.run([sys.executable, "-m", "flows.cli.standings", "--trf", str(trf),
                            "--out", str(out)], capture_output=True, text=True, check=False,
                           cwd=Path(__file__).parent.parent, timeout=60)
     assert proc.returncode == 0, proc.stderr

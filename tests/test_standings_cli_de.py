@@ -29,7 +29,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from flows.commands import standings as standings_cli
+from flows.cli import standings as standings_cli
 
 HELD = Path(__file__).parent / "data" / "tiebreak" / "fide_held_exercises"
 EXPECTED = json.loads((HELD / "expected_values.json").read_text(encoding="utf-8"))

@@ -19,9 +19,9 @@ import polars as pl
 import pytest
 
 from flows import io as flows_io
-from flows.publish import swiss as swiss_pages
-from flows.publish import swiss_players
-from flows.publish.pages import Publication, event_context
+from flows.site import swiss as swiss_pages
+from flows.site import swiss_players
+from flows.site.pages import Publication, event_context
 from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss.event import run_swiss

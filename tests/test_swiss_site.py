@@ -16,16 +16,16 @@ import polars as pl
 import pytest
 
 from flows import io as flows_io
-from flows.publish import swiss_site as site
-from flows.publish.pages import (
+from flows.site import swiss_site as site
+from flows.site.pages import (
     OFFICE,
     Publication,
     event_context,
     publish_bulletin,
     publish_validation,
 )
-from flows.publish.swiss import entries
-from flows.publish.swiss_common import own_result, player_rel
+from flows.site.swiss import entries
+from flows.site.swiss_common import own_result, player_rel
 from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss.event import run_swiss
@@ -207,7 +207,7 @@ def test_every_link_of_every_page_resolves_to_a_published_file_and_anchor(demo):
             if h.startswith(("http://", "https://", "mailto:")):
                 continue
             target, frag = resolve(p, h)
-            if target == "../index.html":      # the run's index of events (flows/events.py)
+            if target == "../index.html":      # the run's index of events (flows/pipeline/events.py)
                 continue
             if target not in published or (frag and frag not in ids.get(target, set())):
                 bad.append(f"{p}: {h}")

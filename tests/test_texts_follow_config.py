@@ -14,10 +14,10 @@ import polars as pl
 import pytest
 
 from flows import io
-from flows.correspondence import compute
-from flows.publish import golden_knights as gk_pages
-from flows.publish import swiss as swiss_pages
-from flows.publish.pages import Publication, event_context
+from flows.pipeline.correspondence import compute
+from flows.site import golden_knights as gk_pages
+from flows.site import swiss as swiss_pages
+from flows.site.pages import Publication, event_context
 from transforms.core.ingest import validate_files
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
 from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS

@@ -20,7 +20,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from flows.commands import standings as standings_cli
+from flows.cli import standings as standings_cli
 from transforms.fide.tiebreaks import compute_tiebreaks
 from transforms.fide.trf import parse_trf
 

@@ -74,7 +74,7 @@ def test_import_trf_writes_an_event_that_reads_and_keeps_its_acceleration(tmp_pa
     """FIDE C.04.5: a file without virtual points gives ``acceleration = "none"``; one whose
     XXA/250 records are the Baku method's (C.04.5.1) gives ``"baku"``: the next rounds are
     paired on the same scores as in the program the event came from."""
-    from flows.commands.demo_inputs import import_trf
+    from flows.cli.demo_inputs import import_trf
     from transforms.core.model import Acceleration
     from transforms.fide.acceleration import acceleration_records
 
@@ -94,7 +94,7 @@ def test_import_trf_writes_an_event_that_reads_and_keeps_its_acceleration(tmp_pa
 def test_import_trf_refuses_virtual_points_it_cannot_carry_on(tmp_path, capsys):
     """Decision: virtual points that are not the Baku method's are refused with the first
     player and round that differ (exit 2, nothing written), never dropped."""
-    from flows.cli import main
+    from flows.cli.main import main
     from transforms.fide.acceleration import baku_virtual_points, virtual_points_records
 
     text, snos, rounds = demo_trf()

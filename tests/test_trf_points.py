@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.commands import pair as pair_cli
+from flows.cli import pair as pair_cli
 from transforms.core.errors import Severity
 from transforms.fide.trf import parse_trf
 from transforms.fide.trf_points import check_points, expected_points

@@ -1,5 +1,5 @@
 """A rerun with no change (issue 13): an event whose last build still stands is reported
-unchanged, not built again (``flows/unchanged.py``); each thing the check covers builds again
+unchanged, not built again (``flows/pipeline/unchanged.py``); each thing the check covers builds again
 when it changes — an input (edited, added, removed), the program (a template), the run date,
 the mail mode, a published file (deleted, edited), the delivery ledger, mail still due. The
 command line decides before starting Prefect: with every event unchanged it starts no server."""
@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from flows import unchanged
-from flows.publish import outbox, render
+from flows.mail import outbox
+from flows.pipeline import unchanged
+from flows.site import render
 from tests.conftest import output_files, tiny_event
 
 AS_OF = dt.date(2024, 9, 20)
@@ -24,7 +25,7 @@ ROUND_1 = "round,board,white_id,black_id,result\n1,1,A,C,1-0\n1,2,D,B,0-1\n"
 
 def publish(event: Path, out: Path, *, send_mail: bool = True, sends: bool = False,
             messages: dict[str, str] | None = None) -> None:
-    """What a complete run leaves, as ``flows.tasks.finish`` writes it: the outputs and a
+    """What a complete run leaves, as ``flows.pipeline.tasks.finish`` writes it: the outputs and a
     manifest listing them with their checksums and the run's rebuild key."""
     files = {"index.html": "<p>home</p>", "standings/round-01.pdf": "%PDF-1.7 round 1"}
     for rel, text in files.items():
@@ -145,7 +146,7 @@ def test_mail_still_due_builds_again_and_mail_all_done_does_not(tmp_path):
 
 @pytest.fixture(scope="module")
 def built(prefect_harness, tmp_path_factory):
-    from flows.events import run_events
+    from flows.pipeline.events import run_events
 
     base = tmp_path_factory.mktemp("unchanged")
     event = tiny_event(base / "inputs" / "tiny")
@@ -155,7 +156,7 @@ def built(prefect_harness, tmp_path_factory):
 
 
 def test_a_complete_run_leaves_its_key_and_a_second_run_builds_nothing(built):
-    from flows.events import run_events
+    from flows.pipeline.events import run_events
 
     inputs, event, out = built
     before = output_files(out)
@@ -168,7 +169,7 @@ def test_a_complete_run_leaves_its_key_and_a_second_run_builds_nothing(built):
 
 
 def test_rebuild_builds_the_same_bytes_again(built):
-    from flows.events import run_events
+    from flows.pipeline.events import run_events
 
     inputs, event, out = built
     before = output_files(out / "tiny")
@@ -183,14 +184,14 @@ def test_rebuild_builds_the_same_bytes_again(built):
 
 def test_the_command_line_starts_no_prefect_server_when_every_event_is_unchanged(
         built, monkeypatch, capsys):
-    from flows import cli
+    from flows.cli import main as cli
 
     inputs, event, out = built
 
     def no_server(env):
         raise AssertionError("Prefect's server started")
 
-    monkeypatch.setattr(cli, "start_local_server", no_server)
+    monkeypatch.setattr(cli, "start_server", no_server)
     (out / "index.html").unlink()  # the run's index is written again
     assert cli.main(["run", str(inputs), "--out", str(out)]) == 0
     captured = capsys.readouterr()
@@ -202,7 +203,7 @@ def test_the_command_line_starts_no_prefect_server_when_every_event_is_unchanged
 
 
 def test_the_command_line_builds_a_changed_event_through_prefect(built, monkeypatch, tmp_path):
-    from flows import cli
+    from flows.cli import main as cli
 
     inputs, event, out = built
 
@@ -212,7 +213,7 @@ def test_the_command_line_builds_a_changed_event_through_prefect(built, monkeypa
     def server(env):
         raise Started
 
-    monkeypatch.setattr(cli, "start_local_server", server)
+    monkeypatch.setattr(cli, "start_server", server)
     (event / "notes.txt").write_text("a new file in the event folder\n")
     try:
         with pytest.raises(Started):
@@ -231,7 +232,7 @@ def test_run_json_marks_the_events_a_cluster_found_unchanged(tmp_path):
     an event by its manifest, written before the run (a built event writes a new one)."""
     import os
 
-    from flows.cli import not_built, run_summary
+    from flows.cli.main import not_built, run_summary
 
     for name in ("kept", "built", "failed"):
         (tmp_path / name).mkdir()
@@ -243,6 +244,6 @@ def test_run_json_marks_the_events_a_cluster_found_unchanged(tmp_path):
     found = not_built(tmp_path, status, since)
     assert found == {"kept": None}
     s = run_summary(tmp_path, status, started=0.0, imported=0.1, waited=0.2, flow_started=1.0,
-                    flow_ended=2.0, ended=2.1, unchanged=found)
+                    ended=2.1, unchanged=found)
     assert s["events"]["kept"] == {"unchanged": True, "check_s": None}
     assert s["events"]["built"] == {"total_s": 1.0}

@@ -6,7 +6,7 @@ event's entry rules, e.g. National Junior 2024), builds every category's scoreca
 every complete round (FIDE C.07 tie-breaks), re-pairs every recorded round with the Dutch
 engine (the audit), pairs the next round when the previous one is complete (FIDE C.04.3, with
 the National Junior's last-round same-state rule where configured) and allocates the prizes
-when the last round is complete. The flow (``flows/swiss.py``) reads the files, hands their
+when the last round is complete. The flow (``flows/pipeline/swiss.py``) reads the files, hands their
 raw frames in, and publishes what comes back.
 """
 
@@ -348,40 +348,73 @@ def audit(run: SwissRun, c: CategoryRun) -> tuple[list[dict], dict[int, list[str
     return out, logs
 
 
-def run_swiss(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date,
-              step: StepTimer = no_step) -> SwissRun:
-    """FIDE C.04.3, C.07 and the event's regulations — one run of a Swiss event.
+def rank_rounds(run: SwissRun) -> None:
+    """FIDE C.07 and the event's tie-breaks — the standings of every category after each of its
+    complete rounds (``CategoryRun.rankings``)."""
+    for c in run.categories:
+        for r in range(1, c.done + 1):
+            c.rankings[r] = standings(run, c, r)
 
-    Standings after every complete round, the audit of every recorded round, the next round's
-    pairing, and (after the last round) the prize list of each category with a prize table
-    (National Junior 2024 "Prizes": not shared unless ``prizes_shared``). Nothing of it when
-    ``blocked`` (errors in the files it depends on). ``step`` is the caller's step timer
-    (``with step("pairing"):``; the rulebook itself reads no clock)."""
-    with step("validate"):
-        run = prepare(cfg, raw, as_of)
-    s = run.cfg.swiss  # (a round robin's, made from its players)
-    assert s is not None
-    if run.blocked:
-        return run
-    with step("standings"):
-        for c in run.categories:
-            for r in range(1, c.done + 1):
-                c.rankings[r] = standings(run, c, r)
+
+def rate_rounds(run: SwissRun) -> None:
+    """FIDE B.02 — each category's rating changes over its complete rounds, per rating list the
+    event is rated for (:func:`rating_lists`; nothing for an event rated on none)."""
     lists = rating_lists(run.cfg)
-    if lists is not None:
-        with step("standings"):
-            for c in run.categories:
-                if c.done:
-                    c.ratings = category_ratings(run, c, lists)
-    with step("audit"):
-        for c in run.categories:
-            c.audit, c.rule_logs = audit(run, c)
-    with step("pairing"):
-        for c in run.categories:
-            c.pairing = next_pairing(run, c)
-            if c.pairing is not None and c.pairing.log:
-                c.rule_logs[c.pairing.round] = c.pairing.log
+    if lists is None:
+        return
+    for c in run.categories:
+        if c.done:
+            c.ratings = category_ratings(run, c, lists)
+
+
+def audit_rounds(run: SwissRun) -> None:
+    """FIDE C.04.3 — every recorded round of every category paired again and compared with what
+    was recorded (:func:`audit`: ``CategoryRun.audit``, the rules' logs)."""
+    for c in run.categories:
+        c.audit, c.rule_logs = audit(run, c)
+
+
+def pair_next_rounds(run: SwissRun) -> None:
+    """FIDE C.04.3 (or the kind's pairing part: a round robin's Berger tables) — the next round's
+    pairing of every category whose last round is complete (``CategoryRun.pairing``)."""
+    for c in run.categories:
+        c.pairing = next_pairing(run, c)
+        if c.pairing is not None and c.pairing.log:
+            c.rule_logs[c.pairing.round] = c.pairing.log
+
+
+def award_prizes(run: SwissRun) -> None:
+    """FIDE C.07 (ties on the final standings) and the event's prize table (National Junior
+    2024 "Prizes": not shared unless ``prizes_shared``) — the prize list of each category with prizes, after its last round."""
+    s = run.cfg.swiss
+    assert s is not None
     for c in run.categories:
         if c.done == c.rounds and c.cat.prizes:
             c.prizes = allocate_prizes(c.rankings[c.done], c.cat.prizes, shared=s.prizes_shared)
+
+
+RULE_STEPS: tuple[tuple[str, Any], ...] = (
+    ("standings", rank_rounds), ("ratings", rate_rounds), ("audit", audit_rounds),
+    ("pairing", pair_next_rounds), ("prizes", award_prizes))
+"""The rulebook's steps after validation (``prepare``), in order: each takes the run and fills
+its part of it. :func:`run_swiss` runs them; an event's flow runs each as a task of its own
+(flows/pipeline/swiss.py)."""
+
+
+def run_swiss(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date,
+              step: StepTimer = no_step) -> SwissRun:
+    """FIDE C.04.3, C.07 and the event's regulations — one run of a Swiss event: validation
+    (:func:`prepare`), then :data:`RULE_STEPS` — standings after every complete round, rating
+    changes, the audit of every recorded round, the next round's pairing, and (after the last
+    round) the prize list of each category with a prize table. Nothing of it when ``blocked``
+    (errors in the files it depends on). ``step`` is the caller's step timer
+    (``with step("pairing"):``; the rulebook itself reads no clock)."""
+    with step("validate"):
+        run = prepare(cfg, raw, as_of)
+    assert run.cfg.swiss is not None  # (a round robin's, made from its players)
+    if run.blocked:
+        return run
+    for name, rule in RULE_STEPS:
+        with step(name):
+            rule(run)
     return run

@@ -1,0 +1,68 @@
+"""``chessfed mail [INPUTS] [--out OUTPUTS] [--only EVENT] [--retry]``: the letters not delivered
+yet, event by event (pending, failed, of unknown fate, superseded, with the server's answer),
+and with ``--retry`` the pending ones sent now and the failed ones once more, as the outbox
+keeps them (:mod:`flows.mail.stored`) — so that nobody edits the delivery ledger by hand.
+
+Exit status: 0 nothing is left to deliver, 2 a wrong command (an unknown event, a folder that
+is not one), 4 letters are still pending or failed (``flows.pipeline.run_index.EXIT_CODES``)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+
+def add_parser(sub: argparse._SubParsersAction) -> None:
+    m = sub.add_parser("mail", help="list the letters not delivered yet; --retry sends them")
+    m.add_argument("inputs", nargs="?", default="inputs")
+    m.add_argument("--out", default="outputs")
+    m.add_argument("--only", action="append", help="this event folder only (repeatable)")
+    m.add_argument("--retry", action="store_true",
+                   help="send every pending letter now, and the failed ones once more")
+    m.set_defaults(func=main)
+
+
+def main(args: argparse.Namespace) -> int:
+    from flows.mail import stored as mailing
+    from flows.pipeline import publish_folder
+    from flows.pipeline.run_index import event_folders
+
+    inputs, out = Path(args.inputs), Path(args.out)
+    if not inputs.is_dir():
+        print(f"chessfed mail: {inputs} is not a folder", file=sys.stderr)
+        return 2
+    folders = event_folders(inputs)
+    unknown = sorted(set(args.only or []) - {f.name for f in folders})
+    if unknown:
+        print(f"chessfed mail: no event folder {', '.join(unknown)} under {inputs}", file=sys.stderr)
+        return 2
+    left = 0
+    for folder in folders:
+        if args.only and folder.name not in args.only:
+            continue
+        out_dir = out / folder.name
+        rows = mailing.waiting(out_dir)
+        if args.retry and any(r["status"] in ("pending", "failed") for r in rows):
+            cfg = mailing.event_config(folder, out_dir)
+            if cfg is None or not cfg.publish.smtp_host:
+                print(f"{folder.name}: no [publish] smtp_host in event.toml: nothing can be sent")
+            else:
+                try:
+                    with publish_folder.event_lock(out_dir):
+                        d = mailing.send_stored(folder, out_dir, cfg, again=("failed",))
+                except publish_folder.Busy as e:
+                    print(f"chessfed mail: {e}", file=sys.stderr)
+                    return 2
+                why = f" ({d.reason})" if d.reason else ""
+                print(f"{folder.name}: {d.sent} sent, {d.pending} still pending{why}, "
+                      f"{d.failed} failed")
+                rows = mailing.waiting(out_dir)
+        todo = [r for r in rows if r["status"] in ("pending", "failed")]
+        left += len(todo)
+        print(f"{folder.name}: {len(todo)} letters to deliver"
+              + (f", {len(rows) - len(todo)} others to look at" if len(rows) > len(todo) else ""))
+        for r in rows:
+            print(f"  {r['status']:<10} {r['key']}  to {r['recipient']}  «{r['subject']}»  "
+                  f"{r['reply']}")
+    return 4 if left else 0

@@ -1,0 +1,452 @@
+"""The ``chessfed`` command line."""
+
+from __future__ import annotations
+
+import time
+
+_STARTED = time.perf_counter()  # the program's start, for the run's timings
+
+import argparse  # noqa: E402 - after the clock
+import atexit  # noqa: E402
+import contextlib  # noqa: E402
+import datetime as dt  # noqa: E402
+import importlib.util  # noqa: E402
+import json  # noqa: E402
+import logging  # noqa: E402
+import os  # noqa: E402
+import socket  # noqa: E402
+import subprocess  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+import threading  # noqa: E402
+import urllib.request  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import IO  # noqa: E402
+
+from flows.cli import pair as pair_cli  # noqa: E402
+
+
+@dataclass
+class OwnServer:
+    """The Prefect server a run started for itself (:func:`start_server`): its process, the
+    file its error stream goes to, and its API's URL."""
+
+    proc: subprocess.Popen
+    err: IO[bytes]
+    url: str
+
+    def said(self) -> str:
+        """The last lines the server wrote on its error stream."""
+        self.err.seek(0)
+        return " / ".join(self.err.read().decode("utf-8", "replace").strip().splitlines()[-5:])
+
+    def stop(self) -> None:
+        """SIGTERM, as a user's Ctrl-C would end it (killed after 10 s)."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+        self.err.close()
+
+
+def start_server(env: dict[str, str] | os._Environ) -> OwnServer | None:
+    """Without ``PREFECT_API_URL``: a Prefect server of the run's own, started as a user starts
+    one (``prefect server start``, on a free port of 127.0.0.1, without the UI and the
+    background services a one-off run does not use; its state in PREFECT_HOME), at once in a
+    process of its own so that it boots while this process reads the events; ``PREFECT_API_URL``
+    then names it and it stops when the run does. Returns None where a URL is set (the
+    office's server: nothing is started)."""
+    if env.get("PREFECT_API_URL"):
+        return None
+    if importlib.util.find_spec("prefect") is None:
+        return None
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    err = tempfile.TemporaryFile()  # noqa: SIM115 - open for the server's life (OwnServer.stop)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
+         "--port", str(port), "--no-ui", "--no-services", "--log-level", "error"],
+        env=dict(env), stdout=subprocess.DEVNULL, stderr=err)
+    server = OwnServer(proc, err, f"http://127.0.0.1:{port}/api")
+    atexit.register(server.stop)
+    env["PREFECT_API_URL"] = server.url
+    return server
+
+
+def wait_for_server(server: OwnServer | None, timeout: float = 180) -> None:
+    """Until the server :func:`start_server` started answers; if it ended instead, the run stops
+    and says what the server said."""
+    if server is None:
+        return
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if server.proc.poll() is not None:
+            raise SystemExit("chessfed run: `prefect server start` ended before it answered: "
+                             + server.said())
+        try:
+            with urllib.request.urlopen(server.url + "/health", timeout=2):
+                return
+        except OSError:
+            time.sleep(0.1)
+    raise SystemExit(f"chessfed run: the run's Prefect server did not answer within {timeout:.0f} s")
+
+
+def _run(args: argparse.Namespace) -> int:
+    """Exit status (``flows.pipeline.run_index.EXIT_CODES``): 0 clean, 1 published with rejected input
+    rows, 2 an event failed or the command was wrong, 3 an event held back at its last good
+    state (or published in part), 4 letters pending or failed."""
+    inputs = Path(args.inputs)
+    if not inputs.is_dir():
+        print(f"chessfed run: {inputs} is not a folder", file=sys.stderr)
+        return 2
+    from flows.pipeline.run_index import event_folders
+
+    known = [p.name for p in event_folders(inputs)]
+    unknown = sorted(set(args.only or []) - set(known))
+    if unknown:
+        print(f"chessfed run: no event folder {', '.join(unknown)} under {inputs} "
+              f"(there are: {', '.join(known) or 'none'})", file=sys.stderr)
+        return 2
+    if not args.quiet:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("%(message)s"))
+        progress = logging.getLogger("chessfed.progress")
+        progress.addHandler(handler)  # (its records go on to Prefect's: its API and console)
+    folders = [f for f in event_folders(inputs) if not args.only or f.name in args.only]
+    checked: dict[str, str] = {}
+    if not args.rebuild and folders:
+        t_check = time.perf_counter()
+        checked = unchanged_events(folders, Path(args.out), args.as_of, not args.dry_run_mail)
+        if len(checked) == len(folders):
+            return _report_unchanged(args, checked, t_check)
+    # The run's own server stops when this process ends (atexit: after Prefect has sent the
+    # run's last logs and events to it, which Python's shutdown does first).
+    server = start_server(os.environ) if not args.prefect_ephemeral else None
+    return _run_events(args, inputs, server, [f for f in folders if f.name not in checked])
+
+
+def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None,
+                     send_mail: bool) -> dict[str, str]:
+    """The events (folder -> event name) whose published outputs still stand
+    (:mod:`flows.pipeline.unchanged`), checked one after another, each under its event's lock, until
+    the first that must be built (the run then starts Prefect and builds what needs it; an
+    event another run is writing counts as one to build, and the flow reports it busy)."""
+    from flows.mail import stored as mailing
+    from flows.pipeline import progress, publish_folder, unchanged
+    from flows.pipeline.run_index import manifest_of
+
+    found: dict[str, str] = {}
+    for folder in folders:
+        t = time.perf_counter()
+        try:
+            with publish_folder.event_lock(out / folder.name):
+                reason = unchanged.check(folder, out / folder.name, as_of, send_mail, mail=False)
+                due = unchanged.mail_due(out / folder.name) if reason is None and send_mail else 0
+                cfg = mailing.event_config(folder, out / folder.name) if due else None
+                if cfg is not None:
+                    d = mailing.send_stored(folder, out / folder.name, cfg)
+                    progress.LOGGER.info("%s: unchanged; %d of %d letters still to send went now",
+                                         folder.name, d.sent, due)
+                elif due:
+                    reason = "letters still to send"
+        except publish_folder.Busy:
+            return found
+        if reason is not None:
+            progress.LOGGER.info("%s: to build (%s)", folder.name, reason)
+            return found
+        progress.LOGGER.info("%s: unchanged since its last run, not built again (checked in "
+                             "%.2f s)", folder.name, time.perf_counter() - t)
+        found[folder.name] = manifest_of(out / folder.name).get("name") or folder.name
+    return found
+
+
+def _report_unchanged(args: argparse.Namespace, names: dict[str, str], t_check: float) -> int:
+    """Every event of the run is unchanged: Prefect is not started; the run's index is written
+    again (only if it would differ), then ``run.json`` and the exit status, as after a run."""
+    from flows.io import atomic_write
+    from flows.pipeline import unchanged
+    from flows.pipeline.run_index import exit_status, listed_events, outcome, site_index
+
+    out = Path(args.out)
+    status = {name: "ok" for name in names}
+    index = site_index(out, listed_events(out, list(names)), status, names)
+    path = out / "index.html"
+    if not path.exists() or path.read_text(encoding="utf-8") != index:
+        atomic_write(path, index)
+    t_end = time.perf_counter()
+    for name, s in status.items():
+        print(outcome(out, name, s, unchanged=True).line)
+    summary = run_summary(out, status, started=_STARTED, imported=t_check, waited=t_end,
+                          flow_started=t_end, ended=t_end, unchanged=dict(unchanged.SKIPPED))
+    summary |= {"jobs": args.jobs, "task_runner": args.task_runner,
+                "prefect": "not started: every event unchanged"}
+    atomic_write(out / "run.json", json.dumps(summary, indent=2) + "\n")
+    if not args.quiet:
+        print(f"run: {summary['wall_s']:.1f} s; every event unchanged, Prefect not started — "
+              f"{out / 'run.json'}", file=sys.stderr)
+    return exit_status(out, status)
+
+
+def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None,
+                to_build: list[Path]) -> int:
+    """The run once Prefect is needed: the flow of every event (:func:`flows.pipeline.events.run_events`)
+    on the task runner asked for, once the run's own server answers (``server``; none with
+    PREFECT_API_URL or ``--prefect-ephemeral``, where Prefect starts its own ephemeral server
+    when the flow starts)."""
+    t0 = time.perf_counter()
+    from flows.pipeline import unchanged
+    from flows.pipeline.events import events_flow, exit_status, statuses
+
+    if args.task_runner == "threads" and not args.dask_address:
+        from flows.site import render
+
+        # the PDF renderers' fork server imports WeasyPrint meanwhile, in a thread
+        threading.Thread(target=render.warm_up, name="chessfed-renderers", daemon=True).start()
+    t_wait = time.perf_counter()
+    wait_for_server(server)
+    t_call = time.perf_counter()
+    called_at = time.time()  # the wall clock, to compare with the manifests' times
+    unchanged.SKIPPED.clear()
+    local = args.task_runner == "threads" and not args.dask_address
+    run = events_flow(args.task_runner, args.jobs, args.dask_address, events=len(to_build))
+    state = run(inputs, Path(args.out), args.as_of, args.only or None, not args.dry_run_mail,
+                renderer="local" if local else "dask", rebuild=args.rebuild, return_state=True)
+    try:
+        status = statuses(state)
+    except RuntimeError as e:  # the flow itself crashed: no event status to report
+        print(f"chessfed run: {e}", file=sys.stderr)
+        return 2
+    t_end = time.perf_counter()
+    from flows.pipeline.run_index import outcome
+
+    for name, s in status.items():
+        print(outcome(Path(args.out), name, s, unchanged=name in unchanged.SKIPPED).line)
+    summary = run_summary(Path(args.out), status, started=_STARTED, imported=t0, waited=t_wait,
+                          flow_started=t_call, ended=t_end,
+                          unchanged=dict(unchanged.SKIPPED) if local else
+                          not_built(Path(args.out), status, called_at))
+    summary |= {"jobs": args.jobs, "task_runner": args.task_runner,
+                "prefect": ("the run's own server (prefect server start)" if server is not None
+                            else "Prefect's ephemeral server" if args.prefect_ephemeral
+                            else "the server at PREFECT_API_URL")}
+    from flows.io import atomic_write
+
+    atomic_write(Path(args.out) / "run.json", json.dumps(summary, indent=2) + "\n")
+    if not args.quiet:
+        print(f"run: {summary['wall_s']:.1f} s; Prefect: the server's start "
+              f"{summary['prefect_start_s']:.1f} s (while chessfed started: "
+              f"{summary['program_start_s']:.1f} s), in the events "
+              f"{summary['prefect_in_events_s']:.1f} s — {Path(args.out) / 'run.json'}",
+              file=sys.stderr)
+    return exit_status(Path(args.out), status)
+
+
+def run_summary(out: Path, status: dict[str, str], *, started: float, imported: float,
+                waited: float, flow_started: float, ended: float,
+                unchanged: dict[str, float | None] | None = None) -> dict[str, object]:
+    """How a run's time divides (``outputs/run.json``): the program's own start (Python,
+    imports, reading the events: ``program_start_s``, the run's own Prefect server booting
+    meanwhile), the wait for that server beyond it (``prefect_start_s``), and the run's flow
+    (``flow_s``: from its call to its end, Prefect's creation of the flow runs included). Each
+    event's entry comes from its manifest's timings: its flow's body (``total_s``), its steps
+    (``work_s``) and the rest, Prefect's part inside its flow (``orchestration_s``: task runs,
+    states, logs). An event found unchanged (``unchanged``: name -> seconds its check took, None
+    when not known here) was not built: its entry says so (its manifest's timings are those of
+    the run that built it). ``prefect_in_events_s``: the flow's time beyond the longest event's
+    steps (the events run side by side)."""
+    events: dict[str, dict[str, object]] = {}
+    for name in status:
+        if unchanged and name in unchanged:
+            events[name] = {"unchanged": True, "check_s": unchanged[name]}
+            continue
+        try:
+            t = json.loads((out / name / "manifest.json").read_text(encoding="utf-8"))["timings"]
+        except (OSError, ValueError, KeyError):
+            continue
+        events[name] = {k: t[k] for k in ("total_s", "work_s", "orchestration_s") if k in t}
+    wall = ended - started
+    flow_s = ended - flow_started
+    longest = max((float(e.get("work_s", 0.0)) for e in events.values()), default=0.0)
+    return {"wall_s": round(wall, 3), "program_start_s": round(waited - started, 3),
+            "imports_s": round(waited - imported, 3),
+            "prefect_start_s": round(flow_started - waited, 3),
+            "flow_s": round(flow_s, 3),
+            "prefect_in_events_s": round(max(flow_s - longest, 0.0), 3),
+            "events": events}
+
+
+def not_built(out: Path, status: dict[str, str], since: float) -> dict[str, float | None]:
+    """The events of a run on a cluster that were found unchanged there (the check ran in a
+    worker's process, whose :data:`flows.pipeline.unchanged.SKIPPED` this process does not see): those
+    that ended "ok" with a manifest written before the run (``since``, wall clock). Their check's
+    time is not known here (None)."""
+    found: dict[str, float | None] = {}
+    for name, s in status.items():
+        path = out / name / "manifest.json"
+        with contextlib.suppress(OSError):
+            if s == "ok" and path.stat().st_mtime < since:
+                found[name] = None
+    return found
+
+
+def _serve(args: argparse.Namespace) -> int:
+    """Scheduled operation: serve the top-level flow as a deployment with a cron schedule
+    against a Prefect server (``prefect server start``; PREFECT_API_URL points at it)."""
+    from flows.pipeline.events import run_events
+
+    run_events.serve(name=args.name, cron=args.cron,
+                     parameters={"inputs": str(Path(args.inputs).resolve()),
+                                 "out": str(Path(args.out).resolve())})
+    return 0
+
+
+def _deploy(args: argparse.Namespace) -> int:
+    from flows.cli.deploy import deploy
+
+    try:
+        names = deploy(Path(args.inputs), Path(args.out), pool=args.pool, cron=args.cron or "",
+                       timezone=args.timezone or "")
+    except ValueError as e:
+        print(f"chessfed deploy: {e}", file=sys.stderr)
+        return 2
+    for name in names:
+        print(f"deployed {name} (work pool {args.pool}): start a worker with "
+              f"`prefect worker start --pool {args.pool}`")
+    return 0
+
+
+def _import_trf(args: argparse.Namespace) -> int:
+    """Exit status: 0 written, 2 the file cannot be taken over (the error names the file, line,
+    column, value and reason; nothing written)."""
+    from flows.cli.demo_inputs import import_trf
+    from transforms.core.errors import ChessfedError
+
+    try:
+        written = import_trf(Path(args.trf), Path(args.event), category=args.category)
+    except (ChessfedError, OSError, UnicodeDecodeError) as e:
+        print(f"chessfed import-trf: {e}", file=sys.stderr)
+        return 2
+    for path in written:
+        print(path)
+    return 0
+
+
+def _demo_inputs(args: argparse.Namespace) -> int:
+    from flows.cli.demo_inputs import write_demo_inputs
+
+    for path in write_demo_inputs(Path(args.folder)):
+        print(path)
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="chessfed", description=__doc__)
+    sub = p.add_subparsers(dest="command", required=True)
+    r = sub.add_parser("run", help="run every event under a folder (or one event folder)")
+    r.add_argument("inputs", nargs="?", default="inputs")
+    r.add_argument("--out", default="outputs")
+    r.add_argument("--as-of", type=dt.date.fromisoformat, default=None,
+                   help="date the run is as of (default: event.toml's as_of, else today)")
+    r.add_argument("--only", action="append", help="run only this event folder (repeatable)")
+    r.add_argument("--dry-run-mail", action="store_true",
+                   help="build everything and write the outbox, send nothing over SMTP")
+    r.add_argument("--jobs", "-j", type=int, default=None,
+                   help="events run at once (default: one per core)")
+    r.add_argument("--task-runner", choices=("threads", "dask"), default="threads",
+                   help="threads (this process) or dask (prefect-dask: a LocalCluster, or the "
+                        "cluster at --dask-address)")
+    r.add_argument("--dask-address", default=None,
+                   help="the scheduler of a running Dask cluster, e.g. tcp://10.0.0.5:8786")
+    r.add_argument("--rebuild", action="store_true",
+                   help="build every event again, also those unchanged since their last run")
+    r.add_argument("--quiet", "-q", action="store_true",
+                   help="no progress lines (each event's status only)")
+    r.add_argument("--prefect-ephemeral", action="store_true",
+                   help="let Prefect start its own ephemeral server when the flow starts "
+                        "(default: chessfed starts `prefect server start` first, so that it "
+                        "boots meanwhile)")
+    r.set_defaults(func=_run)
+    d = sub.add_parser("deploy", help="a deployment per event on a Prefect server, with the "
+                       "event's [schedule] (PREFECT_API_URL names the server)")
+    d.add_argument("inputs", nargs="?", default="inputs")
+    d.add_argument("--out", default="outputs")
+    d.add_argument("--pool", default="chessfed", help="the process work pool (created if missing)")
+    d.add_argument("--cron", help="the schedule of every event (default: each event's [schedule] cron)")
+    d.add_argument("--timezone", help="the time zone of --cron (default: [schedule] timezone, else UTC)")
+    d.set_defaults(func=_deploy)
+    s = sub.add_parser("serve", help="run every event on a cron schedule (needs a Prefect server)")
+    s.add_argument("inputs", nargs="?", default="inputs")
+    s.add_argument("--out", default="outputs")
+    s.add_argument("--cron", default="0 18 * * *", help="schedule (default: daily at 18:00)")
+    s.add_argument("--name", default="chessfed-scheduled")
+    s.set_defaults(func=_serve)
+    t = sub.add_parser("import-trf", help="start or take over a Swiss event from a TRF file")
+    t.add_argument("trf")
+    t.add_argument("event", help="the event folder to write players.csv and results.csv into")
+    t.add_argument("--category", default="open")
+    t.set_defaults(func=_import_trf)
+    d = sub.add_parser("demo-inputs", help="regenerate the committed demo inputs (seeded)")
+    d.add_argument("folder", nargs="?", default="inputs")
+    d.set_defaults(func=_demo_inputs)
+    from flows.cli import berger, check_trf, input_reference, server
+    from flows.cli import mail as mail_cli
+    from flows.cli import standings as standings_cli
+    from flows.devtools import crosscheck, generate, simulate
+
+    for module in (pair_cli, standings_cli, simulate, crosscheck, generate, check_trf,
+                   input_reference, mail_cli, berger, server):
+        module.add_parser(sub)
+    return p
+
+
+PROJECT = Path(__file__).resolve().parents[2]
+
+
+def prefect_settings(env: dict[str, str] | os._Environ, *, verbose: bool = False) -> dict[str, str]:
+    """The project's Prefect settings (what ``prefect.toml`` says, which Prefect reads only
+    from the current folder) as environment defaults, so that ``chessfed`` behaves the same
+    from any folder: state in the project's ``.prefect/``, analytics off, 180 s for an
+    ephemeral server's first start, patience with a busy SQLite server (its lock waited 60 s,
+    the client retrying a "503 Service Unavailable" 10 times — measured: a 50-event season on a
+    Dask LocalCluster of this 2-core machine failed on a 503 when creating an event's flow
+    run), INFO logs with chessfed's own to the server. On the terminal of ``chessfed run``
+    Prefect's console handler shows warnings only (chessfed prints its own progress lines;
+    ``-v``: Prefect's INFO lines too). A value already in the environment wins (e.g.
+    ``PREFECT_API_URL`` of a real server); returns what was set."""
+    defaults = {"PREFECT_HOME": str(PROJECT / ".prefect"),
+                "PREFECT_SERVER_ANALYTICS_ENABLED": "false",
+                "PREFECT_SERVER_EPHEMERAL_STARTUP_TIMEOUT_SECONDS": "180",
+                "PREFECT_SERVER_DATABASE_TIMEOUT": "60",
+                "PREFECT_SERVER_DATABASE_CONNECTION_TIMEOUT": "30",
+                "PREFECT_CLIENT_MAX_RETRIES": "10",
+                "PREFECT_LOGGING_LEVEL": "INFO",
+                "PREFECT_LOGGING_EXTRA_LOGGERS": "chessfed",
+                "PREFECT_LOGGING_TO_API_WHEN_MISSING_FLOW": "ignore",
+                "PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL": "INFO" if verbose else "WARNING"}
+    if verbose:
+        env["PREFECT_LOGGING_HANDLERS_CONSOLE_LEVEL"] = "INFO"
+    added = {k: v for k, v in defaults.items() if k not in env}
+    env.update(added)
+    return added
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["pair"]:
+        # the pairing engine's interface (JaVaFo/bbpPairings), called once per round by
+        # arbiters' tools: the same arguments, without loading the rest of chessfed
+        return pair_cli.main(argv[1:])
+    verbose = bool(argv[:1]) and argv[0] in ("-v", "--verbose")
+    if verbose:
+        argv = argv[1:]
+    prefect_settings(os.environ, verbose=verbose)
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

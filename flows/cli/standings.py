@@ -1,0 +1,120 @@
+"""``chessfed standings`` — final standings with FIDE C.07 tie-breaks from a TRF file.
+
+    chessfed standings --trf FILE.trf --tiebreaks BH-C1,BH,SB,DE,WIN,BWG \\
+        --edition fide-2024 --out OUT.csv [--explain WHY.csv] [--rounds N]
+        [--round-robin | --swiss] [--unrated-rating R]
+
+OUT.csv has the header ``rank,sno,name,points,`` then one column per tie-break code in the
+order given (decimals, e.g. ``12.5``, ``0.0``; empty where a tie-break has no value, e.g.
+ARO, TPR or APRO of a player without a game over the board, as TieBreakServer has it).
+Players equal after every tie-break share the rank. Files are written atomically.
+Exit status: 0 done, 2 bad input or configuration (the message says which line or key).
+
+Decision (the DE cell): the player's DE place inside the group tied before DE (``1.0`` first,
+equal places shared: 1, 2, 2, 4), where direct encounter separated that group (C.07 6.2 all
+met, 6.3 not all met but someone alone at the top whatever the missing games); empty where DE
+does not apply (alone on the score, or a group DE leaves tied). FIDE TEC's TieBreakServer
+prints the same places, and 0 where this file has an empty cell. ``--explain`` gives the
+points among the tied players and the article that decided.
+
+Decision (round robin or Swiss, C.07 15.2): ``--round-robin`` / ``--swiss`` if given; else the
+TRF's tournament type (TRF-2026 ``192`` code, else TRF16 ``092`` text: a round robin, Berger,
+Schiller or Scheveningen type, or a Swiss/Dutch type); else a complete round robin found in
+the file (every two players met the same number of times); else a Swiss. When the file
+makes it a round robin, a line on stderr says why.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+import polars as pl
+
+from flows.io import atomic_write
+from transforms.core.errors import ChessfedError
+from transforms.fide.standings import RegimeSource, pairing_regime, rank_players
+from transforms.fide.tiebreaks import explain_tiebreaks, parse_code, parse_edition
+from transforms.fide.trf import parse_trf
+
+DEFAULT_TIEBREAKS = "BH-C1,BH,SB,DE,WIN,BWG"
+
+
+def _add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--trf", required=True, type=Path, help="tournament report file (TRF16/TRF-2025)")
+    p.add_argument("--tiebreaks", default=DEFAULT_TIEBREAKS,
+                   help=f"FIDE codes in order, comma-separated (default {DEFAULT_TIEBREAKS})")
+    p.add_argument("--edition", default="fide-2024",
+                   help="C.07 edition: fide-2024 (default), fide-2026 or fide-2009")
+    p.add_argument("--rounds", type=int, default=None,
+                   help="rounds to count (default: the last round in the file)")
+    regime = p.add_mutually_exclusive_group()
+    regime.add_argument("--round-robin", dest="round_robin", action="store_const", const=True,
+                        default=None,
+                        help="pre-determined pairings: forfeits count as games (C.07 15.2); "
+                             "default: from the TRF's tournament type, or a complete round robin")
+    regime.add_argument("--swiss", dest="round_robin", action="store_const", const=False,
+                        help="a Swiss (C.07 16) whatever the TRF's type record says")
+    p.add_argument("--unrated-rating", type=int, default=None,
+                   help="rating an unrated player counts with in ARO/TPR/... (C.07 10), "
+                        "if the regulations give one; otherwise those tie-breaks stay empty")
+    p.add_argument("--out", required=True, type=Path, help="standings CSV to write")
+    p.add_argument("--explain", type=Path, default=None,
+                   help="also write the contributions behind each tie-break (CSV)")
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> None:
+    """Register ``standings`` on the ``chessfed`` command line."""
+    p = subparsers.add_parser("standings", help="standings with FIDE tie-breaks from a TRF file",
+                              description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_arguments(p)
+    p.set_defaults(func=run)
+
+
+def standings_csv(ranking: pl.DataFrame, codes: list[str]) -> str:
+    """The CSV contract: rank,sno,name,points,<codes...>."""
+    return ranking.select("rank", "sno", "name", "points", *codes).write_csv()
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        codes = [parse_code(c, key="--tiebreaks", file="command line")[0]
+                 for c in args.tiebreaks.split(",") if c.strip()]
+        edition = parse_edition(args.edition, key="--edition", file="command line")
+        text = args.trf.read_text(encoding="utf-8-sig")
+        tournament = parse_trf(text, source=str(args.trf))
+        players = tournament.players_frame()
+        regime = pairing_regime(tournament, round_robin=args.round_robin)
+        ranking = rank_players(tournament.scorecard, players, codes, edition=edition,
+                               rounds=args.rounds, round_robin=regime.round_robin,
+                               unrated_rating=args.unrated_rating)
+        atomic_write(args.out, standings_csv(ranking, codes))
+        if args.explain is not None:
+            why = explain_tiebreaks(tournament.scorecard, players, codes, edition=edition,
+                                    rounds=args.rounds, round_robin=regime.round_robin,
+                                    unrated_rating=args.unrated_rating)
+            atomic_write(args.explain, why.write_csv())
+    except (ChessfedError, OSError) as exc:
+        print(f"chessfed standings: {exc}", file=sys.stderr)
+        return 2
+    if regime.round_robin and regime.source is not RegimeSource.OPTION:
+        print(f"chessfed standings: pre-determined pairings (C.07 15.2), {regime.source}: "
+              f"{regime.reason}", file=sys.stderr)
+    tied = ranking.filter(pl.col("tied_after_all"))
+    if tied.height:
+        print(f"chessfed standings: {tied.height} players still tied after all tie-breaks "
+              f"(ranks {', '.join(sorted(set(tied['rank_label'].to_list())))}); "
+              "the chief arbiter decides", file=sys.stderr)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m flows.cli.standings", description=__doc__,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_arguments(p)
+    return run(p.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

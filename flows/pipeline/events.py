@@ -1,0 +1,205 @@
+"""The top-level flow: every event folder under an inputs folder, each an independent
+sub-flow; one event's failure is reported and does not stop the others."""
+
+
+import contextlib
+import contextvars
+import datetime as dt
+import os
+import time
+import traceback
+from pathlib import Path
+
+from prefect import Flow, flow, task
+from prefect.cache_policies import NO_CACHE
+from prefect.states import Completed, Failed, State
+from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
+
+from flows.mail import stored as mailing
+from flows.pipeline import last_good, progress, publish_folder, unchanged
+from flows.pipeline.correspondence import correspondence_event
+from flows.pipeline.run_index import (  # noqa: F401 - event_folders, exit_status: where callers look
+    event_folders,
+    exit_status,
+    listed_events,
+    manifest_of,
+    site_index,
+)
+from flows.pipeline.swiss import swiss_event
+from flows.pipeline.tasks import (
+    check_config,
+    discard_early_pdfs,
+    publish_config_error,
+    write_outputs,
+)
+from transforms.core.errors import ConfigError
+from transforms.kinds import EventKind
+
+TASK_RUNNERS = ("threads", "dask")
+
+def default_jobs() -> int:
+    """How many events run at once unless told: one per core."""
+    return os.cpu_count() or 1
+
+
+def event_runner(task_runner: str, jobs: int, dask_address: str | None = None) -> TaskRunner:
+    """Where the events of a run execute: ``threads`` (this process, ``jobs`` events at once;
+    their PDFs render in the run's process pool) or ``dask`` (prefect-dask: the cluster at
+    ``dask_address``, else a ``LocalCluster`` of ``jobs`` single-threaded worker processes;
+    events and their PDFs are tasks of the cluster)."""
+    if task_runner == "threads":
+        return ThreadPoolTaskRunner(max_workers=jobs)
+    if task_runner == "dask":
+        from prefect_dask import DaskTaskRunner
+
+        if dask_address:
+            return DaskTaskRunner(address=dask_address)
+        return DaskTaskRunner(cluster_kwargs={"n_workers": jobs, "threads_per_worker": 1,
+                                              "processes": True, "dashboard_address": None})
+    raise ValueError(f"task runner {task_runner!r}: expected one of {', '.join(TASK_RUNNERS)}")
+
+
+@task(name="event", task_run_name="event-{folder.name}", cache_policy=NO_CACHE)
+def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
+              renderer: str = "local", rebuild: bool = False) -> tuple[str, str]:
+    """One event folder into ``out_dir``: (its status, its name). Any failure is the event's
+    status, never raised (one event's failure does not stop the others). An event whose
+    published outputs still stand (:mod:`flows.pipeline.unchanged`) is not built again unless
+    ``rebuild``."""
+    if renderer == "dask":
+        join_dask_cluster()
+    try:
+        with publish_folder.event_lock(out_dir):
+            if not rebuild and (name := unchanged_event(folder, out_dir, as_of, send_mail)):
+                return "ok", name
+            return _run_event(folder, out_dir, as_of, send_mail, renderer)
+    except publish_folder.Busy as e:
+        return f"error: {e}", folder.name
+    except Exception as e:  # noqa: BLE001 - one event's failure must not stop the others
+        traceback.print_exc()
+        return f"error: {e}", folder.name
+    finally:
+        discard_early_pdfs(out_dir)
+
+
+def unchanged_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool) -> str:
+    """The event's name when it is unchanged since its last complete run (told on the
+    progress log), else "" (the event is built; the log says why)."""
+    t = time.perf_counter()
+    reason = unchanged.check(folder, out_dir, as_of, send_mail, mail=False)
+    due = unchanged.mail_due(out_dir) if reason is None and send_mail else 0
+    cfg = mailing.event_config(folder, out_dir) if due else None
+    if cfg is not None:  # only letters to send: sent as the outbox keeps them
+        d = mailing.send_stored(folder, out_dir, cfg)
+        progress.LOGGER.info("%s: unchanged; %d of %d letters still to send went now",
+                             folder.name, d.sent, due)
+    elif due:
+        reason = "letters still to send"
+    if reason is not None:
+        progress.LOGGER.info("%s: building (%s)", folder.name, reason)
+        return ""
+    progress.LOGGER.info("%s: unchanged since its last run, not built again (checked in %.2f s)",
+                         folder.name, time.perf_counter() - t)
+    return manifest_of(out_dir).get("name") or folder.name
+
+
+def _run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
+               renderer: str) -> tuple[str, str]:
+    try:
+        cfg = check_config(folder)
+    except ConfigError as err:
+        last = last_good.find(out_dir)
+        if last is None:  # never published whole: nothing to hold, the office is told
+            publish_config_error(folder, out_dir, err, as_of)
+            return f"error: {err}", folder.name
+        cfg = check_config(last.folder)  # its flow holds the last good publication
+    runner = correspondence_event if cfg.event.kind == EventKind.CORRESPONDENCE else swiss_event
+    if renderer == "dask":
+        # On a Dask worker the event's flow is a flow run of its own (an empty context):
+        # nested under the task's context rebuilt from the submitting process, it would
+        # share that context's API client, which is not open in this process.
+        contextvars.Context().run(runner, folder, out_dir, as_of, send_mail, renderer)
+    else:
+        runner(folder, out_dir, as_of, send_mail, renderer)
+    return "ok", cfg.event.name
+
+
+@flow(name="chessfed-run", task_runner=ThreadPoolTaskRunner(max_workers=default_jobs()))
+def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
+               only: list[str] | None = None, send_mail: bool = True,
+               renderer: str = "local", rebuild: bool = False) -> State:
+    """Run every event folder (one with an event.toml) under ``inputs`` into ``out/<folder>``,
+    then write the run's index of events (``out/index.html``). ``inputs`` may also be a single
+    event folder. ``send_mail=False`` (``--dry-run-mail``): the outbox is written, nothing is
+    sent through SMTP. The events are independent tasks of the flow's task runner (one per core
+    at once unless :func:`events_flow` says otherwise), each running its event's flow; one
+    event's failure is its own. ``renderer``: where the events' PDFs render (``local``: the
+    run's process pool; ``dask``: the cluster the events run on, :func:`events_flow`). An
+    event unchanged since its last complete run is not built again (:mod:`flows.pipeline.unchanged`)
+    unless ``rebuild``.
+
+    The flow run's final state: Completed with every event's status (folder -> "ok" or
+    "error: …") as its result, Failed (the same result) when an event failed."""
+    inputs, out = Path(inputs), Path(out)
+    folders = [f for f in event_folders(inputs) if not only or f.name in only]
+    if renderer == "dask":
+        share_prefect_api()
+    futures = {f.name: run_event.submit(f, out / f.name, as_of, send_mail, renderer, rebuild)
+               for f in folders}
+    status: dict[str, str] = {}
+    names: dict[str, str] = {}
+    for name, future in futures.items():
+        try:
+            status[name], names[name] = future.result()
+        except Exception as e:  # noqa: BLE001 - e.g. a Dask worker lost: that event's failure
+            status[name] = f"error: {type(e).__name__}: {e}"
+    listed = listed_events(out, [f.name for f in folders])
+    write_outputs(out, {"index.html": site_index(out, listed, status, names)})
+    failed = sorted(n for n, s in status.items() if s != "ok")
+    if failed:
+        return Failed(message=f"{len(failed)} of {len(status)} events failed: {', '.join(failed)}",
+                      data=status)
+    return Completed(message=f"{len(status)} events run", data=status)
+
+
+def statuses(state: State) -> dict[str, str]:
+    """Every event's status (folder -> "ok" or "error: …") from the final state of a run's flow
+    called with ``return_state=True``, Completed or Failed alike."""
+    result = state.result(raise_on_failure=False)
+    if not isinstance(result, dict):
+        raise RuntimeError(f"the run's flow ended {state.name}: {state.message}")
+    return result
+
+
+def events_flow(task_runner: str = "threads", jobs: int | None = None,
+                dask_address: str | None = None, events: int = 0) -> Flow:
+    """The run's flow on the task runner the command line asks for (:func:`event_runner`:
+    ``jobs`` events at once, default one per core and no more than ``events``)."""
+    jobs = max(1, min(jobs or default_jobs(), events or jobs or default_jobs()))
+    task_runner = "dask" if dask_address else task_runner
+    return run_events.with_options(task_runner=event_runner(task_runner, jobs, dask_address))
+
+
+def join_dask_cluster() -> None:
+    """On a Dask worker: the event's task leaves the worker's thread pool (waiting on its own
+    PDFs, tasks of the same cluster, must not hold a thread they need), and every thread of
+    this process finds the cluster's scheduler (the event's flow runs in threads of its own)."""
+    import dask
+    import distributed
+
+    try:
+        worker = distributed.get_worker()
+    except ValueError:  # not on a worker: the scheduler is the one the configuration names
+        return
+    dask.config.set({"scheduler-address": worker.scheduler.address})
+    with contextlib.suppress(ValueError):
+        distributed.secede()
+
+
+def share_prefect_api() -> None:
+    """Dask worker processes started by this run find its Prefect API: the environment gets
+    the URL of the server this flow talks to (the ephemeral one included) unless it has one."""
+    if not os.environ.get("PREFECT_API_URL"):
+        from prefect.client.orchestration import get_client
+
+        os.environ["PREFECT_API_URL"] = str(get_client(sync_client=True).api_url)

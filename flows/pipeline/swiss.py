@@ -1,0 +1,196 @@
+"""The Swiss event flow (National Junior): read → run the rulebook (``run_swiss``) → publish
+(pages, PDFs, bulletin, TRF export, outbox, manifest)."""
+
+
+import datetime as dt
+from dataclasses import replace
+from pathlib import Path
+
+from prefect import flow, task
+from prefect.cache_policies import NO_CACHE
+from prefect.states import State
+from prefect.utilities.annotations import quote
+
+from flows.mail.letters import Letter, without_addresses
+from flows.mail.messages import bulletin_letters
+from flows.mail.swiss_letters import swiss_letters
+from flows.pipeline import tasks
+from flows.pipeline.progress import Steps
+from flows.site import swiss as pages
+from flows.site import swiss_site as site
+from flows.site.names import file_part
+from flows.site.pages import (
+    OFFICE,
+    Publication,
+    event_context,
+    findings_frame,
+    publish_bulletin,
+    publish_validation,
+)
+from flows.site.present import Section
+from flows.site.render import plural
+from transforms.core.config import EventConfig
+from transforms.core.errors import Severity
+from transforms.core.ingest import RawFile
+from transforms.fide.rating_report import check_rating_report, rating_report, report_header
+from transforms.fide.trf import Tournament, TrfFormat, parse_trf, write_trf
+from transforms.swiss.event import RULE_STEPS, SwissRun, engine_input, prepare
+from transforms.swiss.rounds import RoundSetup, trf_players
+from transforms.swiss.schemas import SCHEMAS as SWISS_SCHEMAS
+
+
+@flow(name="swiss-event", flow_run_name="{event_dir.name}")
+def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
+                send_mail: bool = True, renderer: str = "local") -> State:
+    """Run one Swiss event folder (a Swiss or a round robin) into ``out_dir`` (``renderer``:
+    where its PDFs render, ``local`` processes or the ``dask`` cluster the run executes on):
+    :func:`flows.pipeline.tasks.event_flow` with this kind's steps (:func:`assemble`)."""
+    return tasks.event_flow(event_dir, out_dir, as_of, send_mail, renderer, list(SWISS_SCHEMAS),
+                            assemble)
+
+
+def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir: Path,
+             renderer: str, step: Steps, notice: str = "") -> tuple[Publication, list[Letter]]:
+    """Everything of the event that is computed from its inputs, in memory (nothing written,
+    nothing sent): the rulebook's run (validate, standings, audit, pairing), every page and
+    file of its site (their PDFs start rendering as their HTML is made) and its letters.
+    ``notice``: said on every web page (a held publication's, :mod:`flows.pipeline.last_good`)."""
+    assert cfg.swiss is not None or cfg.round_robin is not None
+    pub = Publication(out_dir, ctx={**event_context(cfg, as_of), "notice": notice},
+                      timings=step.timings, on_pdf=tasks.early_pdfs(out_dir, renderer))
+    with step("validate"):
+        run = validate(cfg, quote(raw), as_of)
+    if not run.blocked:
+        for name, rule in RULE_TASKS:
+            with step(name):
+                rule(quote(run))
+    with step("pages"):
+        letters = pages_task(quote(pub), cfg, quote(run), as_of)
+    return pub, letters
+
+
+validate = task(prepare, name="validate", cache_policy=NO_CACHE)
+"""The rulebook's validation of the event's files (:func:`transforms.swiss.event.prepare`) as a
+task of the event's flow."""
+
+RULE_TASKS = tuple((name, task(rule, name=name, cache_policy=NO_CACHE))
+                   for name, rule in RULE_STEPS)
+"""The rulebook's steps after validation (:data:`transforms.swiss.event.RULE_STEPS`: standings,
+ratings, audit, pairing, prizes), each a task of the event's flow, in the rulebook's order."""
+
+
+@task(name="pages", cache_policy=NO_CACHE)
+def pages_task(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.date) -> list[Letter]:
+    """:func:`publish_site` as the flow's step that builds every page, file and letter."""
+    return publish_site(pub, cfg, run, as_of)[2]
+
+
+def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.date
+                 ) -> tuple[list[Section], list[str], list[Letter]]:
+    """Every page of the event's site and its letters, assembled in ``pub`` (no I/O: the flow
+    writes it)."""
+    bulletin, highlights = [], []
+    if run.blocked:
+        pub.withhold(run.blocked)  # before any page: they say what waits
+    pub.state = shown_state(run)
+    if run.entries is not None:
+        pages.entries(pub, run)  # office pages: not in the bulletin the public reads
+    if run.blocked:
+        pub.notes.append(run.blocked)
+        site.publish_player_lists(pub, run)
+        bulletin.append(Section("Standings and pairings", intro=[
+            "The standings and pairings will be published as soon as the office has checked the "
+            "latest results."]))
+    else:
+        site.publish_rounds_and_players(pub, run)
+        for c in run.categories:
+            if c.done:
+                pub.files[f"event-{file_part(c.cat.id)}.trf"] = write_trf(public_trf(as_played(
+                    run, engine_input(run, c, c.done + 1, RoundSetup({}, frozenset())))))
+        fide_rating_reports(pub, run)
+        bulletin += site.publish_results(pub, run, highlights)
+        for c in run.categories:
+            for d in c.audit:
+                pub.notes.append(f"pairing audit {d['category']} round {d['round']}: {d['difference']}")
+    publish_validation(pub, cfg, run.findings, as_of)
+    publish_bulletin(pub, bulletin, as_of)
+    site.publish_home(pub, run, highlights, as_of)
+    letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],
+                               event_name=cfg.event.name,
+                               lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
+                               highlights=highlights)
+    personal, skipped = swiss_letters(run, as_of)
+    pub.notes += [without_addresses(f"no letter to {who}: {why}") for who, why in skipped]
+    letters += personal
+    return bulletin, highlights, letters
+
+
+def as_played(run: SwissRun, t: Tournament) -> Tournament:
+    """FIDE C.04 Annex 2 (``092``, TRF-2026 ``192``) — the tournament type a TRF of the event
+    names: a round robin's (``FIDE_ROUNDROBIN``, ``FIDE_DOUBLEROUNDROBIN``: FIDE's codes for
+    the Berger tables) instead of the Dutch edition; a Swiss's stays as it is."""
+    rr = run.cfg.round_robin
+    if rr is None:
+        return t
+    code = "FIDE_DOUBLEROUNDROBIN" if rr.cycles == 2 else "FIDE_ROUNDROBIN"
+    kind = "Double round robin" if rr.cycles == 2 else "Round robin"
+    header = replace(t.header, type=t.header.type or f"Individual: {kind} (FIDE Berger tables)",
+                     encoded_type=code if t.format is TrfFormat.TRF_2026 else "")
+    return replace(t, edition=None, header=header)
+
+
+def public_trf(t: Tournament) -> Tournament:
+    """DESIGN.md "Publishing on a bad day" (public files carry no birth date) — the TRF the
+    public site offers for download: every ``001`` record's birth date left blank (columns
+    70-79, which TRF allows empty). Decision: blank, not the year — the players of a junior
+    event are minors, and nothing a program reading the file pairs or ranks with needs it. The
+    office's FIDE rating report (``office/fide/``) keeps the full date FIDE asks for."""
+    return replace(t, players=tuple(replace(p, birth="") for p in t.players))
+
+
+def shown_state(run: SwissRun) -> str:
+    """What the event's public pages show, in the public's words: the standings after the last
+    complete round and the pairings of the next, per category when they differ ("the
+    standings after round 10 and the pairings of round 11")."""
+    if run.blocked:
+        return "entries and player lists"
+
+    def of(c) -> str:
+        shown = [f"standings after round {c.done}"] if c.done else []
+        if c.pairing is not None:
+            shown.append(f"pairings of round {c.pairing.round}")
+        return " and the ".join(shown) or "player lists"
+
+    states = [(c.cat.name, of(c)) for c in run.categories]
+    if len({s for _, s in states}) <= 1:
+        return states[0][1] if states else "event"
+    return "; ".join(f"{name}: {s}" for name, s in states)
+
+
+def fide_rating_reports(pub: Publication, run: SwissRun) -> None:
+    """The FIDE rating report of every rated category whose last round is complete
+    (``fide/rating-report-<category>.trf``), read back and checked as FIDE would
+    (``fide/rating-report-<category>-check.csv``; the counts go to the manifest's notes)."""
+    rules, s, e = run.cfg.fide_report, run.cfg.swiss, run.cfg.event
+    if rules is None or s is None:
+        return
+    for c in run.categories:
+        if (rules.categories and c.cat.id not in rules.categories) or c.done < c.rounds:
+            continue
+        players = trf_players(c.players)
+        t = rating_report(
+            players, c.card, c.rankings[c.done], name=f"{e.name} — {c.cat.name}",
+            header=report_header(rules, start=e.start, end=e.end, players=players,
+                                 tiebreaks=s.tiebreaks),
+            total_rounds=c.rounds, edition=s.dutch_edition, initial_colour=s.initial_colour.colour,
+            format=rules.format, tournament_code=rules.tournament_codes.get(c.cat.id, ""))
+        t = as_played(run, t)
+        rel = f"{OFFICE}fide/rating-report-{file_part(c.cat.id)}.trf"
+        text = write_trf(t)
+        found = check_rating_report(parse_trf(text, source=rel), source=rel)
+        pub.files[rel] = text
+        pub.files[f"{OFFICE}fide/rating-report-{file_part(c.cat.id)}-check.csv"] = findings_frame(found).write_csv()
+        errors = sum(f.severity is Severity.ERROR for f in found)
+        pub.notes.append(f"FIDE rating report {c.cat.id} ({rules.format}): {plural(errors, 'error')}, "
+                         f"{plural(len(found) - errors, 'warning')} for FIDE (fide/rating-report-"
+                         f"{file_part(c.cat.id)}-check.csv)")

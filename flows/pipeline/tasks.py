@@ -1,0 +1,549 @@
+"""The Prefect tasks every event flow shares: one task per read, write, render or send, with
+retries only on I/O; and ``finish``, which renders, writes, sends and records the manifest.
+
+No task has a cache policy (``NO_CACHE``, the ``event`` task of flows/pipeline/events.py too): Prefect's
+default one hashes every input of every call for a cache chessfed never reads (what is built
+again is decided by flows/pipeline/unchanged.py and the manifest's ``html_sha256``) — for the demo's
+Swiss event every page and PDF, 12 MB, pickled and hashed once per task, about 50 ms each
+(measured: 4 such tasks 0.69-0.89 s with it, 0.51-0.55 s without)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import platform
+import time
+from collections.abc import Callable
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any
+
+from prefect import task
+from prefect.artifacts import create_markdown_artifact
+from prefect.cache_policies import NO_CACHE
+from prefect.states import Completed, State
+from prefect.utilities.annotations import quote
+
+from flows import io
+from flows.mail import messages as mail
+from flows.mail import outbox
+from flows.mail.letters import Letter, without_addresses
+from flows.pipeline import last_good, publish_folder, unchanged
+from flows.pipeline.progress import Steps
+from flows.site import pages, render
+from flows.site.pages import OFFICE, Publication
+from transforms.core.config import EventConfig, config_finding
+from transforms.core.errors import ConfigError
+from transforms.core.ingest import RawFile
+from transforms.kinds import parse_event_config
+
+
+def check_config(folder: Path) -> EventConfig:
+    """Read and load event.toml (every table is validated at load, so a bad key is reported
+    before any step runs: ConfigError names the file and the key)."""
+    name = f"{folder.name}/event.toml"
+    path = folder / "event.toml"
+    if not path.exists():
+        raise ConfigError(name, "", "event.toml is missing")
+    try:
+        text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as e:
+        data = path.read_bytes()
+        line = data[: e.start].count(b"\n") + 1
+        raise ConfigError(name, "", f"not UTF-8 text at line {line} (byte 0x{data[e.start]:02X}): "
+                                    "save event.toml as UTF-8") from None
+    return parse_event_config(text, file=name)
+
+
+@task(name="read-config", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
+def read_config(event_dir: Path) -> EventConfig | ConfigError:
+    """The event's configuration (:func:`check_config`), or the error that keeps it from being
+    used — returned, not raised: reading again would not correct it, and the flow then holds
+    the event's last good publication (:mod:`flows.pipeline.last_good`)."""
+    try:
+        return check_config(event_dir)
+    except ConfigError as e:
+        return e
+
+
+@task(name="read-inputs", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
+def read_inputs(event_dir: Path, names: list[str]) -> dict[str, RawFile]:
+    """Read every CSV the event has among ``names`` as strings (absent files are skipped)."""
+    out = {}
+    for name in names:
+        path = event_dir / name
+        if path.exists():
+            out[name] = io.read_csv_strings(path)
+    return out
+
+
+def config_error_publication(event_dir: Path, out_dir: Path, error: ConfigError,
+                             as_of: dt.date) -> Publication:
+    """The office's pages of a run whose event.toml cannot be used: its validation report (the
+    error with the key's line) and the office home."""
+    path = event_dir / "event.toml"
+    text = path.read_bytes().decode("utf-8", "replace") if path.exists() else None
+    pub = Publication(out_dir, ctx={"event": {"name": event_dir.name, "venue": "", "dates": "",
+                                              "code": ""}, "as_of": as_of.isoformat()})
+    pages.publish_validation(pub, None, [config_finding(error, text)], as_of)
+    pub.withheld.append(f"event.toml cannot be used ({error}): nothing of this run's inputs is "
+                        "published.")
+    return pub
+
+
+def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError,
+                         as_of: dt.date | None = None) -> None:
+    """An event published for the first time whose event.toml cannot be used still gets its
+    validation report (office) and a public home saying its pages are being prepared (the
+    reason is the office's). An event published before keeps its last good publication
+    instead (:mod:`flows.pipeline.last_good`, through its flow)."""
+    date = as_of or dt.date.today()
+    pub = config_error_publication(event_dir, out_dir, error, date)
+    pub.ctx["as_of"] = ""
+    pub.page("index.html", "index.html", pdf=False, title=event_dir.name, facts=[],
+             subtitle="This event's pages are being prepared: they will be published as soon as "
+                      "the office has checked its configuration.",
+             highlights=[], errors=None, warnings=None, links=[])
+    last_good.held_page(pub, pub.withheld, date, None, pub.findings)
+    manifest = {"event": event_dir.name, "error": str(error),
+                last_good.KEY: last_good.record("not published", date, "", pub.withheld)}
+    files = {**pub.files, "manifest.json": json.dumps(manifest, indent=2) + "\n"}
+    staging = publish_folder.stage(out_dir)
+    write_files(staging, files)
+    publish_folder.publish(staging, out_dir)
+
+
+EARLY: dict[str, render.EarlyPDFs] = {}
+"""Each event's PDFs started while its pages are built (by its output folder), from
+:func:`early_pdfs` until :func:`render_pdfs` takes them."""
+
+
+def early_pdfs(out_dir: Path, renderer: str) -> render.EarlyPDFs | None:
+    """What renders an event's PDFs as soon as their HTML is made (``Publication.on_pdf``):
+    those :func:`render_pdfs` will render (their HTML changed since the published manifest),
+    in the run's process pool; None on a Dask cluster (the PDFs go to it together)."""
+    if renderer != "local":
+        return None
+    previous = previous_render_hashes(out_dir)
+    early = render.EarlyPDFs(lambda rel, html: previous.get(rel) != render.digest(html))
+    EARLY[str(out_dir)] = early
+    return early
+
+
+def discard_early_pdfs(out_dir: Path) -> None:
+    """Forget the PDFs an event started early and did not take (it failed before them)."""
+    early = EARLY.pop(str(out_dir), None)
+    if early is not None:
+        early.discard()
+
+
+@task(name="pdfs", retries=1, retry_delay_seconds=2, cache_policy=NO_CACHE)
+def render_pdfs(htmls: dict[str, str], previous: dict[str, str],
+                renderer: str = "local", early: str = "") -> dict[str, bytes | None]:
+    """Render the PDFs whose HTML changed since the last run (``previous``: path -> sha256 of
+    the HTML it was made from); unchanged ones come back as None and are kept. The longest
+    documents go first, so that the parallel renderers finish close together. ``renderer``:
+    ``local`` (the run's process pool, one per core) or ``dask`` (tasks of the Dask cluster
+    the run executes on). ``early``: the output folder whose PDFs :func:`early_pdfs` already
+    started (their results are taken, not rendered again)."""
+    todo = sorted((p for p, h in htmls.items()
+                   if previous.get(p) != render.digest(h)),
+                  key=lambda p: (-len(htmls[p]), p))
+    batch = [htmls[p] for p in todo]
+    if renderer == "dask" and batch:
+        pdfs = render.htmls_to_pdfs_dask(batch)
+    else:
+        started = EARLY.pop(early, None) if early else None
+        pdfs = render.htmls_to_pdfs(batch, started)
+        if started is not None:
+            started.discard()  # started but not asked for (a PDF whose HTML was made again)
+    out: dict[str, bytes | None] = {p: None for p in htmls}
+    out.update(zip(todo, pdfs))
+    return out
+
+
+def write_files(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
+    """Write every output atomically; files that are byte-identical are left untouched.
+
+    The last guard against a path made from the inputs (the pages name their files through
+    ``flows.site.names.file_part``): a path that is absolute, holds a NUL or a backslash,
+    or resolves outside ``out_dir`` (``..``, a symbolic link) is refused before anything is
+    written — ValueError naming it, so the event fails and says why."""
+    root = Path(out_dir).resolve()
+    for rel in files:
+        target = (root / rel).resolve() if rel and "\0" not in rel else None
+        if (not rel or "\0" in rel or "\\" in rel or Path(rel).is_absolute()
+                or target is None or target == root or not target.is_relative_to(root)):
+            raise ValueError(f"refusing to write {rel!r}: not a file inside {out_dir}")
+    written = []
+    for rel, data in sorted(files.items()):
+        path = out_dir / rel
+        raw = data.encode("utf-8") if isinstance(data, str) else data
+        if path.exists() and path.read_bytes() == raw:
+            continue
+        io.atomic_write(path, raw)
+        written.append(rel)
+    return written
+
+
+@task(name="write", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
+def write_outputs(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
+    """:func:`write_files` as a task of the flow that writes (retried: a disk may be busy)."""
+    return write_files(out_dir, files)
+
+
+DENY = "Require all denied\n"
+"""An Apache (2.4) ``.htaccess`` that keeps a folder from the web."""
+DENIED = {f"{OFFICE}.htaccess": DENY, "outbox/.htaccess": DENY,
+          ".htaccess": '<Files "manifest.json">\n  Require all denied\n</Files>\n'}
+"""Every event's private parts, marked for a web server to deny (Apache reads these files;
+the README gives the nginx lines): the office's pages, the outbox (addresses, letters) and
+the manifest (the office's record of the run: its letters by key, its notes)."""
+
+
+def previous_render_hashes(out_dir: Path) -> dict[str, str]:
+    try:
+        data = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return {o["path"]: o["html_sha256"] for o in data.get("outputs", [])
+            if o.get("html_sha256") and (out_dir / o["path"]).exists()}
+
+
+def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
+               renderer: str, names: list[str], assemble: Callable[..., tuple[Publication, list[Letter]]]
+               ) -> State:
+    """The body of an event's flow (:func:`flows.pipeline.swiss.swiss_event`,
+    :func:`flows.pipeline.correspondence.correspondence_event`), each step a task run of its own: the
+    event folder's fingerprint (before reading: see flows/pipeline/unchanged.py); ``read-config``,
+    ``read-inputs`` (``names``: the kind's input files); the kind's ``assemble`` (its
+    rulebook's steps — validation, standings, audit, pairing, prizes or the correspondence
+    rules — then ``pages``, in memory); what the public may see (:func:`settle`: this run's
+    publication, or the last good one held); then :func:`finish` (``pdfs``, ``messages``,
+    ``write``, ``mail``, ``manifest``). Returns the flow run's final state (:func:`final_state`)."""
+    started = time.perf_counter()
+    inputs_sha = unchanged.inputs_fingerprint(event_dir)
+    error: ConfigError | None = None
+    pub: Publication | None
+    step = Steps(event_dir.name)
+    with step("read"):
+        loaded = read_config(event_dir)
+        if isinstance(loaded, EventConfig):
+            names = list(loaded.files) or names  # as the event's kind and rules part ask
+        raw = read_inputs(event_dir, names) if isinstance(loaded, EventConfig) else {}
+    if isinstance(loaded, ConfigError):
+        cfg, error, pub, letters = None, loaded, None, []
+        date = unchanged.run_date(event_dir, as_of) or unchanged.decide_run_date(as_of, None)
+    else:
+        cfg = loaded
+        date = unchanged.decide_run_date(as_of, cfg.event.as_of)
+        pub, letters = assemble(cfg, raw, date, out_dir, renderer, step)
+    pub, cfg, letters = settle(pub, cfg, letters, error, event_dir, out_dir, names, date,
+                               assemble, step)
+    manifest = finish(pub, cfg, event_dir, names, date, started, letters, send_mail=send_mail,
+                      step=step, renderer=renderer, inputs_sha=inputs_sha)
+    return final_state(out_dir, manifest)
+
+
+STATE_NAMES = {0: "Completed", 1: "Rejected rows", 3: "Held", 4: "Letters pending"}
+"""The name of an event flow run's final state by its outcome (:data:`flows.pipeline.run_index.EXIT_CODES`;
+3 is "Partial" for a first publication in part)."""
+
+
+def final_state(out_dir: Path, manifest: dict[str, Any]) -> State:
+    """The event flow run's final state, what an operator sees first in Prefect's UI: Completed
+    when published clean, else a Completed state named for what needs the office
+    (:data:`STATE_NAMES`: rows rejected, the last good publication held, letters pending or
+    failed), its message the console's line; its result the manifest. The event's summary goes
+    to a markdown artifact (:func:`summary_markdown`, key ``chessfed-<event folder>``)."""
+    from flows.pipeline.run_index import outcome
+
+    done = outcome(out_dir.parent, out_dir.name, "ok")
+    name = STATE_NAMES.get(done.code, "Completed")
+    if done.code == 3 and (manifest.get(last_good.KEY) or {}).get("status") != "held":
+        name = "Partial"
+    create_markdown_artifact(markdown=summary_markdown(manifest, done.line), key=artifact_key(
+        out_dir.name), description=f"{manifest.get('name', out_dir.name)}: what this run published")
+    return Completed(name=name, message=done.line, data=manifest)
+
+
+def artifact_key(folder: str) -> str:
+    """An artifact key from an event folder's name (Prefect's keys: lower-case letters, digits
+    and dashes)."""
+    return "chessfed-" + "".join(c if c.isalnum() else "-" for c in folder.lower()).strip("-")
+
+
+def summary_markdown(manifest: dict[str, Any], line: str) -> str:
+    """What one event's run published, held back and mailed, for the office reading Prefect's
+    UI (the event's flow run's artifact). Names no address (the manifest's notes carry none)."""
+    shown = manifest.get(last_good.KEY) or {}
+    mail_report = manifest.get("mail") or {}
+    outputs = manifest.get("outputs") or []
+    public = [o for o in outputs if not str(o["path"]).startswith((OFFICE, "outbox/"))]
+    rows = [f"# {manifest.get('name', '')} — as of {manifest.get('as_of', '')}", "",
+            f"**{line}**", "", "| | |", "|---|---|",
+            f"| Publication | {shown.get('status', '')} |",
+            f"| Shown | {shown.get('state', '')} (as of {shown.get('as_of', '')}) |",
+            f"| Files | {len(public)} public, {len(outputs) - len(public)} for the office |",
+            f"| PDFs rendered | {manifest.get('timings', {}).get('pdfs_rendered', 0)} |",
+            f"| Letters | {mail_report.get('messages', 0)} "
+            f"({', '.join(f'{k} {v}' for k, v in (mail_report.get('by_kind') or {}).items())}) |",
+            *(f"| Mail: {k.replace('_', ' ')} | {mail_report[k]} |"
+              for k in ("sent", "not_sent_again", "pending", "failed", "reason", "would_send")
+              if mail_report.get(k) not in (None, "", 0))]
+    withheld = shown.get("withheld") or []
+    if withheld:
+        rows += ["", "## Held back", "", *(f"- {w}" for w in withheld)]
+    notes = manifest.get("notes") or []
+    if notes:
+        rows += ["", "## Notes", "", *(f"- {n}" for n in notes)]
+    return "\n".join(rows) + "\n"
+
+
+def settle(pub: Publication | None, cfg: EventConfig | None, letters: list[Letter],
+           error: ConfigError | None, event_dir: Path, out_dir: Path, names: list[str],
+           date: dt.date, assemble: Callable[..., tuple[Publication, list[Letter]]],
+           step: Steps) -> tuple[Publication, EventConfig, list[Letter]]:
+    """DESIGN.md "Publishing on a bad day" — what this run publishes (:mod:`flows.pipeline.last_good`):
+    everything, when nothing of its inputs is withheld (and the inputs are kept as the last
+    good ones); else the last good publication rebuilt and marked, with this run's office
+    pages, and only the office's letters; else (a first publication) what could be published,
+    without the bulletin's letters. ``pub`` is None when event.toml cannot be used
+    (``error``)."""
+    if pub is not None and not pub.withheld:
+        pub.files.update(last_good.snapshot(event_dir, names))
+        pub.publication = last_good.record("current", date, pub.state)
+        return pub, cfg, letters  # type: ignore[return-value]
+    current = pub if pub is not None else config_error_publication(event_dir, out_dir, error, date)
+    withheld = current.withheld
+    office = [x for x in letters if x.kind in last_good.OFFICE_KINDS]
+    last = last_good.find(out_dir)
+    if last is None:  # a first publication: what can be published is
+        assert pub is not None and cfg is not None  # (no event.toml: publish_config_error)
+        last_good.held_page(pub, withheld, date, None, pub.findings)
+        pub.publication = last_good.record("partial", date, pub.state, withheld)
+        return pub, cfg, [x for x in letters if x.kind != "bulletin"] + last_good.letters(
+            cfg, withheld, pub.findings, date, None)
+    discard_early_pdfs(out_dir)  # the public PDFs are the last good ones
+    good_cfg = check_config(last.folder)
+    good_raw = read_inputs(last.folder, list(good_cfg.files) or names)
+    good, _ = assemble(good_cfg, good_raw, last.as_of, out_dir, "held", step,
+                       notice=last_good.held_notice(last))
+    held = last_good.hold(good, current, last, withheld, date, current.findings)
+    held.publication = last_good.record("held", last.as_of, last.state, withheld,
+                                        since=last.since or date.isoformat())
+    mail_cfg = cfg or good_cfg
+    return held, mail_cfg, office + last_good.letters(mail_cfg, withheld, current.findings, date,
+                                                      last)
+
+
+def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_names: list[str],
+           as_of: dt.date, started: float, letters: list[Letter] | None = None,
+           send_mail: bool = True, step: Steps | None = None,
+           renderer: str = "local", inputs_sha: str | None = None) -> dict[str, Any]:
+    """Render PDFs, write the outputs and the outbox, then send (after everything is
+    published: a mail failure never blocks publishing), and the manifest (with the timings of
+    every step, ``step``). ``inputs_sha``: the event folder's fingerprint taken when the run
+    started; with it the final manifest carries the run's rebuild key
+    (:mod:`flows.pipeline.unchanged`), so that a rerun with no change does not build again."""
+    step = step or Steps(event_dir.name, pub.timings)
+    previous = previous_render_hashes(pub.out_dir)
+    with step("pdfs") as info:
+        pdfs = render_pdfs(quote(pub.pdfs), previous, renderer,
+                           str(pub.out_dir) if pub.on_pdf else "")
+        rendered = sum(data is not None for data in pdfs.values())
+        info["detail"] = f"{rendered} rendered, {len(pdfs) - rendered} unchanged"
+    pub.timings["pdfs_rendered"] = rendered
+    for rel, data in pdfs.items():
+        if data is not None:
+            pub.files[rel] = data
+    letters = letters or []
+    with step("messages") as info:
+        outgoing = compose_task(quote(pub), cfg, quote(letters), quote(pdfs), as_of)
+        info["detail"] = f"{len(outgoing)} messages"
+    pub.files.update(DENIED)
+    with step("write"):
+        publish_task(quote(pub), cfg, event_dir, input_names, as_of, quote(pdfs),
+                     {"messages": len(letters), "by_kind": _by_kind(letters), "state": "not sent yet"})
+    with step("mail"):  # after the switch: the ledger of what went is the published one
+        mail_report = mail_task(quote(pub), cfg, event_dir, quote(letters), quote(outgoing),
+                                send_mail)
+    step.finish(time.perf_counter() - started)
+    key = None
+    if inputs_sha is not None and cfg is not None:
+        key = unchanged.completed_key(
+            unchanged.rebuild_key(inputs_sha, as_of, send_mail, bool(cfg.publish.smtp_host) and send_mail),
+            pub.out_dir, {o.key: o.digest for o in outgoing})
+    text = manifest_json(pub, cfg, event_dir, input_names, as_of, pdfs, pub.out_dir, mail_report,
+                         key=key)
+    write_outputs(pub.out_dir, {"manifest.json": text})
+    return json.loads(text)
+
+
+@task(name="publish", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
+def publish_task(pub: Publication, cfg: EventConfig | None, event_dir: Path,
+                 input_names: list[str], as_of: dt.date, pdfs: dict[str, bytes | None],
+                 mail_report: dict[str, Any]) -> None:
+    """The event's outputs written whole in a staging folder with their manifest, then switched
+    in one step (flows/pipeline/publish_folder.py): a run killed before the switch leaves the previous
+    outputs as they were."""
+    staging = publish_folder.stage(pub.out_dir)
+    write_files(staging, pub.files)
+    write_files(staging, {"manifest.json": manifest_json(
+        pub, cfg, event_dir, input_names, as_of, pdfs, staging, mail_report)})
+    publish_folder.publish(staging, pub.out_dir)
+
+
+@task(name="mail", cache_policy=NO_CACHE)
+def mail_task(pub: Publication, cfg: EventConfig | None, event_dir: Path, letters: list[Letter],
+              outgoing: list[outbox.Outgoing], send_mail: bool) -> dict[str, Any]:
+    """:func:`send_letters` as the flow's mail step. No task retries: each message is retried
+    by the outbox itself (``[publish] smtp_retries``, with backoff), and what still waits stays
+    pending for the next run (``chessfed mail --retry``)."""
+    return send_letters(pub, cfg, event_dir, letters, outgoing, send_mail)
+
+
+def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
+                  input_names: list[str], as_of: dt.date, pdfs: dict[str, bytes | None],
+                  root: Path, mail_report: dict[str, Any], key: dict[str, Any] | None = None) -> str:
+    """The event's manifest (inputs and outputs with their checksums as written under
+    ``root``, versions, timings, what the mail did, notes; ``key``: the run's rebuild key,
+    in the final manifest of a complete run only)."""
+    outputs = []
+    for rel in sorted(set(pub.files) | set(pdfs)):
+        entry: dict[str, Any] = {"path": rel}
+        path = root / rel
+        if path.exists():
+            entry["sha256"] = io.sha256(path)
+            entry["bytes"] = path.stat().st_size
+        if rel in pub.pdfs:
+            entry["html_sha256"] = render.digest(pub.pdfs[rel])
+        outputs.append(entry)
+    inputs = [{"path": n, "sha256": io.sha256(event_dir / n), "bytes": (event_dir / n).stat().st_size}
+              for n in ["event.toml", *input_names] if (event_dir / n).exists()]
+    manifest = {
+        "event": cfg.event.id if cfg else event_dir.name,
+        "name": cfg.event.name if cfg else event_dir.name,
+        "as_of": as_of.isoformat(),
+        "inputs": inputs,
+        "outputs": outputs,
+        "versions": {p: _version(p) for p in ("chessfed", "prefect", "polars", "jinja2", "weasyprint")}
+        | {"python": platform.python_version()},
+        "timings": pub.timings,
+        "mail": mail_report,
+        "notes": pub.notes,
+        last_good.KEY: pub.publication,
+    }
+    if key is not None:
+        manifest[unchanged.KEY] = key
+    return json.dumps(manifest, indent=2, sort_keys=False) + "\n"
+
+
+@task(name="messages", cache_policy=NO_CACHE)
+def compose_task(pub: Publication, cfg: EventConfig | None, letters: list[Letter],
+                 pdfs: dict[str, bytes | None], as_of: dt.date) -> list[outbox.Outgoing]:
+    """:func:`compose_letters` as the flow's step that writes every letter as its message."""
+    return compose_letters(pub, cfg, letters, pdfs, as_of)
+
+
+def compose_letters(pub: Publication, cfg: EventConfig | None, letters: list[Letter],
+                    pdfs: dict[str, bytes | None], as_of: dt.date) -> list[outbox.Outgoing]:
+    """Every letter as its message, put in the outbox (``outbox/<key>.eml``); attachments
+    from this run's files, else the published ones. The Date header is the run's date at
+    18:00 UTC, so a rerun writes the same bytes (the message goes with the Date it is sent
+    at). A letter whose recipient already got another version of it is a correction
+    (:func:`flows.mail.messages.correction_for`: its subject and first line say so, it refers
+    to the letter it corrects); the ledger compares the letter without those marks."""
+    if not letters:
+        return []
+    assert cfg is not None
+    files = {**{k: v for k, v in pub.files.items() if isinstance(v, bytes)},
+             **{k: v for k, v in pdfs.items() if v is not None}}
+    for rel in {a for letter in letters for a in letter.attachments if a not in files}:
+        path = pub.out_dir / rel
+        if path.exists():
+            files[rel] = path.read_bytes()
+    date = dt.datetime.combine(as_of, dt.time(18, 0)).strftime("%a, %d %b %Y %H:%M:%S +0000")
+    ledger = outbox.read_ledger(pub.out_dir / outbox.LEDGER)
+    out = []
+    for letter in letters:
+        try:
+            kw: dict[str, Any] = {
+                "sender": cfg.publish.sender, "subject_prefix": cfg.publish.subject_prefix,
+                "site_url": cfg.publish.site_url, "date": date, "attachments": files,
+                "signature": f"{cfg.event.organiser} — {cfg.event.contact}"}
+            msg = mail.compose(letter, **kw)
+            digest = outbox.content_digest(msg)
+            row = ledger.get(letter.key)
+            copy = pub.out_dir / f"{outbox.SENT}{letter.key}.eml"
+            if not copy.exists() and row and row["status"] == "sent":
+                copy = pub.out_dir / f"outbox/{letter.key}.eml"  # a ledger of before outbox/sent/
+            correction = mail.correction_for(row, digest, msg,
+                                             copy.read_bytes() if copy.exists() else None)
+            if correction is not None:
+                msg = mail.compose(letter, **kw, correction=correction)
+        except ValueError as e:  # a header the email library refuses (e.g. a line break)
+            pub.notes.append(without_addresses(f"mail: no message {letter.key}: {e}"))
+            continue
+        pub.files[f"outbox/{letter.key}.eml"] = msg.as_bytes()
+        out.append(outbox.Outgoing.of(letter.key, msg, digest))
+    return out
+
+
+def mail_how(cfg: EventConfig | None, send_mail: bool) -> str:
+    """How this run's messages go, in the office's words."""
+    if cfg is None or not cfg.publish.smtp_host:
+        return "Written to the outbox only (no [publish] smtp_host): nothing is sent."
+    if not send_mail:
+        return "Dry run (--dry-run-mail): written to the outbox, nothing sent."
+    tls = " with STARTTLS" if cfg.publish.smtp_starttls else " over TLS" if cfg.publish.smtp_tls else ""
+    return f"Sent through {cfg.publish.smtp_host}:{cfg.publish.smtp_port}{tls}."
+
+
+def _by_kind(letters: list[Letter]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for letter in letters:
+        counts[letter.kind or "other"] = counts.get(letter.kind or "other", 0) + 1
+    return dict(sorted(counts.items()))
+
+
+def send_letters(pub: Publication, cfg: EventConfig | None, event_dir: Path, letters: list[Letter],
+                 outgoing: list[outbox.Outgoing], send_mail: bool) -> dict[str, Any]:
+    """Deliver through SMTP when configured (and not a dry run), then the office's mail page
+    again with the ledger's state; what happened goes to the manifest. Any failure here is
+    noted, never raised: the site is already published."""
+    report: dict[str, Any] = {"messages": len(letters), "by_kind": _by_kind(letters)}
+    if cfg is None:
+        return report
+    ledger_path = pub.out_dir / outbox.LEDGER
+    try:
+        if cfg.publish.smtp_host and send_mail:
+            held = pub.publication.get("status") == "held"
+            d = outbox.deliver(pub.out_dir, event_dir, cfg.publish, outgoing, env=os.environ,
+                               stored=held, supersede=not held)
+            report |= {"sent": d.sent, "failed": d.failed, "pending": d.pending,
+                       "not_sent_again": d.skipped, "unknown": d.unknown,
+                       "superseded": d.superseded, "reason": d.reason}
+            pub.notes.append(f"mail: {d.sent} sent, {d.skipped} already sent, {d.failed} failed, "
+                             f"{d.pending} pending through {cfg.publish.smtp_host}:{cfg.publish.smtp_port}")
+            pub.notes.extend(f"mail: {n}" for n in d.notes)
+        elif cfg.publish.smtp_host:
+            todo = outbox.to_send(outbox.read_ledger(ledger_path), outgoing)
+            report |= {"dry_run": True, "would_send": len(todo)}
+            pub.notes.append(f"mail: dry run, {render.plural(len(todo), 'message')} would be sent")
+    except Exception as e:  # noqa: BLE001 - mail never blocks publishing; the office is told
+        report["error"] = f"{type(e).__name__}: {e}"
+        pub.notes.append(f"mail: delivery stopped: {type(e).__name__}: {e}")
+    ledger = outbox.read_ledger(ledger_path)
+    pages.publish_mail_page(pub, by_kind=report["by_kind"], ledger=list(ledger.values()),
+                            undelivered=outbox.undelivered(ledger), how=mail_how(cfg, send_mail))
+    write_files(pub.out_dir, {pages.MAIL_PAGE: pub.files[pages.MAIL_PAGE]})
+    return report
+
+
+def _version(pkg: str) -> str:
+    try:
+        return version(pkg)
+    except Exception:  # noqa: BLE001 - a missing optional package is not an error here
+        return "not installed"

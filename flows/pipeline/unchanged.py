@@ -1,0 +1,200 @@
+"""An event whose last build still stands is not built again: a rerun with no change reports
+it "unchanged" instead of rebuilding its pages, PDFs, letters and messages (issue 13: a rerun
+with no change in seconds).
+
+The last complete run of an event leaves its **rebuild key** in its ``manifest.json``
+(:data:`KEY`, written only with the final manifest, after the mail: a run killed before that
+leaves none, so the next run builds again). An event is unchanged when all of these hold
+(:func:`stale` returns the first that does not, as the reason to build):
+
+- the key is there and names the same **program**: every source file of ``flows/`` and
+  ``transforms/``, every template, and the versions of Python and of the libraries the
+  manifest lists (:func:`program_fingerprint`): an upgrade or an edited template builds again;
+- the same **inputs**: every file of the event folder, by name and content (a file added,
+  changed or removed builds again, not only the files the event reads);
+- the same **run date** (``--as-of``, else event.toml's ``as_of``, else today: an event
+  without a date builds again the next day) and the same **mail mode** (``--dry-run-mail``);
+- every **published file** the manifest lists is there with the checksum it lists (a file
+  deleted or edited by hand builds again);
+- the **delivery ledger** is as the last run left it, and **no mail is due**: where messages go
+  through SMTP, every message of the last run is in the ledger as sent, failed for good or of
+  unknown fate with its content (:func:`flows.mail.outbox.done`, the rule the delivery
+  itself uses); a pending message (a transient failure) builds and sends again.
+
+Reading this needs neither Prefect nor the rulebook: ``chessfed run`` checks before it starts
+Prefect's server, and does not start it when every event is unchanged."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import json
+import os
+import platform
+import time
+import tomllib
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+from flows.mail import outbox
+from flows.site import render
+
+KEY = "rebuild_key"
+"""The manifest's entry holding the rebuild key of its run."""
+
+PROJECT = Path(__file__).resolve().parents[2]
+PROGRAM = (PROJECT / "flows", PROJECT / "transforms", render.TEMPLATES)
+"""What the program is made of, besides its libraries: its code and its templates."""
+LIBRARIES = ("chessfed", "prefect", "polars", "jinja2", "weasyprint", "pydyf", "segno")
+"""The libraries whose version is part of the program (what the pages and PDFs are made with)."""
+
+SKIPPED: dict[str, float] = {}
+"""The events this process found unchanged in its last run (event folder -> seconds the
+check took), for the run's ``run.json``."""
+
+
+def _version(pkg: str) -> str:
+    try:
+        return version(pkg)
+    except PackageNotFoundError:
+        return "not installed"
+
+
+def program_fingerprint(roots: tuple[Path, ...] | None = None) -> str:
+    """The program that builds the outputs: the checksum of every file under ``roots``
+    (default :data:`PROGRAM`: code and templates, bytecode caches left out) with its path, and
+    of the versions of Python and of :data:`LIBRARIES` (about 10 ms: computed at every check)."""
+    h = hashlib.sha256()
+    for root in roots or PROGRAM:
+        for p in sorted(root.rglob("*")):
+            if p.is_file() and "__pycache__" not in p.parts and p.suffix != ".pyc":
+                h.update(f"{p.relative_to(root.parent).as_posix()}\0".encode())
+                h.update(hashlib.sha256(p.read_bytes()).digest())
+    for pkg in LIBRARIES:
+        h.update(f"{pkg}={_version(pkg)}\0".encode())
+    h.update(f"python={platform.python_version()}".encode())
+    return h.hexdigest()
+
+
+def inputs_fingerprint(event_dir: Path) -> str:
+    """Every file of the event folder (and of folders inside it, not following links to
+    folders), by path and content."""
+    h = hashlib.sha256()
+    files = []
+    for folder, dirs, names in os.walk(event_dir):
+        dirs.sort()
+        files += [Path(folder) / n for n in names]
+    for p in sorted(files):
+        if p.is_file():
+            h.update(f"{p.relative_to(event_dir).as_posix()}\0".encode())
+            h.update(hashlib.sha256(p.read_bytes()).digest())
+    return h.hexdigest()
+
+
+def decide_run_date(as_of: dt.date | None, event_as_of: dt.date | None,
+                    today: dt.date | None = None) -> dt.date:
+    """The date a run is as of (``[event] as_of`` in inputs/README.md), decided here only: the
+    one asked for (``--as-of``), else the event's ``as_of``, else today."""
+    return as_of or event_as_of or today or dt.date.today()
+
+
+def run_date(event_dir: Path, as_of: dt.date | None, today: dt.date | None = None) -> dt.date | None:
+    """The date a run of the event is as of, as the event flows take it
+    (:func:`decide_run_date`), read from the folder's event.toml without loading it. None when
+    event.toml cannot be read (the event then builds, and its flow reports why)."""
+    if as_of is not None:
+        return as_of
+    try:
+        data = tomllib.loads((Path(event_dir) / "event.toml").read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError):
+        return None
+    value = data.get("event", {}).get("as_of") if isinstance(data.get("event"), dict) else None
+    if value is None:
+        return decide_run_date(None, None, today)
+    return value if type(value) is dt.date else None
+
+
+def rebuild_key(inputs: str, as_of: dt.date, send_mail: bool, sends: bool) -> dict[str, Any]:
+    """The key a run leaves in its manifest. ``inputs``: the event folder's
+    :func:`inputs_fingerprint` taken when the run starts, before it reads them (a file changed
+    while the run reads makes the next run build again); ``sends``: whether this run's messages
+    go through SMTP (``[publish] smtp_host`` and not a dry run)."""
+    return {"program": program_fingerprint(), "inputs": inputs, "as_of": as_of.isoformat(),
+            "send_mail": bool(send_mail), "sends": bool(sends)}
+
+
+def completed_key(key: dict[str, Any], out_dir: Path, messages: dict[str, str]) -> dict[str, Any]:
+    """The key once the run has sent its mail: with the delivery ledger's checksum and every
+    message of the run (key -> content digest)."""
+    ledger = Path(out_dir) / outbox.LEDGER
+    return {**key, "ledger": _sha256(ledger) if ledger.exists() else None,
+            "messages": dict(sorted(messages.items()))}
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def stale(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
+          today: dt.date | None = None, mail: bool = True) -> str | None:
+    """Why the event must be built (a sentence for the office), or None when its published
+    outputs are those this run would build (the module's docstring lists what is checked;
+    ``mail=False``: all but the mail still to send, which :mod:`flows.mail.stored` can send
+    without building)."""
+    try:
+        manifest = json.loads((Path(out_dir) / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return "not published yet"
+    key = manifest.get(KEY) if isinstance(manifest, dict) else None
+    if not isinstance(key, dict):
+        return "the last run did not finish"
+    date = run_date(event_dir, as_of, today)
+    if date is None:
+        return "event.toml cannot be read"
+    if key.get("program") != program_fingerprint():
+        return "the program changed"
+    if key.get("inputs") != inputs_fingerprint(event_dir):
+        return "the inputs changed"
+    if key.get("as_of") != date.isoformat():
+        return f"the run date changed ({key.get('as_of')} -> {date.isoformat()})"
+    if key.get("send_mail") != bool(send_mail):
+        return "the mail mode changed"
+    for o in manifest.get("outputs", []):
+        path = Path(out_dir) / o.get("path", "")
+        if not o.get("sha256") or not path.is_file() or _sha256(path) != o["sha256"]:
+            return f"{o.get('path')} is missing or changed"
+    ledger_path = Path(out_dir) / outbox.LEDGER
+    if key.get("ledger") != (_sha256(ledger_path) if ledger_path.exists() else None):
+        return "the delivery ledger changed"
+    due = mail_due(out_dir, key) if mail else 0
+    if due:
+        return f"{render.plural(due, 'message')} still to send"
+    return None
+
+
+def mail_due(out_dir: Path, key: dict[str, Any] | None = None) -> int:
+    """How many messages of the event's last complete run are still to send (where its
+    messages go through SMTP): those the ledger does not have as sent, failed for good or of
+    unknown fate with their content (:func:`flows.mail.outbox.done`, the rule the delivery
+    itself uses)."""
+    if key is None:
+        try:
+            key = json.loads((Path(out_dir) / "manifest.json").read_text(encoding="utf-8")).get(KEY)
+        except (OSError, ValueError):
+            return 0
+    if not isinstance(key, dict) or not key.get("sends"):
+        return 0
+    ledger = outbox.read_ledger(Path(out_dir) / outbox.LEDGER)
+    return sum(not outbox.done(ledger, k, d) and ledger.get(k, {}).get("status") != "superseded"
+               for k, d in key.get("messages", {}).items())
+
+
+def check(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
+          mail: bool = True) -> str | None:
+    """:func:`stale`, recording an unchanged event in :data:`SKIPPED` with the check's time."""
+    t = time.perf_counter()
+    reason = stale(event_dir, out_dir, as_of, send_mail, mail=mail)
+    if reason is None:
+        SKIPPED[Path(out_dir).name] = round(time.perf_counter() - t, 3)
+    return reason

@@ -1,0 +1,307 @@
+"""What every event's site shares: the publication being assembled, the page context, the
+validation report and the list of links on an event's home page (presentation only)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import polars as pl
+import segno
+
+from flows.site import render
+from flows.site.present import Section, printed_sections, table_from_frame
+from flows.site.render import plural
+from transforms.core.config import EventConfig
+from transforms.core.errors import Finding, Severity
+
+OFFICE = "office/"
+"""Where an event's office material goes (ledgers, entry decisions, the validation report, the
+director's review, membership flags: anything with an email address or a birth date). No
+public page links there; ``office/index.html`` lists it."""
+
+
+PUBLISHED_INPUTS = f"{OFFICE}published-inputs/"
+"""Where a run keeps the inputs its public pages were built from (:mod:`flows.pipeline.last_good`); not
+listed on the office home (the held page points there)."""
+
+
+def nav_context(rel: str, *, prev: str | None = None, next: str | None = None) -> dict[str, Any]:
+    """The links every page carries, relative to the page at ``rel`` (inside the event's
+    folder): the run's index, the event's home (the office's home for office pages), the
+    previous and next page of a series (``prev``/``next`` are paths inside the event folder)."""
+    up = "../" * rel.count("/")
+    office = rel.startswith(OFFICE)
+    return {"site_index": f"{up}../index.html", "home": f"{up}index.html",
+            "office_home": f"{up}{OFFICE}index.html" if office else "",
+            "prev": f"{up}{prev}" if prev else "", "next": f"{up}{next}" if next else "",
+            "up": up}
+
+
+def pdf_base(site_url: str, rel: str) -> str:
+    """The address a PDF's relative links resolve against: the PDF's own address on the
+    published site (``[publish] site_url`` joined with its path in the event's folder), so
+    that a link clicked in a mailed or downloaded PDF opens the published page; without
+    ``site_url``, none (the links stay relative and work where the PDF sits in the site).
+
+    Decision: never the folder the PDF was built in — a ``file://`` link to the build
+    machine leads nowhere for a reader, and it made the PDF's bytes depend on where the
+    project is checked out."""
+    if not site_url:
+        return ""
+    return (site_url if site_url.endswith("/") else site_url + "/") + rel
+
+
+PARTIAL_NOTICE = ("Some of this event's pages are not published yet: the latest inputs are being "
+                  "checked by the office, and the pages will follow as soon as they are.")
+"""The notice on the web pages of a first publication that could not publish everything."""
+
+
+PRINTED: dict[str, Any] = {"site_index": "", "home": "", "office_home": "", "prev": "",
+                           "next": "", "printed": True}
+"""What the printed version of a page is rendered with instead of the navigation: no links
+to other pages (paper has none), and ``printed`` (the base template then leaves out the run
+date, which changes from run to run while the page's content does not)."""
+
+
+@dataclass
+class Publication:
+    """Everything one run publishes for an event, collected before it is written."""
+
+    out_dir: Path
+    ctx: dict[str, Any] = field(default_factory=dict)
+    """The event context every page shows (:func:`event_context`)."""
+    files: dict[str, bytes | str] = field(default_factory=dict)
+    """Relative path -> content (CSV, HTML, TRF, JSON)."""
+    pdfs: dict[str, str] = field(default_factory=dict)
+    """Relative path of a PDF -> the HTML it is rendered from."""
+    titles: dict[str, str] = field(default_factory=dict)
+    """Relative path of each page -> its title (for the home pages' lists)."""
+    timings: dict[str, float] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+    """Warnings and director decisions recorded in the manifest."""
+    on_pdf: Callable[[str, str], None] | None = None
+    """Told of every PDF as soon as its HTML is made (path, HTML): the flow starts rendering it
+    while the other pages are built (``flows.site.render.EarlyPDFs``)."""
+    state: str = ""
+    """What the public pages show, in the public's words ("the standings after round 10 and
+    the pairings of round 11"): what a later run that must hold them back says they are."""
+    withheld: list[str] = field(default_factory=list)
+    """What could not be published from this run's inputs and why, in the office's words
+    (e.g. results.csv has errors: standings and pairings wait); empty when everything was."""
+    findings: list[Finding] = field(default_factory=list)
+    """The run's validation findings (:func:`publish_validation`)."""
+    publication: dict[str, Any] = field(default_factory=dict)
+    """What the public pages show, for the manifest (:func:`flows.pipeline.last_good.record`)."""
+
+    def withhold(self, reason: str) -> None:
+        """Record that ``reason`` keeps something of this run's inputs from the public; the
+        pages made from now on say that some pages wait (:data:`PARTIAL_NOTICE`; a run with an
+        earlier good publication shows that one instead: :mod:`flows.pipeline.last_good`)."""
+        self.withheld.append(reason)
+        self.ctx["notice"] = PARTIAL_NOTICE
+
+    def add_pdf(self, rel: str, html: str) -> None:
+        """Publish the PDF ``rel`` rendered from ``html``, its links made for where the PDF is
+        read (:func:`pdf_base`)."""
+        html = render.with_base(html, pdf_base(self.ctx.get("site_url", ""), rel))
+        self.pdfs[rel] = html
+        if self.on_pdf is not None:
+            self.on_pdf(rel, html)
+
+    def page(self, rel: str, template: str = "report.html", *, pdf: bool | dict[str, Any] = True,
+             prev: str | None = None, next: str | None = None, **context: Any) -> str:
+        """Render and publish the page ``rel`` and, unless ``pdf`` is False, its PDF (``pdf``
+        given as a dict: the context that differs for a leaner printed document).
+
+        Decision: the printed version is rendered without the navigation and without the run
+        date (:data:`PRINTED`), so that a round's PDF does not change when the next round adds
+        a "Next" link or a later run has another date: its HTML, and so its ``html_sha256`` in
+        the manifest, stays the same and ``render_pdfs`` does not render it again. Its big
+        tables are set as text (:func:`flows.site.present.printed_sections`)."""
+        nav = nav_context(rel, prev=prev, next=next)
+        html = render.render_page(template, **{**self.ctx, **nav, **context})
+        self.files[rel] = html
+        self.titles[rel] = context.get("title", "")
+        if pdf:
+            lean = pdf if isinstance(pdf, dict) else {}
+            printed = {**self.ctx, **nav, **PRINTED, **context, **lean}
+            if printed.get("sections"):
+                printed["sections"] = printed_sections(printed["sections"])
+            self.add_pdf(rel.removesuffix(".html") + ".pdf", render.render_page(template, **printed))
+        return html
+
+
+def findings_frame(findings: list[Finding]) -> pl.DataFrame:
+    schema = {"file": pl.String, "line": pl.Int64, "column": pl.String, "value": pl.String,
+              "severity": pl.String, "reason": pl.String}
+    rows = [f.as_row() for f in findings]
+    return pl.DataFrame(rows, schema=schema, orient="row").sort(
+        ["file", "line"], nulls_last=False, maintain_order=True)
+
+
+def event_context(cfg: EventConfig, as_of: dt.date) -> dict[str, Any]:
+    e = cfg.event
+    dates = f"{e.start:%d %b %Y}" if e.start == e.end else f"{e.start:%d %b %Y} – {e.end:%d %b %Y}"
+    return {"event": {"name": e.name, "venue": e.venue, "dates": dates, "code": e.code},
+            "as_of": as_of.isoformat(), "site_url": cfg.publish.site_url}
+
+
+def publish_validation(pub: Publication, cfg: EventConfig | None, findings: list[Finding],
+                       as_of: dt.date) -> pl.DataFrame:
+    frame = findings_frame(findings)
+    pub.findings = list(findings)
+    pub.files[f"{OFFICE}validation.csv"] = frame.write_csv()
+    n_err = frame.filter(pl.col("severity") == "error").height
+    n_warn = frame.height - n_err
+    section = Section(
+        "Findings",
+        intro=[f"{plural(n_err, 'error')} and {plural(n_warn, 'warning')}. Errors set the row aside and stop the "
+               "steps that depend on that file; warnings are for a person to look at."],
+        tables=[table_from_frame(frame.with_columns(
+            pl.when(pl.col("severity") == "error").then(pl.lit("error")).otherwise(pl.lit("flag")).alias("_css")),
+            [("file", "File"), ("line", "Line"), ("column", "Column"), ("value", "Value"),
+             ("severity", "Severity"), ("reason", "Reason")], numeric=["line"], row_css="_css",
+            empty="No findings: every input row was accepted.")])
+    pub.page(f"{OFFICE}validation.html", title="Validation report", subtitle="",
+             sections=[section], pdf=False)
+    return frame
+
+
+@dataclass
+class LinkGroup:
+    """A heading and its links on an event's home page (e.g. one category's current pages)."""
+
+    heading: str
+    links: list[dict[str, str]]
+    """``href`` (relative to the home), ``label`` and optionally ``note`` (shown after it)."""
+    intro: str = ""
+    anchor: str = ""
+
+
+def link_list(pub: Publication, *, office: bool = False,
+              unlisted: tuple[str, ...] = ()) -> list[dict[str, str]]:
+    """The pages and files of the event's public site (``office``: of its office folder), as
+    links relative to the folder's home, titled where they are pages. The public list never
+    holds an office path; paths starting with one of ``unlisted`` are left out (pages reached
+    from another page, such as every player's page from the player lists)."""
+    home = f"{OFFICE}index.html" if office else "index.html"
+    rels = sorted({*pub.files, *pub.pdfs} - {home})
+    out = []
+    for r in rels:
+        if (r.startswith("outbox/") or r.startswith(OFFICE) != office or r.startswith(unlisted)
+                or r.rsplit("/", 1)[-1].startswith(".") or r.startswith(PUBLISHED_INPUTS)):
+            continue
+        href = r.removeprefix(OFFICE) if office else r
+        out.append({"href": href, "label": pub.titles.get(r) or r})
+    return out
+
+
+def publish_bulletin(pub: Publication, sections: list[Section], as_of: dt.date) -> None:
+    """The bulletin PDF (and its HTML): every section the event's pages chose for it and,
+    when ``[publish] site_url`` is set, the address of the event's home page in text and as
+    a QR code (:func:`qr_code`), so that a printed or mailed bulletin leads to the site."""
+    url = pub.ctx.get("site_url", "")
+    pub.page("bulletin.html", "bulletin.html", title="Bulletin",
+             subtitle=f"As of {as_of:%d %B %Y}.", sections=sections, site_url=url,
+             qr=qr_code(url) if url else "")
+
+
+QR_SCALE = 8
+"""Pixels per QR module in the bulletin's image (sharp at any printed size: the stylesheet
+scales it without smoothing)."""
+QR_BORDER = 4
+"""The quiet zone around the code, in modules (ISO/IEC 18004 asks for 4)."""
+
+
+def qr_code(url: str) -> str:
+    """The QR code (a regular QR code, never a Micro QR) that opens ``url``, as a PNG data
+    URI: black modules on white, :data:`QR_SCALE` pixels a module, a :data:`QR_BORDER`-module
+    quiet zone. A PNG, not an SVG, so that the PDF carries the code as one image whose
+    pixels can be read back and compared (tests/test_bulletin_qr.py)."""
+    return segno.make_qr(url).png_data_uri(scale=QR_SCALE, border=QR_BORDER, dark="#000",
+                                           light="#fff")
+
+
+def publish_homes(pub: Publication, *, facts: list[tuple[str, str]], highlights: list[str],
+                  findings: list[Finding], as_of: dt.date, groups: Sequence[LinkGroup] = (),
+                  unlisted: tuple[str, ...] = (), sections: Sequence[Section] = (),
+                  links: list[dict[str, str]] | None = None,
+                  links_heading: str = "Pages and files") -> None:
+    """The event's home page (what players and parents read; no office link) and the office's
+    home (``office/index.html``: the validation counts and every office page).
+
+    With ``groups`` the home opens with the latest news and the groups (e.g. each category's
+    current pairings, standings and player list), then the event's facts, then every other
+    page and file (leaving out those under ``unlisted``, and those the groups link).
+    Without groups: ``sections`` are the event's guide, shown on its home before the list of
+    links; ``links`` is that list (default: every public page and file, :func:`link_list`)
+    under ``links_heading``."""
+    published = f"Published {as_of:%d %B %Y}."
+    publish_office_home(pub, findings, as_of)
+    if links is None:
+        links = link_list(pub, unlisted=unlisted)
+    shown = {link["href"].partition("#")[0] for g in groups for link in g.links}
+    rest = [link for link in links if link["href"] not in shown]
+    pub.page("index.html", "index.html", pdf=False, title=pub.ctx["event"]["name"],
+             subtitle=published, facts=facts, highlights=highlights, errors=None, warnings=None,
+             links=rest, groups=list(groups), sections=list(sections),
+             links_heading=links_heading)
+
+
+def publish_office_home(pub: Publication, findings: list[Finding], as_of: dt.date,
+                        notice: str = "") -> None:
+    """The office's home (``office/index.html``): the validation counts and every office page;
+    ``notice``: what the office must see first (e.g. what a run held back), on top."""
+    n_err = sum(f.severity is Severity.ERROR for f in findings)
+    if MAIL_PAGE not in pub.files:  # rendered again with the delivery's outcome (flows/pipeline/tasks.py)
+        publish_mail_page(pub, by_kind={}, ledger=[], undelivered=[], how="")
+    pub.page(f"{OFFICE}index.html", "index.html", pdf=False, title="Office",
+             subtitle=f"Published {as_of:%d %B %Y}. For the organisers and arbiters: not linked "
+             "from the public pages.", facts=[], highlights=[], errors=n_err,
+             warnings=len(findings) - n_err, links=link_list(pub, office=True), sections=[],
+             links_heading="Pages and files", notice=notice)
+
+
+MAIL_PAGE = f"{OFFICE}mail.html"
+LEDGER_COLUMNS = [("key", "Message"), ("recipient", "To"), ("subject", "Subject"),
+                  ("status", "Status"), ("attempts", "Attempts"), ("reply", "Server's answer"),
+                  ("time", "Time")]
+
+
+def publish_mail_page(pub: Publication, *, by_kind: dict[str, int], ledger: list[dict[str, str]],
+                      undelivered: list[dict[str, str]], how: str) -> None:
+    """The office's mail page (``office/mail.html``): the messages of this run by kind, how
+    they went (``how``: outbox only, dry run, or the SMTP server) and every message the office
+    must look at (failed for good, pending, fate unknown), from the delivery ledger."""
+    counts: dict[str, int] = {}
+    for row in ledger:
+        counts[row["status"]] = counts.get(row["status"], 0) + 1
+    kinds = pl.DataFrame({"kind": list(by_kind), "n": list(by_kind.values())},
+                         schema={"kind": pl.String, "n": pl.Int64})
+    status = pl.DataFrame({"status": list(counts), "n": list(counts.values())},
+                          schema={"status": pl.String, "n": pl.Int64})
+    rows = pl.DataFrame(undelivered, schema={c: pl.String for c, _ in LEDGER_COLUMNS})
+    pub.page(MAIL_PAGE, title="Mail", subtitle=how, pdf=False, sections=[
+        Section("This run's messages", intro=[
+            "One message per recipient, each also kept as outbox/<message>.eml. A message is "
+            "sent again only when what it says changed."],
+            tables=[table_from_frame(kinds, [("kind", "Kind"), ("n", "Messages")], numeric=["n"],
+                                     empty="No messages.")]),
+        Section("Delivery ledger (outbox/ledger.csv)", tables=[table_from_frame(
+            status, [("status", "Status"), ("n", "Messages")], numeric=["n"],
+            empty="Nothing sent through SMTP yet.")]),
+        Section("To look at", intro=[
+            "Pending: not delivered yet — the server could not be reached, refused the session "
+            "(authentication, TLS: check CHESSFED_SMTP_USER and CHESSFED_SMTP_PASSWORD) or answered "
+            "'try later'; the next run sends it, or `chessfed mail --retry` now. Failed: the "
+            "server said the recipient's address cannot take mail (5xx to the recipient): correct "
+            "the address in the input file (the letter then goes to the new one), or run "
+            "`chessfed mail --retry` once the mailbox works. Superseded: a later letter about the "
+            "same thing replaced it before it could go. Unknown: a run was stopped while the "
+            "server had the message; it is not sent again (it may have arrived)."],
+            tables=[table_from_frame(rows, LEDGER_COLUMNS, empty="Nothing: every message went out.")]),
+    ])

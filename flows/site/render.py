@@ -1,0 +1,236 @@
+"""Rendering: Jinja2 pages and WeasyPrint PDFs (several documents in parallel)."""
+
+from __future__ import annotations
+
+import atexit
+import hashlib
+import logging
+import multiprocessing
+import os
+import re
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from functools import lru_cache
+from html import escape
+from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
+from typing import Any
+
+import jinja2
+
+TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+
+
+def plural(n: int, word: str, words: str = "") -> str:
+    """A count with its noun, as people write it: "1 section", "27 sections" (``words``: the
+    plural when it is not ``word`` + "s", e.g. "entries"); the templates' ``plural`` filter."""
+    return f"{n} {word if n == 1 else (words or word + 's')}"
+
+
+@lru_cache(maxsize=1)
+def environment() -> jinja2.Environment:
+    env = jinja2.Environment(
+        loader=jinja2.FileSystemLoader(TEMPLATES),
+        autoescape=jinja2.select_autoescape(["html"]),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.filters["plural"] = plural
+    return env
+
+
+@lru_cache(maxsize=1)
+def css() -> str:
+    return (TEMPLATES / "print.css").read_text(encoding="utf-8")
+
+
+@lru_cache(maxsize=1)
+def chessfed_version() -> str:
+    try:
+        return version("chessfed")
+    except PackageNotFoundError:
+        return "dev"
+
+
+def render_page(template: str, **context: Any) -> str:
+    """Render one template with the shared stylesheet inlined (pages are self-contained)."""
+    context.setdefault("css", css())
+    context.setdefault("version", chessfed_version())
+    context.setdefault("footer", "")
+    for key in ("site_index", "home", "office_home", "prev", "next"):
+        context.setdefault(key, "")
+    return environment().get_template(template).render(**context)
+
+
+_RENDERER = threading.local()
+
+
+def _stylesheet() -> tuple[Any, Any]:
+    """This thread's font configuration and the shared stylesheet parsed with it, made once
+    (WeasyPrint's objects are not shared between threads)."""
+    if not hasattr(_RENDERER, "sheet"):
+        from weasyprint import CSS
+        from weasyprint.text.fonts import FontConfiguration
+
+        _RENDERER.fonts = FontConfiguration()
+        _RENDERER.sheet = CSS(string=css(), base_url=str(TEMPLATES), font_config=_RENDERER.fonts)
+    return _RENDERER.fonts, _RENDERER.sheet
+
+
+def html_to_pdf(html: str) -> bytes:
+    """One PDF from one self-contained HTML page. A page carrying the shared stylesheet
+    (:func:`render_page` inlines it) is rendered with the stylesheet parsed once per renderer
+    and one font configuration (the same bytes, measured: 71 -> 31 ms for a one-page
+    certificate; tests/test_pdf.py compares them). Relative links resolve against the page's
+    own ``<base>`` (:func:`with_base`), never against a folder of this machine."""
+    from weasyprint import HTML  # imported here: it is slow to import and only PDFs need it
+
+    # WeasyPrint warns about font subsetting back-ends on every document: not for the office.
+    logging.getLogger("weasyprint").setLevel(logging.ERROR)
+    logging.getLogger("fontTools").setLevel(logging.ERROR)
+
+    inline = f"<style>{css()}</style>"
+    if inline in html:
+        fonts, sheet = _stylesheet()
+        return HTML(string=html.replace(inline, "", 1)).write_pdf(
+            stylesheets=[sheet], font_config=fonts)
+    return HTML(string=html).write_pdf()
+
+
+def with_base(html: str, base: str) -> str:
+    """``html`` with ``<base href="base">`` as the first element of its head (WeasyPrint then
+    resolves the page's relative links against it); unchanged when ``base`` is empty.
+
+    No other base is given to WeasyPrint (:func:`html_to_pdf`): the pages load nothing by a
+    relative address (the stylesheet is inlined or parsed once, images are ``data:``), so the
+    only relative addresses are links, and they stay relative without a base."""
+    if not base:
+        return html
+    tag = f'<base href="{escape(base, quote=True)}">'
+    head = re.search(r"<head[^>]*>", html, flags=re.IGNORECASE)
+    if head is None:
+        return tag + html
+    return html[:head.end()] + tag + html[head.end():]
+
+
+_POOL: ProcessPoolExecutor | None = None
+_POOL_LOCK = threading.Lock()
+
+
+def pdf_workers() -> int:
+    """How many PDFs render at once: one per core (``CHESSFED_PDF_WORKERS`` to change it),
+    shared by every event of a run, so that events run side by side do not oversubscribe the
+    machine."""
+    try:
+        return max(1, int(os.environ.get("CHESSFED_PDF_WORKERS", "")))
+    except ValueError:
+        return os.cpu_count() or 1
+
+
+def _pool() -> ProcessPoolExecutor:
+    """The run's renderers: processes started from a clean fork server with WeasyPrint
+    already imported (not forked from the run's process, whose Prefect threads may hold
+    locks), started once and shared by every event of the run, at a lower priority
+    (:data:`PDF_NICENESS`)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            ctx = multiprocessing.get_context("forkserver")
+            ctx.set_forkserver_preload(["weasyprint", "flows.site.render"])
+            _POOL = ProcessPoolExecutor(max_workers=pdf_workers(), mp_context=ctx,
+                                        initializer=_lower_priority)
+            atexit.register(_POOL.shutdown, cancel_futures=True)
+        return _POOL
+
+
+def submit(fn: Callable[..., Any], *args: Any) -> Future:
+    """``fn(*args)`` in one of the run's renderers (:func:`_pool`)."""
+    return _pool().submit(fn, *args)
+
+
+PDF_NICENESS = 10
+"""How much lower the renderers' scheduling priority is than the run's (``nice``): they fill
+every core, and the run's own work between them — Prefect's server answering, an event's flow
+run being created, the next event's pages — is short and on the way to everything after it.
+Measured on the demo (2 cores, same run A/B with the other changes of session 8): Prefect's
+server answered 1-2 s sooner while the first PDFs rendered, and the run ended sooner."""
+
+
+def _lower_priority() -> None:
+    """A renderer's start: its priority lowered by :data:`PDF_NICENESS`."""
+    os.nice(PDF_NICENESS)
+
+
+_WARMED = threading.Event()
+
+
+def warm_up() -> None:
+    """Start the run's renderers now (each renders an empty page, which also loads its fonts),
+    e.g. while the command line waits for Prefect's server: the first PDFs then start at once.
+    Once per process (a second call does nothing)."""
+    with _POOL_LOCK:
+        if _WARMED.is_set():
+            return
+        _WARMED.set()
+    if pdf_workers() > 1:
+        for _ in range(pdf_workers()):
+            submit(html_to_pdf, "<p></p>")
+
+
+def digest(html: str) -> str:
+    return hashlib.sha256(html.encode()).hexdigest()
+
+
+class EarlyPDFs:
+    """An event's PDFs handed to the run's renderers as their pages are built, so that they
+    render while the rest of the site is assembled (``Publication.on_pdf``), not after it;
+    :func:`htmls_to_pdfs` then takes each result from here instead of rendering it again.
+    ``wanted(path, html)`` says which to start: those the run will render (not the unchanged
+    ones, which are kept). Nothing starts where PDFs render in this process (one renderer)."""
+
+    def __init__(self, wanted: Callable[[str, str], bool]) -> None:
+        self.wanted = wanted
+        self.futures: dict[str, Future] = {}
+
+    def __call__(self, rel: str, html: str) -> None:
+        if pdf_workers() > 1 and self.wanted(rel, html):
+            key = digest(html)
+            if key not in self.futures:
+                self.futures[key] = submit(html_to_pdf, html)
+
+    def discard(self) -> None:
+        """Forget what was not asked for (an event that failed before its PDFs)."""
+        for f in self.futures.values():
+            f.cancel()
+        self.futures.clear()
+
+
+def htmls_to_pdfs(htmls: list[str], early: EarlyPDFs | None = None) -> list[bytes]:
+    """Render independent documents in parallel processes (WeasyPrint is CPU-bound); each
+    distinct HTML once, those already started (``early``) taken from there."""
+    started = early.futures if early is not None else {}
+    keys = [digest(h) for h in htmls]
+    if pdf_workers() <= 1 or (len(htmls) <= 1 and not started):
+        done: dict[str, bytes] = {}
+        for k, h in zip(keys, htmls):
+            if k not in done:
+                done[k] = started.pop(k).result() if k in started else html_to_pdf(h)
+        return [done[k] for k in keys]
+    futures: dict[str, Future] = {}
+    for k, h in zip(keys, htmls):
+        if k not in futures:
+            futures[k] = started.pop(k) if k in started else submit(html_to_pdf, h)
+    return [futures[k].result() for k in keys]
+
+
+def htmls_to_pdfs_dask(htmls: list[str]) -> list[bytes]:
+    """Render independent documents as tasks of the Dask cluster this run executes on (the
+    worker's client, else one to the scheduler Dask's ``scheduler-address`` names — an event
+    on a worker sets it, :func:`flows.pipeline.events.join_dask_cluster`)."""
+    import dask
+    import distributed
+
+    client = distributed.get_client(dask.config.get("scheduler-address", None))
+    return client.gather(client.map(html_to_pdf, htmls, pure=False))

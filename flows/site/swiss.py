@@ -1,0 +1,622 @@
+"""The pages and bulletin sections of a Swiss event (presentation only: every value is
+computed by transforms; this module picks columns, labels and links).
+
+Round pages (``pairings/round-NN``, ``standings/round-NN``) hold both categories, one section
+each with the category's id as anchor (``standings/round-05.html#girls``); every player name
+links to the player's page (:mod:`flows.site.swiss_players`). A round's printed documents
+(the standings PDF, the hall sheet of its pairings) carry nothing that a later round changes,
+so they are rendered once."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from flows.site import render
+from flows.site.pages import OFFICE, LinkGroup, Publication
+from flows.site.present import Details, Section, Table, fmt, table_from_frame
+from flows.site.swiss_common import (
+    COLOUR,
+    KIND_LABEL,
+    boards_by_player,
+    columns_for,
+    href,
+    list_rel,
+    tiebreak_name,
+    with_player_href,
+)
+from transforms.core.model import Kind
+from transforms.core.money import amount_text
+from transforms.fide.tiebreaks import explain_tiebreaks
+from transforms.swiss import scorecard as sc
+from transforms.swiss.progress import EQUAL_AFTER_ALL, tiebreak_separation
+from transforms.swiss.rounds import pairing_rows
+from transforms.swiss.statistics import state_statistics, total_by_state
+
+__all__ = ["Section"]
+
+PRINTED_ROUND = {"prev": "", "next": "", "as_of": "", "jumps": []}
+"""What a round's printed document leaves out of its page: the navigation to the rounds
+around it and the run date, so that it does not change when a later round is added."""
+
+
+def event_facts(run) -> list[tuple[str, str]]:
+    s, rr = run.cfg.swiss, run.cfg.round_robin
+    system = (f"{'Double round robin' if rr.cycles == 2 else 'Round robin'}, FIDE Berger tables "
+              "(C.05 Annex 1)" if rr is not None else
+              f"FIDE Dutch (C.04.3), {s.dutch_edition} rules"
+              + (", Baku acceleration (C.04.5.1)" if s.acceleration == "baku" else ""))
+    facts = [("Organiser", run.cfg.event.organiser), ("Rounds", str(s.rounds)),
+             ("Pairing system", system),
+             ("Tie-breaks", f"{', '.join(s.tiebreaks)} (FIDE C.07, {s.tiebreak_edition})"),
+             ("Contact", run.cfg.event.contact)]
+    for c in run.categories:
+        facts.append((c.cat.name, f"{c.players.height} players, {c.done} of {c.rounds} rounds complete"))
+    return facts
+
+
+def round_rel(kind: str, r: int, suffix: str = "") -> str:
+    """``pairings/round-05.html``, ``standings/round-05.html``, ``pairings/round-05-alphabetical.html``."""
+    return f"{kind}/round-{r:02d}{suffix}.html"
+
+
+def jumps(page: str, run, extra: list[tuple[str, str]] = ()) -> list[dict[str, str]]:
+    """The links at the top of a page holding every category: one per category (its section),
+    then ``extra`` (label, target inside the event folder)."""
+    out = [{"href": f"#{c.cat.id}", "label": c.cat.name} for c in run.categories]
+    return out + [{"href": href(page, t), "label": label} for label, t in extra]
+
+
+# --------------------------------------------------------------------------- entries
+
+
+def entries(pub: Publication, run) -> list[Section]:
+    """The office's entries page (decisions, fees, ledger) and the public entry lists
+    (``entries.html``: accepted entries by category and state; no birth date, no fee)."""
+    e = run.entries
+    cur = run.cfg.event.currency
+    pub.files[f"{OFFICE}entries/decisions.csv"] = e.decisions.drop("line").write_csv()
+    pub.files[f"{OFFICE}entries/entry-list.csv"] = e.entry_list.write_csv()
+    pub.files[f"{OFFICE}entries/by-category-state.csv"] = e.by_category_state.write_csv()
+    pub.files[f"{OFFICE}entries/ledger.csv"] = e.ledger.write_csv()
+    dec = e.decisions
+    n_acc = dec.filter(pl.col("status") == "accepted").height
+    rejected = dec.filter(pl.col("status") == "rejected")
+    summary = Section("Entries", intro=[f"{dec.height} entries received: {n_acc} accepted, "
+                                        f"{rejected.height} rejected."],
+                      tables=[table_from_frame(rejected, [("player_id", "Id"), ("name", "Name"),
+                                                          ("section", "Category"), ("state", "State"),
+                                                          ("entry_type", "Entry"), ("reasons", "Reasons")],
+                                               caption="Rejected entries", empty="No entry was rejected.")])
+    money = ["fees_due", "late_fees", "fees_paid", "balance", "boarding_due"]
+    shown = e.ledger.with_columns(
+        pl.when(pl.col("state").fill_null("") == "").then(pl.lit("(none)")).otherwise(pl.col("state")).alias("state"),
+        pl.when(pl.col("state").fill_null("") == "").then(pl.lit("Areas without an association"))
+        .otherwise(pl.col("name")).alias("name"))
+    ledger = Section("Fee and boarding ledger by association",
+                     notes=["Balance = paid − due − late fee: positive is owed back to the association, "
+                            "negative is still to pay. Boarding: "
+                            f"{amount_text(run.cfg.entries.boarding_lump_sum, cur)} per selected or "
+                            "seeded player under the normal entry fee."],
+                     tables=[table_from_frame(shown, [("state", "State"), ("name", "Association"),
+                                                         ("entries", "Entries"), ("accepted", "Accepted"),
+                                                         ("fees_due", "Fees due"), ("late_fees", "Late fees"),
+                                                         ("fees_paid", "Paid"), ("balance", "Balance"),
+                                                         ("boarding_due", "Boarding")],
+                                              numeric=["entries", "accepted"], money=money, currency=cur)])
+    by_type = e.by_category_state
+    type_cols = [c for c in by_type.columns if c not in ("section", "state")]
+    lists = [Section(f"Entry list — {c.name}", tables=[table_from_frame(
+        e.entry_list.filter(pl.col("section") == c.id),
+        [("state", "State"), ("name", "Name"), ("title", ""), ("rating", "Rtg"), ("entry_type", "Entry"),
+         ("seed_reason", "Seeded as")], numeric=["rating"])]) for c in run.cfg.swiss.categories]
+    counts = Section("Accepted entries by category and state", tables=[table_from_frame(
+        by_type, [("section", "Category"), ("state", "State")] + [(c, c.replace("_", " ")) for c in type_cols],
+        numeric=type_cols)])
+    full = [Section("All entries and decisions", tables=[table_from_frame(
+        dec.with_columns(pl.when(pl.col("status") == "rejected").then(pl.lit("error")).otherwise(pl.lit(""))
+                         .alias("_css")),
+        [("player_id", "Id"), ("name", "Name"), ("section", "Cat."), ("state", "State"),
+         ("entry_type", "Entry"), ("status", "Status"), ("reasons", "Reasons"), ("fee_due", "Fee"),
+         ("late_fee", "Late"), ("fee_paid", "Paid"), ("balance", "Balance"), ("boarding", "Boarding")],
+        money=["fee_due", "late_fee", "fee_paid", "balance", "boarding"], currency=cur, row_css="_css")])]
+    title = "Entries, eligibility and fees"
+    pub.page(f"{OFFICE}entries.html", title=title, subtitle="",
+             sections=[summary, counts, ledger, *lists, *full],
+             pdf={"subtitle": "The full decision list is in office/entries.html and "
+                              "office/entries/decisions.csv.",
+                  "sections": [summary, counts, ledger, *lists]})
+    public_entries(pub, run, counts)
+    return [summary, ledger]
+
+
+def public_entries(pub: Publication, run, counts: Section) -> None:
+    """``entries.html``: the accepted entries of every category by state (names linked to the
+    players' pages once they are published), and the counts by category, state and entry
+    type. Nothing of the office's: no birth date, email, fee or reason."""
+    page = "entries.html"
+    assoc = _association_names(run)
+    secs = [Section("Accepted entries by category and state", tables=counts.tables)]
+    for c in run.categories:
+        frame = (run.entries.entry_list.filter(pl.col("section") == c.cat.id)
+                 .join(c.players.select("player_id", "sno"), on="player_id", how="left")
+                 .with_columns(pl.col("state").fill_null("").alias("state"))
+                 .with_columns(pl.col("state").replace_strict(assoc, default=None).alias("association"))
+                 .sort("state", "name"))
+        if not run.blocked:
+            frame = with_player_href(frame, page, c.cat.id)
+        secs.append(Section(f"{c.cat.name} — {frame.height} accepted entries", anchor=c.cat.id, tables=[
+            table_from_frame(frame, [("state", "State"), ("association", "Association"), ("name", "Name"),
+                                     ("title", "Title"), ("rating", "Rtg"), ("entry_type", "Entry"),
+                                     ("seed_reason", "Seeded as")], numeric=["rating"],
+                             links={"name": "_href"} if not run.blocked else None)]))
+    pub.page(page, title="Entry lists", subtitle="Accepted entries of every category, by state "
+             "association. The starting rank list of each category gives the start numbers.",
+             sections=secs, pdf=False, jumps=jumps(page, run))
+
+
+def _association_names(run) -> dict[str, str]:
+    assoc = run.typed.get("associations.csv")
+    names = {"": "Areas without an association"}
+    if assoc is not None and {"state", "name"} <= set(assoc.columns):
+        names |= {r["state"]: r["name"] for r in assoc.iter_rows(named=True) if r["state"]}
+    return names
+
+
+# --------------------------------------------------------------------------- standings
+
+
+DE_CAPTION = ("DE: the place inside the group still tied before it where direct encounter (FIDE C.07 "
+              "art. 6) decided; empty where it did not decide.")
+
+
+def standings_table(run, c, ranking: pl.DataFrame, page: str) -> Table:
+    """The standings of one category with the tie-break columns; rank and name stay in view
+    when the table scrolls sideways; names link to the players' pages."""
+    codes = list(run.cfg.swiss.tiebreaks)
+    frame = ranking.join(c.players.select("sno", "state", "rating", "title"), on="sno", how="left")
+    frame = frame.with_columns(pl.when(pl.col("tied_after_all")).then(pl.lit("flag")).otherwise(pl.lit("")).alias("_css"))
+    frame = with_player_href(frame, page, c.cat.id)
+    cols = columns_for(run, [("rank_label", "Rk"), ("name", "Name"), ("points", "Pts")]
+                       + [(k, k) for k in codes]
+                       + [("sno", "SNo"), ("title", "Title"), ("state", "State"), ("rating", "Rtg")])
+    t = table_from_frame(frame, cols, numeric=["rank_label", "sno", "rating", "points", *codes], row_css="_css",
+                         links={"name": "_href"})
+    t.css = "keys2"
+    return t
+
+
+def standings_notes(run, ranking: pl.DataFrame) -> list[str]:
+    """What the standings' columns hold, and who the chief arbiter must order."""
+    out = []
+    if ranking["tied_after_all"].any():
+        out.append("Highlighted rows are equal after every tie-break: the chief arbiter decides "
+                   "their order.")
+    if "DE" in run.cfg.swiss.tiebreaks:
+        out.append(DE_CAPTION)
+    return out
+
+
+def standings_by_round(pub: Publication, run) -> None:
+    last = max((c.done for c in run.categories), default=0)
+    for r in range(1, last + 1):
+        rel = round_rel("standings", r)
+        secs, frames = [], []
+        for c in run.categories:
+            if r in c.rankings:
+                secs.append(Section(f"{c.cat.name} — standings after round {r}", anchor=c.cat.id,
+                                    tables=[standings_table(run, c, c.rankings[r], rel)],
+                                    notes=standings_notes(run, c.rankings[r])))
+                frames.append(c.rankings[r].with_columns(pl.lit(c.cat.id).alias("category"))
+                              .select("category", *c.rankings[r].columns))
+        pub.files[rel.replace(".html", ".csv")] = pl.concat(frames).write_csv()
+        pub.page(rel, title=f"Standings after round {r}", subtitle="", sections=secs,
+                 prev=round_rel("standings", r - 1) if r > 1 else None,
+                 next=round_rel("standings", r + 1) if r < last else None,
+                 jumps=jumps(rel, run, [("How the tie-breaks work", "standings/explained.html")]),
+                 pdf=PRINTED_ROUND)
+    if last:
+        page = "standings/explained.html"
+        pub.page(page, title="How the tie-breaks work",
+                 subtitle=("What each tie-break is and, for direct encounter, how each group of "
+                           "tied players was decided. Each player's page shows what every game "
+                           "contributed to each tie-break, and what a cut removed."),
+                 sections=[_explained(run, c) for c in run.categories if c.done], pdf=False,
+                 jumps=jumps(page, run))
+
+
+def tiebreak_legend(run) -> Table:
+    """The configured tie-breaks in order, each in words."""
+    codes = list(run.cfg.swiss.tiebreaks)
+    frame = pl.DataFrame({"order": list(range(1, len(codes) + 1)), "code": codes,
+                          "what": [tiebreak_name(k) for k in codes]})
+    return table_from_frame(frame, [("order", "#"), ("code", "Code"), ("what", "What it counts")],
+                            numeric=["order"], caption=f"Players equal on points are ranked by these, "
+                            f"in this order (FIDE C.07, {run.cfg.swiss.tiebreak_edition} edition).")
+
+
+def _explained(run, c) -> Section:
+    s = run.cfg.swiss
+    ranking = c.rankings[c.done]
+    notes = ["Unplayed rounds (byes, forfeits, absences) count as FIDE C.07 art. 16 says: "
+             "each own unplayed round as a game against a dummy opponent with the player's own "
+             "score; an opponent's unplayed rounds as played."]
+    if "DE" in s.tiebreaks:
+        detail = explain_tiebreaks(c.card, c.players.select("sno", "rating"), s.tiebreaks,
+                                   edition=s.tiebreak_edition, rounds=c.done)
+        notes.append(DE_CAPTION + " Start numbers below; each group names the article that decided.")
+        rank_of = dict(zip(ranking["sno"].to_list(), ranking["rank"].to_list(), strict=True))
+        points_of = dict(zip(ranking["sno"].to_list(), ranking["points"].to_list(), strict=True))
+        groups = (detail.filter((pl.col("code") == "DE") & pl.col("round").is_null())
+                  .with_columns(pl.col("sno").replace_strict(rank_of, default=None).alias("_rank"))
+                  .group_by("note").agg(pl.col("_rank").min(), pl.col("sno").first()).sort("_rank"))
+        notes += [f"Direct encounter, {fmt(points_of.get(g['sno']))} pts, {g['note']}."
+                  for g in groups.iter_rows(named=True)]
+    return Section(f"{c.cat.name} — after round {c.done}", anchor=c.cat.id,
+                   tables=[tiebreak_legend(run)], notes=notes)
+
+
+# --------------------------------------------------------------------------- pairings
+
+
+def _pairing_frame(c, rows: pl.DataFrame, points_before: dict[int, float], page: str) -> pl.DataFrame:
+    info = c.players.select("player_id", "sno", "name", "rating")
+    w = info.rename({k: f"w_{k}" for k in info.columns})
+    b = info.rename({k: f"b_{k}" for k in info.columns})
+    f = (rows.join(w, left_on="white_id", right_on="w_player_id", how="left")
+         .join(b, left_on="black_id", right_on="b_player_id", how="left"))
+    bye_label = {str(k): v for k, v in KIND_LABEL.items()}
+    f = f.with_columns(
+        pl.col("w_sno").replace_strict(points_before, default=0.0, return_dtype=pl.Float64).alias("w_pts"),
+        pl.col("b_sno").replace_strict(points_before, default=None, return_dtype=pl.Float64).alias("b_pts"),
+        pl.when(pl.col("black_id").is_null()).then(pl.col("result"))
+        .otherwise(pl.col("result").fill_null("").replace({"1/2-1/2": "½-½"})).alias("res"),
+        pl.when(pl.col("black_id").is_null())
+        .then(pl.col("result").replace_strict(bye_label, default="bye"))
+        .otherwise(pl.col("b_name")).alias("b_label"),
+    )
+    f = with_player_href(with_player_href(f, page, c.cat.id, "w_sno", "w_href"), page, c.cat.id,
+                         "b_sno", "b_href")
+    return f.sort("board")
+
+
+SAME_STATE_NOTE = ("System of Play: players from the same state are not paired in the last round "
+                   "among the top 50% by score, unless no compatible opponent within 1 point exists "
+                   "(a declared departure from FIDE C.04.3).")
+
+BOARD_COLUMNS = [("board", "Bd"), ("w_name", "White"), ("w_pts", "Pts"), ("res", "Result"),
+                 ("b_pts", "Pts"), ("b_label", "Black"), ("w_rating", "White Rtg"),
+                 ("b_rating", "Black Rtg"), ("w_sno", "White SNo"), ("b_sno", "Black SNo")]
+"""Board, the two players with their points before the round and the result first (what a
+phone shows without scrolling), then ratings and start numbers."""
+HALL_COLUMNS = [("board", "Board"), ("w_name", "White"), ("w_pts", "Pts"), ("blank", "Result"),
+                ("b_pts", "Pts"), ("b_label", "Black")]
+
+
+def round_items(run) -> dict[int, list[tuple]]:
+    """Round -> (category, its results.csv rows or the new pairing's rows, whether it is the
+    new pairing) for every round with rows."""
+    per_round: dict[int, list[tuple]] = {}
+    for c in run.categories:
+        for r in sorted(set(c.results["round"].to_list())):
+            per_round.setdefault(r, []).append((c, c.results.filter(pl.col("round") == r), False))
+        if c.pairing is not None:
+            r, boards, setup, _log = c.pairing
+            per_round.setdefault(r, []).append((c, pairing_rows(boards, setup, c.players, r), True))
+    return per_round
+
+
+def not_paired(c, r: int, new: bool) -> list[str]:
+    """Names of the category's players not paired in round ``r`` (withdrawn or absent), where
+    it is known: a complete round (the scorecard) or the new pairing (withdrawals)."""
+    if new and c.pairing is not None:
+        seated = {s for board in c.pairing.boards for s in board if s is not None}
+        snos = sorted(c.pairing.setup.absent | (set(c.players["sno"].to_list()) - seated
+                                                - set(c.pairing.setup.byes)))
+    elif r <= c.done:
+        snos = sorted(c.card.filter((pl.col("round") == r) & (pl.col("kind") == str(Kind.ABSENT)))["sno"].to_list())
+    else:
+        return []
+    names = dict(zip(c.players["sno"].to_list(), c.players["name"].to_list(), strict=True))
+    return [f"{names[s]} ({s})" for s in snos]
+
+
+def pairings_by_round(pub: Publication, run) -> None:
+    """For every round with rows in results.csv, and the new pairing: ``pairings/round-NN``
+    by board (results as they come in), ``pairings/round-NN-alphabetical`` (every player's
+    board, colour and opponent) and the hall sheet ``pairings/round-NN-hall.pdf`` (large
+    type, no result: it does not change when the results come in). The same-state rule's
+    changes are logged on the page of the round they apply to."""
+    per_round = round_items(run)
+    pab = run.cfg.swiss.pab_points
+    for r, items in sorted(per_round.items()):
+        rel, alpha, hall = (round_rel("pairings", r), round_rel("pairings", r, "-alphabetical"),
+                            f"pairings/round-{r:02d}-hall.pdf")
+        secs, alpha_secs, hall_secs, frames = [], [], [], []
+        for c, rows, new in items:
+            before = c.rankings.get(r - 1)
+            pts = dict(zip(before["sno"], before["points"])) if before is not None else {}
+            f = _pairing_frame(c, rows, pts, rel)
+            missing = not_paired(c, r, new)
+            why = ("free: no game in the Berger table, or withdrawn" if run.cfg.round_robin is not None
+                   else "withdrawn or absent")
+            notes = [f"Not paired in round {r} ({why}): {', '.join(missing)}."] if missing else []
+            secs.append(Section(f"{c.cat.name} — round {r}", anchor=c.cat.id, notes=notes, tables=[table_from_frame(
+                f, BOARD_COLUMNS, numeric=["board", "w_sno", "w_rating", "w_pts", "b_pts", "b_rating", "b_sno"],
+                links={"w_name": "w_href", "b_label": "b_href"})]))
+            hall_secs.append(Section(f"{c.cat.name} — round {r}", notes=notes, tables=[table_from_frame(
+                f.with_columns(pl.when(pl.col("black_id").is_null()).then(pl.col("res")).otherwise(pl.lit(""))
+                               .alias("blank")),
+                HALL_COLUMNS, numeric=["board", "w_pts", "b_pts"])]))
+            alpha_secs.append(_alphabetical(c, rows, pts, alpha, r, pab, missing))
+            log = c.rule_logs.get(r)
+            if log:
+                secs.append(Section(f"{c.cat.name} — same-state rule in round {r}", intro=[SAME_STATE_NOTE],
+                                    tables=[table_from_frame(pl.DataFrame({"change": log}),
+                                                             [("change", "Pairing changed by the rule")])]))
+            frames.append(f.select(pl.lit(c.cat.id).alias("category"), "round", "board",
+                                   pl.col("white_id"), pl.col("w_name").alias("white"),
+                                   pl.col("black_id"), pl.col("b_name").alias("black"), "result"))
+        pub.files[rel.replace(".html", ".csv")] = pl.concat(frames).write_csv()
+        prev, nxt = r - 1 in per_round, r + 1 in per_round
+        pub.page(rel, title=f"Pairings — round {r}", subtitle="", sections=secs, pdf=False,
+                 prev=round_rel("pairings", r - 1) if prev else None,
+                 next=round_rel("pairings", r + 1) if nxt else None,
+                 jumps=jumps(rel, run, [("Alphabetical", alpha), ("Hall sheet (PDF)", hall)]))
+        pub.page(alpha, title=f"Pairings — round {r}, alphabetical", subtitle="", sections=alpha_secs,
+                 pdf=False, prev=round_rel("pairings", r - 1, "-alphabetical") if prev else None,
+                 next=round_rel("pairings", r + 1, "-alphabetical") if nxt else None,
+                 jumps=jumps(alpha, run, [("By board", rel), ("Hall sheet (PDF)", hall)]))
+        pub.add_pdf(hall, render.render_page("hall.html", **{**pub.ctx, **PRINTED_ROUND},
+                                             title=f"Pairings — round {r}", sections=hall_secs))
+        pub.titles[hall] = f"Pairings — round {r}, sheet for the playing hall (PDF)"
+
+
+def _alphabetical(c, rows: pl.DataFrame, pts: dict[int, float], page: str, r: int, pab: float,
+                  missing: list[str]) -> Section:
+    mine = boards_by_player(rows, c.players, pab)
+    info = c.players.select("sno", "name")
+    f = (mine.join(info, on="sno", how="left")
+         .join(info.rename({"sno": "opponent", "name": "opp_name"}), on="opponent", how="left")
+         .with_columns(pl.col("sno").replace_strict(pts, default=0.0, return_dtype=pl.Float64).alias("pts"),
+                       pl.col("colour").replace_strict(COLOUR, default="").alias("col"),
+                       pl.when(pl.col("opponent").is_null())
+                       .then(pl.col("result").replace_strict({str(k): v for k, v in KIND_LABEL.items()},
+                                                             default="bye"))
+                       .otherwise(pl.col("opp_name")).alias("opp_label"),
+                       pl.when(pl.col("opponent").is_null()).then(pl.lit("")).otherwise(pl.col("own"))
+                       .alias("res"))
+         .sort("name", "sno"))
+    f = with_player_href(with_player_href(f, page, c.cat.id), page, c.cat.id, "opponent", "o_href")
+    notes = [f"Not paired in round {r} (withdrawn or absent): {', '.join(missing)}."] if missing else []
+    return Section(f"{c.cat.name} — round {r}", anchor=c.cat.id, notes=notes, tables=[table_from_frame(
+        f, [("name", "Name"), ("board", "Bd"), ("col", "Colour"), ("opp_label", "Opponent"),
+            ("res", "Result"), ("pts", "Pts"), ("sno", "SNo")],
+        numeric=["sno", "pts", "board"], links={"name": "_href", "opp_label": "o_href"})])
+
+
+# --------------------------------------------------------------------------- crosstable, bulletin
+
+
+def crosstable_sections(run, page: str) -> list[Section]:
+    """Each category's crosstable after its last complete round: names link to the players'
+    pages, each cell (opponent's rank, colour, result) to the opponent's."""
+    out = []
+    for c in run.categories:
+        if not c.done:
+            continue
+        ranking = c.rankings[c.done]
+        cross = sc.crosstable(c.card, ranking.select("rank", "sno", "name", "points"))
+        rcols = [k for k in cross.columns if k.startswith("r") and k[1:].isdigit()]
+        opp = (c.card.select(pl.col("sno").cast(pl.Int32), pl.format("r{}_href", pl.col("round")).alias("col"),
+                             pl.col("opponent"))
+               .pipe(with_player_href, page, c.cat.id, "opponent", "href")
+               .pivot(on="col", index="sno", values="href"))
+        cross = with_player_href(cross.join(opp, on="sno", how="left"), page, c.cat.id)
+        links = {"name": "_href"} | {k: f"{k}_href" for k in rcols if f"{k}_href" in cross.columns}
+        t = table_from_frame(cross, [("rank", "Rk"), ("name", "Name"), ("points", "Pts")] + [(k, k[1:]) for k in rcols],
+                             numeric=["rank", "points"], cell_cols=rcols, links=links)
+        t.css = "keys2"
+        out.append(Section(f"{c.cat.name} — crosstable after round {c.done}", wide=True, anchor=c.cat.id,
+                           tables=[t]))
+    return out
+
+
+def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Section]:
+    out = []
+    for c in run.categories:
+        if not c.done:
+            out.append(Section(f"{c.cat.name} — starting list ({c.players.height} players)",
+                               tables=[table_from_frame(with_player_href(c.players.sort("sno"), "bulletin.html", c.cat.id),
+                                                        columns_for(run, [("sno", "SNo"), ("title", ""), ("name", "Name"),
+                                                                          ("state", "State"), ("rating", "Rtg")]),
+                                                        numeric=["sno", "rating"], links={"name": "_href"})]))
+            highlights.append(f"{c.cat.name}: {c.players.height} players on the starting list.")
+            continue
+        ranking = c.rankings[c.done]
+        out.append(Section(f"{c.cat.name} — standings after round {c.done}",
+                           tables=[standings_table(run, c, ranking, "bulletin.html")],
+                           notes=standings_notes(run, ranking)))
+        top = ranking.row(0, named=True)
+        highlights.append(f"{c.cat.name}: {top['name']} {'wins' if c.done == c.rounds else 'leads'} "
+                          f"with {fmt(top['points'])} points after round {c.done}.")
+    cross_secs = crosstable_sections(run, "crosstable.html")
+    if cross_secs:
+        pub.page("crosstable.html", title="Crosstable",
+                 subtitle="Cells: opponent's rank, colour, result.", sections=cross_secs,
+                 jumps=jumps("crosstable.html", run))
+        out += cross_secs
+    for c in run.categories:
+        if c.pairing is not None:
+            r, boards, _setup, log = c.pairing
+            name = c.cat.name
+            highlights.append(f"{name}: round {r} is paired ({len(boards)} boards).")
+            if log:
+                out.append(Section(f"{name} — same-state rule in round {r}", intro=[SAME_STATE_NOTE],
+                                   tables=[table_from_frame(pl.DataFrame({"change": log}),
+                                                            [("change", "Pairing changed by the rule")])]))
+    audits = [d for c in run.categories for d in c.audit]
+    audit_sec = Section("Pairing audit", intro=[
+        "Every complete round was paired again by chessfed's FIDE Dutch engine from the history "
+        "before it and compared with the recorded pairing."],
+        tables=[table_from_frame(pl.DataFrame(audits, schema={"category": pl.String, "round": pl.Int64,
+                                                              "difference": pl.String}),
+                                 [("category", "Category"), ("round", "Round"), ("difference", "Difference")],
+                                 numeric=["round"], empty="Every recorded round is identical to the engine's pairing.")])
+    out.append(audit_sec)
+    pub.files["pairings/audit.csv"] = pl.DataFrame(audits, schema={"category": pl.String, "round": pl.Int64,
+                                                                   "difference": pl.String}).write_csv()
+    return out
+
+
+# --------------------------------------------------------------------------- prizes, statistics
+
+
+def separation_text(by: str | None, value: float | None, next_value: float | None) -> str:
+    """What kept a player ahead of the next one, when it was a tie-break ("" on points)."""
+    if by is None or by == "points":
+        return ""
+    if by == EQUAL_AFTER_ALL:
+        return by
+    return f"{by}: {fmt(value) or '—'} v {fmt(next_value) or '—'}"
+
+
+def prizes(pub: Publication, run) -> list[Section]:
+    cur = run.cfg.event.currency
+    page = "prizes.html"
+    codes = list(run.cfg.swiss.tiebreaks)
+    secs, frames = [], []
+    for c in run.categories:
+        if c.prizes is None:
+            continue
+        cid, cat, p = c.cat.id, c.cat, c.prizes
+        ranking = c.rankings[c.done]
+        sep = tiebreak_separation(ranking, codes)
+        names = ranking.select(pl.col("sno").alias("next_sno"), pl.col("name").alias("next_name"))
+        p = (p.join(c.players.select("sno", "state"), on="sno", how="left")
+             .join(sep, on="sno", how="left").join(names, on="next_sno", how="left")
+             .filter(pl.col("amount") > 0))
+        p = p.with_columns(
+            pl.when(pl.col("flag") != "").then(pl.lit("flag")).otherwise(pl.lit("")).alias("_css"),
+            pl.Series("separation", [separation_text(*t) for t in zip(p["by"], p["value"], p["next_value"],
+                                                                       strict=True)], pl.String))
+        p = p.with_columns(pl.when(pl.col("separation") == "").then(None).otherwise(pl.col("next_name"))
+                           .alias("next_shown"),
+                           pl.when(pl.col("separation") == "").then(None).otherwise(pl.col("next_sno"))
+                           .alias("next_link"))
+        p = with_player_href(with_player_href(p, page, cid), page, cid, "next_link", "n_href")
+        sharing = ("Players equal after every tie-break share the prizes of their places equally."
+                   if run.cfg.swiss.prizes_shared
+                   else "Cash prizes are not shared: ties are decided by the tie-breaks.")
+        why = (f"Where a prize winner has the points of the next place, 'Ahead of the next by' says which "
+               f"tie-break (in the order {', '.join(codes)}) first differs between them, with both "
+               "values (DE: a place, lower is better; the others: higher is better).")
+        secs.append(Section(f"{cat.name} — prizes", anchor=cid, notes=[cat.prizes_note, sharing, why],
+                            tables=[prize_table(p, cur, run)]))
+        frames.append(p.select(pl.lit(cid).alias("category"), "place", "sno", "name", "state", "points",
+                               "amount", "flag", pl.col("by").alias("decided_by"), "value", "next_value",
+                               "next_sno"))
+    pub.files["prizes.csv"] = pl.concat(frames).write_csv()
+    pub.page(page, title="Prize list", subtitle="", sections=secs, jumps=jumps(page, run))
+    return secs
+
+
+def prize_table(p: pl.DataFrame, currency: str, run=None) -> Table:
+    cols = [("place", "Place"), ("name", "Name"), ("points", "Pts"), ("amount", "Prize"),
+            ("separation", "Ahead of the next by"), ("next_shown", "Next place"),
+            ("sno", "SNo"), ("state", "State"), ("flag", "Note")]
+    t = table_from_frame(p, columns_for(run, cols) if run is not None else cols,
+                         numeric=["place", "sno", "points"], money=["amount"], currency=currency,
+                         row_css="_css", links={"name": "_href", "next_shown": "n_href"})
+    t.css = "keys2"
+    return t
+
+
+STAT_COLUMNS = [("state", "State"), ("players", "Players"), ("points", "Pts"), ("score_pct", "Score %"),
+                ("wins", "Won"), ("draws", "Drawn"), ("losses", "Lost"), ("games", "Games"),
+                ("unplayed", "Unplayed"), ("rounds", "Rounds"), ("association", "Association")]
+STAT_NUMERIC = ["players", "points", "score_pct", "games", "wins", "draws", "losses", "unplayed", "rounds"]
+
+
+def statistics(pub: Publication, run) -> None:
+    """``statistics.html``: per category and over all categories, how each state
+    association's players did (:func:`transforms.swiss.statistics.state_statistics`), and each
+    association's players with their points and rank (names linked)."""
+    page = "statistics.html"
+    assoc = _association_names(run)
+    secs, frames = [], []
+
+    def shown(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.with_columns(pl.col("state").replace_strict(assoc, default=None).alias("association"),
+                                  pl.when(pl.col("state") == "").then(pl.lit("(none)"))
+                                  .otherwise(pl.col("state")).alias("state"))
+
+    for c in run.categories:
+        if not c.done:
+            continue
+        stats = state_statistics(c.card, c.players)
+        frames.append(stats)
+        ranking = c.rankings[c.done]
+        people = (c.players.select("sno", pl.col("state").fill_null(""))
+                  .join(ranking.select("sno", "name", "points", "rank_label", "rank"), on="sno")
+                  .sort("rank", "sno"))
+        people = with_player_href(people, page, c.cat.id)
+        details = [Details(f"{row['state'] or '(none)'} — {assoc.get(row['state'], '')}: {row['players']} "
+                           f"players, {fmt(row['points'])} points",
+                           table_from_frame(people.filter(pl.col("state") == row["state"]),
+                                            [("rank_label", "Rk"), ("name", "Name"), ("sno", "SNo"),
+                                             ("points", "Pts")], numeric=["rank_label", "sno", "points"],
+                                            links={"name": "_href"}))
+                   for row in stats.iter_rows(named=True)]
+        secs.append(Section(f"{c.cat.name} — after round {c.done}", anchor=c.cat.id, details=details,
+                            tables=[table_from_frame(shown(stats), STAT_COLUMNS, numeric=STAT_NUMERIC)]))
+    if not secs:
+        return
+    if len(frames) > 1:
+        secs.append(Section("All categories", anchor="all", tables=[table_from_frame(
+            shown(total_by_state(frames)), STAT_COLUMNS, numeric=STAT_NUMERIC)]))
+    notes = ["Games: over the board. Unplayed: forfeits (won or lost) and byes; a forfeit win "
+             "scores a point but is not a game won. Rounds: the rounds the players were in, "
+             "absences after a withdrawal left out; Score % = points ÷ rounds."]
+    secs[-1].notes += notes
+    pub.page(page, title="Statistics by state association", subtitle="", sections=secs, pdf=False,
+             jumps=jumps(page, run))
+
+
+# --------------------------------------------------------------------------- home
+
+
+def home_groups(pub: Publication, run) -> list[LinkGroup]:
+    """The event home's first part, one group per category, in the order a player or parent
+    looks: who plays whom next, the standings, the crosstable, the player list (to find one's
+    own page), the prizes, the statistics, the entry list."""
+    groups = []
+    pairings = round_items(run)
+    for c in run.categories:
+        cid, links = c.cat.id, []
+        rounds_paired = [r for r, items in pairings.items() if any(x[0] is c for x in items)]
+        if rounds_paired:
+            r = max(rounds_paired)
+            state = "next round, to be played" if c.pairing is not None and c.pairing.round == r else (
+                "results" if r <= c.done else "being played")
+            links += [{"href": f"{round_rel('pairings', r)}#{cid}", "label": f"Pairings — round {r}",
+                       "note": f"({state})"},
+                      {"href": f"{round_rel('pairings', r, '-alphabetical')}#{cid}",
+                       "label": f"Round {r}: find your board (alphabetical)"}]
+        if c.done:
+            links += [{"href": f"{round_rel('standings', c.done)}#{cid}",
+                       "label": f"Standings after round {c.done}"},
+                      {"href": f"crosstable.html#{cid}", "label": "Crosstable"}]
+        if not run.blocked:
+            links += [{"href": list_rel(cid, alphabetical=True), "label": "Players A-Z: find your page",
+                       "note": "(rounds, points, rank after each round, tie-breaks)"},
+                      {"href": list_rel(cid), "label": "Starting rank list"}]
+        if c.prizes is not None:
+            links.append({"href": f"prizes.html#{cid}", "label": "Prizes"})
+        if c.done and "statistics.html" in pub.files:
+            links.append({"href": f"statistics.html#{cid}", "label": "Statistics by state association"})
+        if "entries.html" in pub.files:
+            links.append({"href": f"entries.html#{cid}", "label": "Entry list by state"})
+        groups.append(LinkGroup(c.cat.name, links, anchor=cid,
+                                intro=f"{c.players.height} players · {c.done} of {c.rounds} "
+                                      "rounds complete"))
+    return groups

@@ -1,0 +1,195 @@
+"""A Swiss event's player lists and every player's own page (presentation only).
+
+``players/<category>/index.html`` is the starting rank list, ``alphabetical.html`` the same
+players by name (with their points and rank so far), ``<sno>.html`` one player's event: every
+round (board, colour, opponent, result, points and rank after it), the tie-breaks and what
+each game contributed to them (what a cut removed marked), the prize. Player pages are HTML
+only (no PDF: their number would make every run's rendering grow), and hold no birth date and
+no email address."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from flows.site.pages import Publication
+from flows.site.present import Section, fmt, table_from_frame
+from flows.site.swiss import round_items, round_rel
+from flows.site.swiss_common import (
+    COLOUR,
+    boards_by_player,
+    columns_for,
+    href,
+    list_rel,
+    player_rel,
+    tiebreak_name,
+    with_player_href,
+)
+from transforms.core.model import Kind
+from transforms.core.money import amount_text
+from transforms.fide.tiebreaks import explain_tiebreaks
+from transforms.swiss.progress import round_by_round
+
+PUBLIC_COLUMNS = ("sno", "name", "title", "fide_id", "rating", "nationality", "state")
+"""What a public page may show of players.csv (never birth_date, email, fees)."""
+
+
+def player_lists(pub: Publication, run, *, linked: bool = True) -> None:
+    """The starting rank list and the alphabetical list of every category; without ``linked``
+    (the standings wait: no player pages, no points) the names lead nowhere and the lists show
+    no points."""
+    for c in run.categories:
+        cid = c.cat.id
+        players = c.players.select(*PUBLIC_COLUMNS).sort("sno")
+        links = {"name": "_href"} if linked else None
+        page = list_rel(cid)
+        start = with_player_href(players, page, cid) if linked else players
+        pub.page(page, title=f"Starting rank list — {c.cat.name}",
+                 subtitle=f"{players.height} players by start number (FIDE C.04.2 A.2: rating, "
+                          "title, name)." + (" Each name leads to the player's page." if linked else ""),
+                 sections=[Section(c.cat.name, tables=[table_from_frame(
+                     start, columns_for(run, [("sno", "SNo"), ("title", "Title"), ("name", "Name"),
+                                              ("fide_id", "FIDE id"), ("rating", "Rtg"),
+                                              ("nationality", "Fed"), ("state", "State")]),
+                     numeric=["sno", "rating"], links=links)])],
+                 pdf=False, jumps=[{"href": href(page, list_rel(cid, True)), "label": "Alphabetical"}])
+        page = list_rel(cid, True)
+        alpha = players.sort("name", "sno")
+        cols = columns_for(run, [("name", "Name"), ("title", "Title"), ("sno", "SNo"),
+                                 ("rating", "Rtg"), ("state", "State")])
+        if c.done and linked:
+            now = c.rankings[c.done].select("sno", "points", "rank_label")
+            alpha = alpha.join(now, on="sno", how="left")
+            cols += [("points", f"Pts after round {c.done}"), ("rank_label", "Rk")]
+        pub.page(page, title=f"Players A-Z — {c.cat.name}",
+                 subtitle=("Find your name: it leads to your page (pairings, results, points and "
+                           "rank after every round, tie-breaks)." if linked else
+                           "Every player of the category by name; the pairings and standings follow."),
+                 sections=[Section(c.cat.name, tables=[table_from_frame(
+                     with_player_href(alpha, page, cid) if linked else alpha, cols,
+                     numeric=["sno", "rating", "points", "rank_label"], links=links)])],
+                 pdf=False, jumps=[{"href": href(page, list_rel(cid)), "label": "By start number"}])
+
+
+def player_pages(pub: Publication, run) -> None:
+    """Every player's page, in every category."""
+    items = round_items(run)
+    for c in run.categories:
+        rows = [rows.select("round", "board", "white_id", "black_id", "result")
+                for r, its in sorted(items.items()) for (cc, rows, _new) in its if cc is c]
+        _category_pages(pub, run, c, rows)
+
+
+def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
+    s = run.cfg.swiss
+    cid = c.cat.id
+    info = c.players.select(*PUBLIC_COLUMNS)
+    boards = boards_by_player(pl.concat(rows) if rows else pl.DataFrame(
+        schema={"round": pl.Int64, "board": pl.Int64, "white_id": pl.String, "black_id": pl.String,
+                "result": pl.String}), c.players, s.pab_points)
+    absent = (c.card.filter(pl.col("kind") == str(Kind.ABSENT))
+              .select(pl.col("round").cast(pl.Int64), pl.col("sno").cast(pl.Int32),
+                      pl.lit("not paired").alias("own")))
+    if c.pairing is not None:
+        absent = pl.concat([absent, pl.DataFrame(
+            {"round": [c.pairing.round] * len(c.pairing.setup.absent),
+             "sno": sorted(c.pairing.setup.absent), "own": ["not paired"] * len(c.pairing.setup.absent)},
+            schema=absent.schema)])
+    progress = round_by_round(c.card, c.rankings).select(
+        pl.col("round").cast(pl.Int64), "sno", "total", "rank_label")
+    opp = info.select(pl.col("sno").alias("opponent"), pl.col("name").alias("opp_name"),
+                      pl.col("rating").alias("opp_rating"), pl.col("state").alias("opp_state"))
+    table = (pl.concat([boards, absent], how="diagonal")
+             .join(progress, on=["round", "sno"], how="left")
+             .join(opp, on="opponent", how="left")
+             .with_columns(pl.col("colour").replace_strict(COLOUR, default="").alias("col"),
+                           pl.when(pl.col("opponent").is_null()).then(pl.col("own"))
+                           .otherwise(pl.col("opp_name")).alias("opp_label"),
+                           pl.when(pl.col("opponent").is_null()).then(pl.lit("")).otherwise(pl.col("own"))
+                           .alias("res"),
+                           pl.format("{}.html", pl.col("opponent")).alias("o_href"))
+             .sort("sno", "round"))
+    by_sno = table.partition_by("sno", as_dict=True)
+    detail_by: dict = {}
+    ranking = c.rankings.get(c.done)
+    if c.done:
+        detail = explain_tiebreaks(c.card, c.players.select("sno", "rating"), s.tiebreaks,
+                                   edition=s.tiebreak_edition, rounds=c.done)
+        detail_by = detail.partition_by("sno", as_dict=True)
+    prizes = {}
+    if c.prizes is not None:
+        prizes = {r["sno"]: r for r in c.prizes.filter(pl.col("amount") > 0).iter_rows(named=True)}
+    names = dict(zip(info["sno"].to_list(), info["name"].to_list(), strict=True))
+    now = {r["sno"]: r for r in ranking.iter_rows(named=True)} if ranking is not None else {}
+    snos = sorted(names)
+    cur = run.cfg.event.currency
+    for i, sno in enumerate(snos):
+        p = info.row(by_predicate=pl.col("sno") == sno, named=True)
+        rel = player_rel(cid, sno)
+        mine = by_sno.get((sno,), table.clear())
+        facts = [("Category", c.cat.name), ("Start number", str(sno)), ("Title", p["title"] or "—"),
+                 ("Rating", fmt(p["rating"]) or "unrated"), ("FIDE id", p["fide_id"] or "—"),
+                 ("Federation", p["nationality"] or "—"), ("State association", p["state"] or "(none)")]
+        if sno in now:
+            r = now[sno]
+            facts.append((f"After round {c.done}", f"{fmt(r['points'])} points, rank {r['rank_label']}"))
+        if sno in prizes:
+            pr = prizes[sno]
+            facts.append(("Prize", f"place {pr['place']}, {amount_text(pr['amount'], cur)}"
+                          + (f" ({pr['flag']})" if pr["flag"] else "")))
+        secs = [Section("Round by round", tables=[table_from_frame(
+            mine, columns_for(run, [("round", "Rd"), ("board", "Bd"), ("opp_label", "Opponent"),
+                                    ("col", "Colour"), ("res", "Result"), ("total", "Pts"),
+                                    ("rank_label", "Rk"), ("opponent", "SNo"),
+                                    ("opp_rating", "Rtg"), ("opp_state", "State")]),
+            numeric=["round", "board", "opponent", "opp_rating", "total", "rank_label"],
+            links={"opp_label": "o_href"}, empty="Not paired yet.")],
+            notes=["Result: the player's own score (1, ½, 0; + and − for forfeits). Pts and Rk: "
+                   "points and rank after the round, as the standings after it show them."])]
+        if sno in now and (sno,) in detail_by:
+            secs.append(_tiebreak_section(run, c, now[sno], detail_by[(sno,)], names))
+        jumps = [{"href": href(rel, list_rel(cid, True)), "label": "Players A-Z"},
+                 {"href": href(rel, list_rel(cid)), "label": "Starting rank"}]
+        if c.done:
+            jumps.append({"href": href(rel, f"{round_rel('standings', c.done)}#{cid}"),
+                          "label": f"Standings after round {c.done}"})
+            jumps.append({"href": href(rel, f"crosstable.html#{cid}"), "label": "Crosstable"})
+        pub.page(rel, "player.html", pdf=False, title=p["name"],
+                 subtitle=f"{c.cat.name} · start number {sno}", facts=facts, sections=secs, jumps=jumps,
+                 prev=player_rel(cid, snos[i - 1]) if i > 0 else None,
+                 next=player_rel(cid, snos[i + 1]) if i + 1 < len(snos) else None)
+
+
+def _tiebreak_section(run, c, standing: dict, detail: pl.DataFrame, names: dict[int, str]) -> Section:
+    """The tie-break values of the standings and, per game or unplayed round, what it gave each
+    tie-break; values in brackets were removed by a cut."""
+    codes = list(run.cfg.swiss.tiebreaks)
+    shown = [("" if v is None else f"({fmt(round(v, 2))})" if cut else fmt(round(v, 2)))
+             for v, cut in zip(detail["value"], detail["dropped_by_cut"], strict=True)]
+    detail = detail.with_columns(pl.Series("shown", shown, pl.String))
+    wide = (detail.with_columns(pl.col("opponent").fill_null("—"), pl.col("round").fill_null(0))
+            .pivot(on="code", index=["round", "opponent"], values="shown", aggregate_function="first")
+            .sort("round"))
+    shown_codes = [k for k in codes if k in wide.columns]
+    wide = wide.with_columns(
+        pl.col("opponent").replace_strict({str(k): v for k, v in names.items()},
+                                          default=pl.col("opponent")).alias("opp_label"),
+        pl.when(pl.col("opponent").str.contains(r"^\d+$")).then(pl.format("{}.html", pl.col("opponent")))
+        .otherwise(None).alias("o_href"),
+        pl.when(pl.col("round") == 0).then(pl.lit("all")).otherwise(pl.col("round").cast(pl.String))
+        .alias("rd"))
+    notes = ["Values in brackets were removed by a cut (e.g. BH-C1 leaves out the lowest "
+             "contribution). 'dummy': an own unplayed round, counted as a game against an opponent "
+             "with the player's own score (C.07 16.4); 'all': counted once for the player "
+             "(for DE, the points against the other tied players)."]
+    de = detail.filter((pl.col("code") == "DE") & pl.col("round").is_null())["note"].to_list()
+    if de:
+        notes.append(f"Direct encounter: {de[0]}.")
+    summary = pl.DataFrame({"code": codes, "value": [fmt(standing[k]) or "—" for k in codes],
+                            "what": [tiebreak_name(k) for k in codes]})
+    return Section(f"Tie-breaks after round {c.done}", notes=notes, tables=[
+        table_from_frame(summary, [("code", "Tie-break"), ("value", "Value"), ("what", "What it counts")],
+                         numeric=["value"], caption=f"The values of the standings, in the order they "
+                         f"rank players equal on points (FIDE C.07, {run.cfg.swiss.tiebreak_edition})"),
+        table_from_frame(wide, [("rd", "Rd"), ("opp_label", "Opponent")] + [(k, k) for k in shown_codes],
+                         numeric=["rd", *shown_codes], links={"opp_label": "o_href"},
+                         caption="What each round contributed")])

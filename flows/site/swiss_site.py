@@ -1,0 +1,48 @@
+"""A Swiss event's public site in one call (presentation only), so that the flow and the tests
+build the same pages: the round pages, the player lists and pages, the crosstable, the
+prizes, the statistics and, last, the event home that links them."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from flows.site import swiss as pages
+from flows.site import swiss_players as players
+from flows.site.pages import Publication, publish_homes
+from flows.site.present import Section
+from flows.site.swiss_common import PLAYERS
+
+
+def publish_rounds_and_players(pub: Publication, run) -> None:
+    """Standings and pairings of every round (with the hall sheets), the player lists and
+    every player's page."""
+    pages.standings_by_round(pub, run)
+    pages.pairings_by_round(pub, run)
+    players.player_lists(pub, run)
+    players.player_pages(pub, run)
+
+
+def publish_player_lists(pub: Publication, run) -> None:
+    """While the standings wait (results.csv has errors): the starting rank lists without the
+    player pages they would lead to."""
+    players.player_lists(pub, run, linked=False)
+
+
+def publish_results(pub: Publication, run, highlights: list[str]) -> list[Section]:
+    """The crosstable, the prize list and the statistics; returns the bulletin's sections."""
+    bulletin = pages.bulletin_sections(pub, run, highlights)
+    if any(c.prizes is not None for c in run.categories):
+        bulletin += pages.prizes(pub, run)
+    schema = run.cfg.files.get("players.csv")
+    if schema is None or "state" in {c.name for c in schema.columns}:  # by state association
+        pages.statistics(pub, run)
+    return bulletin
+
+
+def publish_home(pub: Publication, run, highlights: list[str], as_of: dt.date) -> None:
+    """The event home (each category's current pages first) and the office home: called last,
+    when every other page is in the publication."""
+    groups = [] if run.blocked else pages.home_groups(pub, run)
+    publish_homes(pub, facts=pages.event_facts(run), highlights=highlights, findings=run.findings,
+                  as_of=as_of, groups=groups,
+                  unlisted=() if run.blocked else (PLAYERS,))  # blocked: the lists are linked here

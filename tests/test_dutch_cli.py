@@ -111,7 +111,7 @@ def test_chessfed_pair_starts_without_polars_or_prefect(tmp_path):
     import sys
 
     out = tmp_path / "fast.txt"
-    code = ("import sys; from flows import cli; rc = cli.main(sys.argv[1:]); "
+    code = ("import sys; from flows.cli import main as cli; rc = cli.main(sys.argv[1:]); "
             "assert 'polars' not in sys.modules and 'prefect' not in sys.modules, "
             "sorted(m for m in sys.modules if m.startswith(('polars', 'prefect')))[:3]; "
             "sys.exit(rc)")

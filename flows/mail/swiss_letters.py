@@ -4,6 +4,8 @@ number is the rulebook's — the standings, the pairing, the prize list, the ent
 
 * every accepted player with an email: their result in the latest complete round, their
   points and place, the next round's pairing (or bye) and their byes or withdrawal on record;
+  for a rated event their rating change so far and performance (one line,
+  :func:`flows.site.swiss_ratings.letter_line`);
   after the last round, their final place, points, tie-breaks and prize
   (``player-<category>-<sno>-round-NN``, ``player-<category>-<sno>-final``);
 * every state association with an email: its players' results and next pairings (one table
@@ -29,6 +31,7 @@ from collections.abc import Iterable
 import polars as pl
 
 from flows.mail.letters import Block, Letter, address_problem
+from flows.site import swiss_ratings
 from flows.site.names import file_part
 from flows.site.pages import OFFICE, findings_frame
 from flows.site.present import fmt
@@ -266,7 +269,8 @@ class CategoryView:
             blocks += [Block(f"Round {self.r}", (self.result_line(sno),)),
                        Block("Final standing", tuple(x for x in (
                            f"Place {st['rank_label']} of {len(self.standing)}, "
-                           f"{points_text(st['points'])}.", prize_line, self.tied_line(sno)) if x),
+                           f"{points_text(st['points'])}.", prize_line, self.tied_line(sno),
+                           swiss_ratings.letter_line(self.run, c, sno)) if x),
                              table)]
             return Letter(key=f"player-{file_part(self.cid, lower=True)}-{sno}-final", to_name=p["name"], to_email=p["email"],
                           subject=f"{name} — your final result",
@@ -281,7 +285,7 @@ class CategoryView:
             blocks += [Block(f"Round {self.r}", (self.result_line(sno),)),
                        Block(f"After round {self.r}", tuple(x for x in (
                            f"{points_text(st['points'])}, place {st['rank_label']} of {len(self.standing)}.",
-                           self.tied_line(sno)) if x))]
+                           self.tied_line(sno), swiss_ratings.letter_line(self.run, c, sno)) if x))]
         if self.next_round is not None:
             blocks.append(Block(f"Round {self.next_round}", (self.next_line(sno),)))
         if self.requests.get(sno):

@@ -17,6 +17,7 @@ from flows.mail.swiss_letters import swiss_letters
 from flows.pipeline import tasks
 from flows.pipeline.progress import Steps
 from flows.site import swiss as pages
+from flows.site import swiss_ratings
 from flows.site import swiss_site as site
 from flows.site.names import file_part
 from flows.site.pages import (
@@ -108,6 +109,7 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
                 pub.files[f"event-{file_part(c.cat.id)}.trf"] = write_trf(public_trf(as_played(
                     run, engine_input(run, c, c.done + 1, RoundSetup({}, frozenset())))))
         fide_rating_reports(pub, run)
+        swiss_ratings.rating_change_files(pub, run)  # office/<list>/rating-change-<category>.csv
         bulletin += site.publish_results(pub, run, highlights)
         for c in run.categories:
             for d in c.audit:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
-from flows.site import render
+from flows.site import render, swiss_ratings
 from flows.site.pages import OFFICE, LinkGroup, Publication
 from flows.site.present import Details, Section, Table, fmt, table_from_frame
 from flows.site.swiss_common import (
@@ -49,6 +49,7 @@ def event_facts(run) -> list[tuple[str, str]]:
              ("Pairing system", system),
              ("Tie-breaks", f"{', '.join(s.tiebreaks)} (FIDE C.07, {s.tiebreak_edition})"),
              ("Contact", run.cfg.event.contact)]
+    facts += swiss_ratings.event_facts(run)
     for c in run.categories:
         facts.append((c.cat.name, f"{c.players.height} players, {c.done} of {c.rounds} rounds complete"))
     return facts
@@ -169,8 +170,10 @@ DE_CAPTION = ("DE: the place inside the group still tied before it where direct 
               "art. 6) decided; empty where it did not decide.")
 
 
-def standings_table(run, c, ranking: pl.DataFrame, page: str) -> Table:
-    """The standings of one category with the tie-break columns; rank and name stay in view
+def standings_table(run, c, ranking: pl.DataFrame, page: str, through: int | None = None) -> Table:
+    """The standings of one category after round ``through`` (default: the last complete
+    one) with the tie-break columns and, for a rated event, the rating change of the rounds so
+    far (``Rtg+/-``, FIDE B.02: :mod:`flows.site.swiss_ratings`); rank and name stay in view
     when the table scrolls sideways; names link to the players' pages."""
     codes = list(run.cfg.swiss.tiebreaks)
     frame = ranking.join(c.players.select("sno", "state", "rating", "title"), on="sno", how="left")
@@ -179,8 +182,9 @@ def standings_table(run, c, ranking: pl.DataFrame, page: str) -> Table:
     cols = columns_for(run, [("rank_label", "Rk"), ("name", "Name"), ("points", "Pts")]
                        + [(k, k) for k in codes]
                        + [("sno", "SNo"), ("title", "Title"), ("state", "State"), ("rating", "Rtg")])
-    t = table_from_frame(frame, cols, numeric=["rank_label", "sno", "rating", "points", *codes], row_css="_css",
-                         links={"name": "_href"})
+    numeric = ["rank_label", "sno", "rating", "points", *codes]
+    frame = swiss_ratings.with_change(frame, run, c, c.done if through is None else through, cols, numeric)
+    t = table_from_frame(frame, cols, numeric=numeric, row_css="_css", links={"name": "_href"})
     t.css = "keys2"
     return t
 
@@ -204,8 +208,9 @@ def standings_by_round(pub: Publication, run) -> None:
         for c in run.categories:
             if r in c.rankings:
                 secs.append(Section(f"{c.cat.name} — standings after round {r}", anchor=c.cat.id,
-                                    tables=[standings_table(run, c, c.rankings[r], rel)],
-                                    notes=standings_notes(run, c.rankings[r])))
+                                    tables=[standings_table(run, c, c.rankings[r], rel, r)],
+                                    notes=standings_notes(run, c.rankings[r])
+                                    + swiss_ratings.change_notes(run)))
                 frames.append(c.rankings[r].with_columns(pl.lit(c.cat.id).alias("category"))
                               .select("category", *c.rankings[r].columns))
         pub.files[rel.replace(".html", ".csv")] = pl.concat(frames).write_csv()
@@ -413,11 +418,13 @@ def crosstable_sections(run, page: str) -> list[Section]:
                .pivot(on="col", index="sno", values="href"))
         cross = with_player_href(cross.join(opp, on="sno", how="left"), page, c.cat.id)
         links = {"name": "_href"} | {k: f"{k}_href" for k in rcols if f"{k}_href" in cross.columns}
-        t = table_from_frame(cross, [("rank", "Rk"), ("name", "Name"), ("points", "Pts")] + [(k, k[1:]) for k in rcols],
-                             numeric=["rank", "points"], cell_cols=rcols, links=links)
+        cols = [("rank", "Rk"), ("name", "Name"), ("points", "Pts")] + [(k, k[1:]) for k in rcols]
+        numeric = ["rank", "points"]
+        cross = swiss_ratings.with_change(cross, run, c, c.done, cols, numeric)
+        t = table_from_frame(cross, cols, numeric=numeric, cell_cols=rcols, links=links)
         t.css = "keys2"
         out.append(Section(f"{c.cat.name} — crosstable after round {c.done}", wide=True, anchor=c.cat.id,
-                           tables=[t]))
+                           tables=[t], notes=swiss_ratings.change_notes(run)))
     return out
 
 
@@ -435,7 +442,7 @@ def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Sect
         ranking = c.rankings[c.done]
         out.append(Section(f"{c.cat.name} — standings after round {c.done}",
                            tables=[standings_table(run, c, ranking, "bulletin.html")],
-                           notes=standings_notes(run, ranking)))
+                           notes=standings_notes(run, ranking) + swiss_ratings.change_notes(run)))
         top = ranking.row(0, named=True)
         highlights.append(f"{c.cat.name}: {top['name']} {'wins' if c.done == c.rounds else 'leads'} "
                           f"with {fmt(top['points'])} points after round {c.done}.")
@@ -608,7 +615,8 @@ def home_groups(pub: Publication, run) -> list[LinkGroup]:
                       {"href": f"crosstable.html#{cid}", "label": "Crosstable"}]
         if not run.blocked:
             links += [{"href": list_rel(cid, alphabetical=True), "label": "Players A-Z: find your page",
-                       "note": "(rounds, points, rank after each round, tie-breaks)"},
+                       "note": "(rounds, points, rank after each round, tie-breaks"
+                               + (", rating change)" if c.ratings else ")")},
                       {"href": list_rel(cid), "label": "Starting rank list"}]
         if c.prizes is not None:
             links.append({"href": f"prizes.html#{cid}", "label": "Prizes"})

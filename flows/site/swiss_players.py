@@ -3,7 +3,8 @@
 ``players/<category>/index.html`` is the starting rank list, ``alphabetical.html`` the same
 players by name (with their points and rank so far), ``<sno>.html`` one player's event: every
 round (board, colour, opponent, result, points and rank after it), the tie-breaks and what
-each game contributed to them (what a cut removed marked), the prize. Player pages are HTML
+each game contributed to them (what a cut removed marked), the prize and, for a rated event,
+the rating change of every list (:mod:`flows.site.swiss_ratings`). Player pages are HTML
 only (no PDF: their number would make every run's rendering grow), and hold no birth date and
 no email address."""
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from flows.site import swiss_ratings
 from flows.site.pages import Publication
 from flows.site.present import Section, fmt, table_from_frame
 from flows.site.swiss import round_items, round_rel
@@ -132,6 +134,7 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
         if sno in now:
             r = now[sno]
             facts.append((f"After round {c.done}", f"{fmt(r['points'])} points, rank {r['rank_label']}"))
+        facts += swiss_ratings.player_facts(run, c, sno)
         if sno in prizes:
             pr = prizes[sno]
             facts.append(("Prize", f"place {pr['place']}, {amount_text(pr['amount'], cur)}"
@@ -145,6 +148,7 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
             links={"opp_label": "o_href"}, empty="Not paired yet.")],
             notes=["Result: the player's own score (1, ½, 0; + and − for forfeits). Pts and Rk: "
                    "points and rank after the round, as the standings after it show them."])]
+        secs += swiss_ratings.player_sections(run, c, sno, names)
         if sno in now and (sno,) in detail_by:
             secs.append(_tiebreak_section(run, c, now[sno], detail_by[(sno,)], names))
         jumps = [{"href": href(rel, list_rel(cid, True)), "label": "Players A-Z"},

@@ -5,7 +5,7 @@ BIN      := $(VENV)/bin
 export PREFECT_HOME := $(CURDIR)/.prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: demo test bench bench-site bench-season bench-event lint lock clean install demo-inputs server
+.PHONY: demo test test-fast test-shuffled docs cli-reference bench bench-site bench-season bench-event lint lock clean install demo-inputs server
 
 $(BIN)/uv:
 	$(PY) -m venv $(VENV)
@@ -39,6 +39,17 @@ demo: install
 test: install
 	$(BIN)/python -m pytest -rs
 
+# The tiers (tests/conftest.py TIERS; markers in pyproject.toml): the rulebook and the command
+# line, without the slow ones — under a minute. `make test` runs every tier. --tiers: the other
+# tiers' modules are not even imported; PYTHONDONTWRITEBYTECODE emptied: pytest keeps the test
+# modules it rewrote in tests/__pycache__ (git-ignored) instead of rewriting them every run.
+test-fast: install
+	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -rs --tiers rulebook,cli -m "(rulebook or cli) and not slow"
+
+# Every test in a random order (pytest-randomly; it prints the seed: SEED=N repeats that order).
+test-shuffled: install
+	$(BIN)/python -m pytest -rs -p randomly $(if $(SEED),--randomly-seed=$(SEED))
+
 # ENGINE=/path/to/bbpPairings.exe (2025 rules) ENGINE_2017=… (2017 rules): pairs the same files
 # side by side up to 1,000 players (times, ratio, identical or not).
 bench: install
@@ -69,6 +80,16 @@ server: install
 lint: install
 	$(BIN)/ruff check flows transforms tests
 
+# The manual (docs/, mkdocs.yml) into build/docs/; --strict: any warning (a broken link, a page
+# missing from the nav, a snippet not found) fails the build. Nothing is fetched.
+docs: install
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
+	@echo "the manual: build/docs/index.html"
+
+# Regenerates the manual's command line page from the parsers (tests/test_manual.py checks it).
+cli-reference: install
+	$(BIN)/python -m flows.devtools.cli_reference --out docs/cli.md
+
 # Regenerates the committed demo inputs (deterministic, seeded) and the input reference
 # (inputs/README.md, generated from the schemas and the regulations' vocabularies).
 demo-inputs: install
@@ -76,7 +97,7 @@ demo-inputs: install
 	$(BIN)/chessfed input-reference --out inputs/README.md
 
 lock: | $(BIN)/uv
-	$(BIN)/uv pip compile --quiet --extra test pyproject.toml -o requirements.lock
+	$(BIN)/uv pip compile --quiet --extra test --extra docs pyproject.toml -o requirements.lock
 
 clean:
 	rm -rf $(VENV) .prefect outputs/*/ outputs/.chessfed outputs/index.html outputs/run.json build transforms/fide/dutch/cmatching*.so

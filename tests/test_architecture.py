@@ -12,6 +12,7 @@ every module of every subpackage, so that they hold as the house grows:
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -45,7 +46,9 @@ def sources(*packages: str) -> list[Path]:
                   if "data" not in p.relative_to(ROOT).parts)
 
 
+@functools.cache
 def tree(path: Path) -> ast.Module:
+    """The module's syntax tree, parsed once for every check that reads it (none changes it)."""
     return ast.parse(path.read_text(encoding="utf-8"))
 
 

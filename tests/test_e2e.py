@@ -3,6 +3,7 @@ run itself is the session fixture ``demo_run`` in conftest.py, which the browser
 
 import csv
 import json
+import shutil
 from email import message_from_bytes, policy
 from pathlib import Path
 
@@ -62,17 +63,22 @@ def test_rerun_is_idempotent(demo_run):
     assert set(first) == set(second)
 
 
-def test_a_run_with_no_change_builds_no_event_again(demo_run):
+def test_a_run_with_no_change_builds_no_event_again(demo_run, tmp_path, monkeypatch):
     """A third run, nothing changed since the second: every event is found unchanged
-    (flows/pipeline/unchanged.py) and not built, so every file stays as it was, manifests included."""
+    (flows/pipeline/unchanged.py) and not built, so every file stays as it was, manifests
+    included. The run is on a copy of the session's inputs and outputs (the other tests read
+    those), and records the events it skips in a fresh ``SKIPPED``."""
     from flows.pipeline import unchanged
     from flows.pipeline.events import run_events
 
     base, out, status, _, _, second = demo_run
-    unchanged.SKIPPED.clear()
-    assert run_events(base / "inputs", out) == status
+    shutil.copytree(base / "inputs", tmp_path / "inputs")
+    shutil.copytree(out, tmp_path / "outputs")
+    monkeypatch.setattr(unchanged, "SKIPPED", {})
+    assert run_events(tmp_path / "inputs", tmp_path / "outputs") == status
     assert set(unchanged.SKIPPED) == set(status)
-    third = {p.relative_to(out): p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    mine = tmp_path / "outputs"
+    third = {p.relative_to(mine): p.read_bytes() for p in mine.rglob("*") if p.is_file()}
     assert third == second
 
 

@@ -36,7 +36,7 @@ import random
 import string
 
 import polars as pl
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from transforms.core.errors import NoValidPairing
@@ -332,8 +332,7 @@ def test_property_tiebreak_modifiers_only_take_away(ev, edition):
     BH-C2 <= BH-C1 <= BH, BH-M2 <= BH-M1 <= BH-C1, SB-C1 <= SB, PS-C1 <= PS; art. 7:
     BWG <= WON <= WIN, BWG <= BPG, REP <= rounds; all at least 0."""
     played = max((x["round"] for x in ev.results), default=0)
-    if played == 0:
-        return
+    assume(played > 0)  # an event with no round played has nothing to cut (and is not counted)
     card = ev.scorecard(played)
     tb = compute_tiebreaks(card, ev.players.select("sno", "rating"), CODES, edition=edition)
     eps = 1e-9

@@ -86,8 +86,8 @@ def changes_through(run, c, r: int) -> dict[str, RatingChanges]:
     lists = lists_of(run)
     if lists is None or r < 1:
         return {}
-    if r == c.done and c.ratings:
-        return c.ratings
+    if r in c.ratings_by_round:
+        return c.ratings_by_round[r]
     return category_ratings(run, replace(c, done=r), lists)
 
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
 import polars as pl
@@ -76,6 +76,9 @@ class CategoryRun:
     ratings: dict[str, RatingChanges] = field(default_factory=dict)
     """Rating list name -> the rating changes of the complete rounds (FIDE B.02), for the
     event's lists (:func:`rating_lists`)."""
+    ratings_by_round: dict[int, dict[str, RatingChanges]] = field(default_factory=dict)
+    """Round r -> the rating changes of rounds 1 to r, per list (what the standings after round
+    r show; the last is ``ratings``)."""
 
 
 @dataclass
@@ -404,6 +407,8 @@ def rate_rounds(run: SwissRun) -> None:
     for c in run.categories:
         if c.done:
             c.ratings = category_ratings(run, c, lists)
+            c.ratings_by_round = {r: category_ratings(run, replace(c, done=r), lists)
+                                  for r in range(1, c.done)} | {c.done: c.ratings}
 
 
 def audit_rounds(run: SwissRun) -> None:

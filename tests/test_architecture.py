@@ -23,8 +23,8 @@ PACKAGES = ("flows", "transforms", "tests")
 ALLOWED_IMPORTS = {"polars", "transforms", "__future__"}
 STDLIB_OK = {"dataclasses", "datetime", "decimal", "enum", "typing", "types", "collections",
              "itertools", "functools", "math", "re", "random", "tomllib", "heapq", "bisect",
-             "operator", "statistics", "string", "abc", "copy", "contextlib"}
-"""The standard library's pure modules. Not ``os``, ``sys``, ``io``, ``pathlib``, ``time``,
+             "operator", "statistics", "string", "abc", "copy", "contextlib", "hashlib"}
+"""The standard library's pure modules (hashlib: a checksum of values, e.g. a pairing's key). Not ``os``, ``sys``, ``io``, ``pathlib``, ``time``,
 ``subprocess``, ``socket``, ``logging``: the flows do I/O, read the clock and the environment."""
 FORBIDDEN_CALLS = {"open", "input", "print", "exec", "eval", "breakpoint", "__import__"}
 FORBIDDEN_ATTRS = {("datetime", "now"), ("datetime", "today"), ("datetime", "utcnow"),

@@ -203,8 +203,14 @@ def test_the_office_server_runs_four_events_on_two_workers_as_chessfed_run_does(
             tasks = api(env, "/task_runs/filter", {"flow_runs": {"id": {"any_": [fr["id"]]}}})
             steps = {t["name"].rsplit("-", 1)[0] for t in tasks}  # "validate-a1b": its step
             assert steps >= STEPS, (name, sorted(steps))
-            logs = api(env, "/logs/filter", {"logs": {"flow_run_id": {"any_": [fr["id"]]}}})
-            lines = [x["message"] for x in logs]
+            lines: list[str] = []
+            for _ in range(60):  # a flow run's last lines reach the server as its process ends
+                logs = api(env, "/logs/filter", {"logs": {"flow_run_id": {"any_": [fr["id"]]}},
+                                                 "limit": 200})
+                lines = [x["message"] for x in logs]
+                if any(m.startswith(f"{name}: done in ") for m in lines):
+                    break
+                time.sleep(0.5)
             assert any(m.startswith(f"{name}: pages ") for m in lines), lines
             assert any(m.startswith(f"{name}: done in ") for m in lines), lines
         keys = {a["key"] for a in api(env, "/artifacts/filter", {})}

@@ -25,9 +25,10 @@ from transforms.core.ingest import RawFile, Schema, has_errors, unusable, valida
 from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import pair_round
 from transforms.fide.dutch.state import Board
+from transforms.fide.rating_report import point_system_of
 from transforms.fide.ratings import RatingChanges, RatingsConfig, rating_changes
 from transforms.fide.standings import allocate_prizes, rank_players
-from transforms.fide.trf import Tournament, write_trf
+from transforms.fide.trf import Tournament
 from transforms.swiss import rounds
 from transforms.swiss import scorecard as sc
 from transforms.swiss.config import Category
@@ -320,19 +321,25 @@ def pair(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup,
     return pair_round(t, round_no=r, edition=s.dutch_edition), []
 
 
-def pairing_key(run: SwissRun, c: CategoryRun, r: int, t: Tournament, players: str) -> str:
-    """FIDE C.04.3 — what round ``r``'s pairing is made from, as a key: the TRF the engine reads
-    (every player's history before the round, its absences and byes), the Dutch edition, the
-    round and the number of rounds, the rules parts that may pair it otherwise and the
-    category's players (``players``: their digest; the same-state rule reads their states).
-    Equal keys, equal pairings: the audit of a round whose key a previous run has is taken
-    from it (the caller keeps the keys with the program they were made by)."""
+def pairing_key(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup,
+                players: str) -> str:
+    """FIDE C.04.3 — what round ``r``'s pairing is made from, as a key: everything the engine's
+    TRF is built from (:func:`engine_input`: the scorecard before the round, the round's
+    requested byes and absences, the event and category's names, the number of rounds, the
+    Dutch edition, the initial colour, the acceleration, the point system), the rules parts that
+    may pair it otherwise and the category's players (``players``: their digest; the TRF's
+    player records and the same-state rule read them). Equal keys, equal pairings: the audit of
+    a round whose key a previous run has is taken from it (the caller keeps the keys with the
+    program they were made by); the TRF itself is built only for a round paired again."""
     s = run.cfg.swiss
     assert s is not None
-    h = hashlib.sha256(write_trf(t).encode())
+    h = hashlib.sha256(c.card.filter(pl.col("round") < r).write_csv().encode())
     parts = ",".join(sorted(type(p).__name__ for p in run.cfg.rule_parts()
                             if isinstance(p, PairingRules)))
-    h.update(f"\0{s.dutch_edition}\0{r}\0{c.rounds}\0{parts}\0{players}".encode())
+    fields = (r, c.rounds, sorted(setup.byes.items()), sorted(setup.absent), run.cfg.event.name,
+              c.cat.name, s.dutch_edition, s.initial_colour, s.acceleration,
+              point_system_of(c.card), parts, players)
+    h.update(repr(fields).encode())
     return h.hexdigest()
 
 
@@ -363,8 +370,7 @@ def audit(run: SwissRun, c: CategoryRun) -> tuple[list[dict], dict[int, list[str
     for r in range(1, c.done + 1):
         setup = rounds.setup_from_scorecard(c.card, r)
         try:
-            t = engine_input(run, c, r, setup)
-            key = pairing_key(run, c, r, t, players)
+            key = pairing_key(run, c, r, setup, players)
             hit = run.known_pairings.get(key)
             if isinstance(hit, dict) and isinstance(hit.get("boards"), str):
                 boards = [(int(w), int(b) or None) for w, b in
@@ -372,7 +378,7 @@ def audit(run: SwissRun, c: CategoryRun) -> tuple[list[dict], dict[int, list[str
                 log = [str(x) for x in hit.get("log", [])]
                 run.reused += 1
             else:
-                boards, log = pair(run, c, r, setup, t)
+                boards, log = pair(run, c, r, setup)
             run.pairings[key] = {"boards": " ".join(f"{w}-{b or 0}" for w, b in boards),
                                  "log": list(log)}
             ours = set(boards)

@@ -28,6 +28,21 @@ BIN = Path(sys.executable).parent
 SCHEDULE = '[schedule]\ncron = "0 21 * * *"\ntimezone = "Asia/Kolkata"\n'
 
 
+def wait_until_up(proc: subprocess.Popen, port: int, log: Path, timeout: float) -> None:
+    """Until the server ``proc`` started answers on ``port``; the test fails with the end of its
+    log if it ends or does not answer within ``timeout`` seconds."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2):
+                return
+        except OSError:
+            if proc.poll() is not None or time.monotonic() > deadline:
+                pytest.fail(f"{' '.join(map(str, proc.args[:3]))} did not start: "
+                            f"{log.read_text()[-3000:]}")
+            time.sleep(0.5)
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     home = tmp_path_factory.mktemp("prefect-home")
@@ -40,15 +55,7 @@ def server(tmp_path_factory):
     proc = subprocess.Popen([str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1",
                              "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 180
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"the Prefect server did not start: {(home / 'server.log').read_text()[-2000:]}")
-                time.sleep(0.5)
+        wait_until_up(proc, port, home / "server.log", timeout=180)
         yield env
     finally:
         proc.terminate()
@@ -133,15 +140,7 @@ def office_server(tmp_path_factory):
     proc = subprocess.Popen([str(BIN / "chessfed"), "server", "--folder", str(pg / "cluster"),
                              "--port", str(port)], env=env, stdout=log, stderr=subprocess.STDOUT)
     try:
-        deadline = time.monotonic() + 240
-        while True:
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2):
-                    break
-            except OSError:
-                if proc.poll() is not None or time.monotonic() > deadline:
-                    pytest.fail(f"chessfed server did not start: {(home / 'server.log').read_text()[-3000:]}")
-                time.sleep(0.5)
+        wait_until_up(proc, port, home / "server.log", timeout=240)
         yield env
     finally:
         proc.terminate()  # SIGTERM: the server, then PostgreSQL

@@ -46,7 +46,7 @@ def test_every_audited_round_of_the_demo_is_taken_from_its_previous_pairings(dem
     def no_engine(*args, **kwargs):
         raise AssertionError("paired again")
 
-    monkeypatch.setattr(swiss, "pair", no_engine)
+    monkeypatch.setattr(swiss, "pair_with", no_engine)
     again = audited(NJ, demo.pairings)
     assert again.reused == rounds
     assert [(c.audit, c.rule_logs) for c in again.categories] == \
@@ -88,6 +88,48 @@ def test_a_different_edition_or_player_list_is_another_key(demo, tmp_path):
     assert girls.done and len(again.pairings) == sum(c.done for c in again.categories)
 
 
+def test_a_round_played_as_published_is_not_paired_again(tmp_path, monkeypatch):
+    """The next round's pairing is kept under its key: the run after its results are in takes
+    the audit of it from there (the demo's rounds were paired by this engine)."""
+    folder = tmp_path / "nj"
+    shutil.copytree(NJ, folder)
+    full = pl.read_csv(NJ / "results.csv", infer_schema=False)
+    full.filter(pl.col("round").cast(pl.Int64) <= 4).write_csv(folder / "results.csv")
+    before = audited(folder)
+    swiss.pair_next_rounds(before)
+    assert all(c.pairing is not None and c.pairing.round == 5 for c in before.categories)
+    assert len(before.pairings) == sum(c.done + 1 for c in before.categories)
+    full.filter(pl.col("round").cast(pl.Int64) <= 5).write_csv(folder / "results.csv")
+
+    def no_engine(*args, **kwargs):
+        raise AssertionError("paired again")
+
+    monkeypatch.setattr(swiss, "pair_with", no_engine)
+    after = audited(folder, before.pairings)
+    assert after.reused == sum(c.done for c in after.categories) == 10
+    assert all(c.audit == [] for c in after.categories)
+
+
+def test_the_rounds_paired_again_may_be_paired_by_any_mapper(demo):
+    """The audit pairs its unknown rounds through the caller's ``mapper`` (the flow's worker
+    processes); the result is the same as one after the other."""
+    seen = []
+
+    def mapper(fn, jobs):
+        jobs = list(jobs)
+        seen.extend(j.round for j in jobs)
+        done = {id(j): fn(j) for j in reversed(jobs)}  # paired in another order
+        return [done[id(j)] for j in jobs]
+
+    again = swiss.prepare(demo.cfg, {n: io.read_csv_strings(NJ / n) for n in SCHEMAS
+                                     if (NJ / n).exists()}, demo.cfg.event.as_of)
+    swiss.audit_rounds(again, mapper)
+    assert len(seen) == sum(c.done for c in again.categories)
+    assert [(c.audit, c.rule_logs) for c in again.categories] == \
+        [(c.audit, c.rule_logs) for c in demo.categories]
+    assert again.pairings == demo.pairings
+
+
 def test_an_event_built_on_its_last_runs_pairings_equals_one_built_from_scratch(prefect_harness,
                                                                                tmp_path):
     from flows.pipeline.events import run_events
@@ -97,7 +139,7 @@ def test_an_event_built_on_its_last_runs_pairings_equals_one_built_from_scratch(
     event = write_event(inputs / "tiny-swiss", SWISS_FILES)
     out, fresh = tmp_path / "out", tmp_path / "fresh"
     assert run_events(inputs, out, send_mail=False) == {"tiny-swiss": "ok"}
-    assert len(known_pairings(out / "tiny-swiss")) == 2  # the two played rounds
+    assert len(known_pairings(out / "tiny-swiss")) == 3  # the two played rounds, round 3 published
     text = (event / "results.csv").read_text()
     (event / "results.csv").write_text(text.replace("2,3,S6,S5,1-0", "2,3,S6,S5,0-1"))
     assert run_events(inputs, out, send_mail=False) == {"tiny-swiss": "ok"}

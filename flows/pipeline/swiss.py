@@ -16,8 +16,8 @@ from flows.mail.messages import bulletin_letters
 from flows.mail.swiss_letters import swiss_letters
 from flows.pipeline import tasks, unchanged
 from flows.pipeline.progress import Steps
+from flows.site import render, swiss_ratings
 from flows.site import swiss as pages
-from flows.site import swiss_ratings
 from flows.site import swiss_site as site
 from flows.site.names import file_part
 from flows.site.pages import (
@@ -35,7 +35,7 @@ from transforms.core.errors import Severity
 from transforms.core.ingest import RawFile
 from transforms.fide.rating_report import check_rating_report, rating_report, report_header
 from transforms.fide.trf import Tournament, TrfFormat, parse_trf, write_trf
-from transforms.swiss.event import RULE_STEPS, SwissRun, engine_input, prepare
+from transforms.swiss.event import RULE_STEPS, SwissRun, audit_rounds, engine_input, prepare
 from transforms.swiss.rounds import RoundSetup, trf_players
 from transforms.swiss.schemas import SCHEMAS as SWISS_SCHEMAS
 
@@ -65,10 +65,13 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir:
         run.known_pairings = tasks.known_pairings(out_dir)
         for name, rule in RULE_TASKS:
             with step(name) as info:
-                rule(quote(run))
-                if name == "audit":
-                    info["detail"] = (f"{run.reused} of {plural(len(run.pairings), 'round')} as the last "
-                                      "run paired them, the others paired again")
+                if name != "audit":
+                    rule(quote(run))
+                    continue
+                audit_task(quote(run), renderer)
+                audited = sum(c.done for c in run.categories)
+                info["detail"] = (f"{run.reused} of {plural(audited, 'round')} known from the last "
+                                  f"run, {audited - run.reused} paired again")
         pub.cache["pairings"] = {"program": unchanged.program_fingerprint(), "rounds": run.pairings}
     with step("pages"):
         letters = pages_task(quote(pub), cfg, quote(run), as_of)
@@ -79,10 +82,20 @@ validate = task(prepare, name="validate", cache_policy=NO_CACHE)
 """The rulebook's validation of the event's files (:func:`transforms.swiss.event.prepare`) as a
 task of the event's flow."""
 
-RULE_TASKS = tuple((name, task(rule, name=name, cache_policy=NO_CACHE))
+
+@task(name="audit", cache_policy=NO_CACHE)
+def audit_task(run: SwissRun, renderer: str = "local") -> None:
+    """FIDE C.04.3 — the rulebook's audit (:func:`transforms.swiss.event.audit_rounds`) with
+    the rounds to pair again paired in parallel (the run's worker processes, or the Dask
+    cluster: ``renderer``): they are independent of each other."""
+    audit_rounds(run, lambda fn, jobs: render.parallel_map(fn, list(jobs), renderer))
+
+
+RULE_TASKS = tuple((name, audit_task if name == "audit" else task(rule, name=name, cache_policy=NO_CACHE))
                    for name, rule in RULE_STEPS)
 """The rulebook's steps after validation (:data:`transforms.swiss.event.RULE_STEPS`: standings,
-ratings, audit, pairing, prizes), each a task of the event's flow, in the rulebook's order."""
+ratings, audit, pairing, prizes), each a task of the event's flow, in the rulebook's order
+(the audit's with its rounds paired in parallel: :func:`audit_task`)."""
 
 
 @task(name="pages", cache_policy=NO_CACHE)

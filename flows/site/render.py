@@ -150,6 +150,22 @@ def submit(fn: Callable[..., Any], *args: Any) -> Future:
     return _pool().submit(fn, *args)
 
 
+def parallel_map(fn: Callable[[Any], Any], items: list[Any], renderer: str = "local") -> list[Any]:
+    """``[fn(x) for x in items]`` computed in parallel: in the run's renderers (``local``: one
+    process per core, :func:`_pool`) or as tasks of the Dask cluster the run executes on
+    (``dask``); in this process when there is one item or one worker. ``fn`` and the items
+    must pickle. Used for CPU-bound work whose parts are independent (the audit's rounds)."""
+    if len(items) <= 1 or (renderer != "dask" and pdf_workers() <= 1):
+        return [fn(x) for x in items]
+    if renderer == "dask":
+        import dask
+        import distributed
+
+        client = distributed.get_client(dask.config.get("scheduler-address", None))
+        return client.gather(client.map(fn, items, pure=False))
+    return [f.result() for f in [submit(fn, x) for x in items]]
+
+
 PDF_NICENESS = 10
 """How much lower the renderers' scheduling priority is than the run's (``nice``): they fill
 every core, and the run's own work between them — Prefect's server answering, an event's flow

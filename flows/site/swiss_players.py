@@ -113,19 +113,20 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
     by_sno = table.partition_by("sno", as_dict=True)
     detail_by: dict = {}
     ranking = c.rankings.get(c.done)
+    names = dict(zip(info["sno"].to_list(), info["name"].to_list(), strict=True))
     if c.done:
         detail = explain_tiebreaks(c.card, c.players.select("sno", "rating"), s.tiebreaks,
                                    edition=s.tiebreak_edition, rounds=c.done)
-        detail_by = detail.partition_by("sno", as_dict=True)
+        detail_by = _tiebreak_rows(run, detail, names)
     prizes = {}
     if c.prizes is not None:
         prizes = {r["sno"]: r for r in c.prizes.filter(pl.col("amount") > 0).iter_rows(named=True)}
-    names = dict(zip(info["sno"].to_list(), info["name"].to_list(), strict=True))
     now = {r["sno"]: r for r in ranking.iter_rows(named=True)} if ranking is not None else {}
     snos = sorted(names)
     cur = run.cfg.event.currency
+    about = {r["sno"]: r for r in info.iter_rows(named=True)}
     for i, sno in enumerate(snos):
-        p = info.row(by_predicate=pl.col("sno") == sno, named=True)
+        p = about[sno]
         rel = player_rel(cid, sno)
         mine = by_sno.get((sno,), table.clear())
         facts = [("Category", c.cat.name), ("Start number", str(sno)), ("Title", p["title"] or "—"),
@@ -150,7 +151,7 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
                    "points and rank after the round, as the standings after it show them."])]
         secs += swiss_ratings.player_sections(run, c, sno, names)
         if sno in now and (sno,) in detail_by:
-            secs.append(_tiebreak_section(run, c, now[sno], detail_by[(sno,)], names))
+            secs.append(_tiebreak_section(run, c, now[sno], *detail_by[(sno,)]))
         jumps = [{"href": href(rel, list_rel(cid, True)), "label": "Players A-Z"},
                  {"href": href(rel, list_rel(cid)), "label": "Starting rank"}]
         if c.done:
@@ -163,17 +164,18 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
                  next=player_rel(cid, snos[i + 1]) if i + 1 < len(snos) else None)
 
 
-def _tiebreak_section(run, c, standing: dict, detail: pl.DataFrame, names: dict[int, str]) -> Section:
-    """The tie-break values of the standings and, per game or unplayed round, what it gave each
-    tie-break; values in brackets were removed by a cut."""
-    codes = list(run.cfg.swiss.tiebreaks)
+def _tiebreak_rows(run, detail: pl.DataFrame, names: dict[int, str]
+                   ) -> dict[tuple[int], tuple[pl.DataFrame, pl.DataFrame]]:
+    """Each player's tie-break contributions (:func:`explain_tiebreaks`), as their page shows
+    them: the rows, and a row per round and opponent with a column per tie-break the player
+    has (values in brackets removed by a cut); made for the whole category at once."""
     shown = [("" if v is None else f"({fmt(round(v, 2))})" if cut else fmt(round(v, 2)))
              for v, cut in zip(detail["value"], detail["dropped_by_cut"], strict=True)]
     detail = detail.with_columns(pl.Series("shown", shown, pl.String))
     wide = (detail.with_columns(pl.col("opponent").fill_null("—"), pl.col("round").fill_null(0))
-            .pivot(on="code", index=["round", "opponent"], values="shown", aggregate_function="first")
-            .sort("round"))
-    shown_codes = [k for k in codes if k in wide.columns]
+            .pivot(on="code", index=["sno", "round", "opponent"], values="shown",
+                   aggregate_function="first")
+            .sort("sno", "round", maintain_order=True))
     wide = wide.with_columns(
         pl.col("opponent").replace_strict({str(k): v for k, v in names.items()},
                                           default=pl.col("opponent")).alias("opp_label"),
@@ -181,6 +183,21 @@ def _tiebreak_section(run, c, standing: dict, detail: pl.DataFrame, names: dict[
         .otherwise(None).alias("o_href"),
         pl.when(pl.col("round") == 0).then(pl.lit("all")).otherwise(pl.col("round").cast(pl.String))
         .alias("rd"))
+    has = {k: set(v) for k, v in zip(*detail.group_by("sno").agg(pl.col("code").unique())
+                                     .get_columns(), strict=True)}
+    rows = wide.partition_by("sno", as_dict=True)
+    out = {}
+    for key, mine in detail.partition_by("sno", as_dict=True).items():
+        codes = [k for k in run.cfg.swiss.tiebreaks if k in has[key[0]]]
+        out[key] = (mine, rows[key].select("rd", "opp_label", "o_href", *codes))
+    return out
+
+
+def _tiebreak_section(run, c, standing: dict, detail: pl.DataFrame, wide: pl.DataFrame) -> Section:
+    """The tie-break values of the standings and, per game or unplayed round, what it gave each
+    tie-break (``wide``, from :func:`_tiebreak_rows`); values in brackets were removed by a cut."""
+    codes = list(run.cfg.swiss.tiebreaks)
+    shown_codes = [k for k in codes if k in wide.columns]
     notes = ["Values in brackets were removed by a cut (e.g. BH-C1 leaves out the lowest "
              "contribution). 'dummy': an own unplayed round, counted as a game against an opponent "
              "with the player's own score (C.07 16.4); 'all': counted once for the player "

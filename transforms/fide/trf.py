@@ -58,6 +58,7 @@ Decisions:
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
@@ -1072,18 +1073,17 @@ def _player_lines(t: Tournament) -> list[str]:
 
 def _ordered_keys(layout: tuple[str, ...], blocks: Mapping[str, list[str]]) -> list[str]:
     """The keys of ``blocks`` in the text's order; new records where a new file has them
-    (``blocks`` is built in the order of a new file within each group)."""
+    (``blocks`` is built in the order of a new file within each group): each group's new keys,
+    in their order, after the last placed key whose group comes no later than theirs."""
     keys = [k for k in layout if k in blocks]
     placed = set(keys)
-    rank = {g: i for i, g in enumerate(_HEADER_ORDER)}
+    order = {g: i for i, g in enumerate(_HEADER_ORDER)}
+    rank = {k: order[_group(k)] for k in blocks}
     seq = {k: i for i, k in enumerate(blocks)}
-    for k in sorted((k for k in blocks if k not in placed), key=lambda k: (rank[_group(k)], seq[k])):
-        # after the last placed key whose group comes no later than this one's
-        at = 0
-        for i, other in enumerate(keys):
-            if rank[_group(other)] <= rank[_group(k)]:
-                at = i + 1
-        keys.insert(at, k)
+    new = sorted((k for k in blocks if k not in placed), key=lambda k: (rank[k], seq[k]))
+    for r, group in itertools.groupby(new, key=rank.__getitem__):
+        at = max((i + 1 for i, other in enumerate(keys) if rank[other] <= r), default=0)
+        keys[at:at] = list(group)
     return keys
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple
 
@@ -22,6 +23,7 @@ import polars as pl
 from transforms.core.config import EventConfig
 from transforms.core.errors import ChessfedError, Finding, Severity
 from transforms.core.ingest import RawFile, Schema, has_errors, unusable, validate_files
+from transforms.core.model import DutchEdition
 from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import pair_round
 from transforms.fide.dutch.state import Board
@@ -309,16 +311,54 @@ def pair(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup,
     event's regulations pair that round otherwise (the National Junior's last-round same-state
     rule: a declared departure, see :mod:`transforms.national_junior.same_state`). Returns
     the boards and the rule's log. ``t``: the engine's input when the caller has it."""
+    t = t if t is not None else engine_input(run, c, r, setup)
+    return pair_with(round_to_pair(run, c, r, t))
+
+
+class RoundToPair(NamedTuple):
+    """What :func:`pair_with` pairs a round from: all of it, so that it can be paired in
+    another process (the audit's rounds are independent of each other)."""
+
+    parts: tuple[PairingRules, ...]
+    """The event's rules parts that may pair a round otherwise (the same-state rule)."""
+    edition: DutchEdition
+    players: pl.DataFrame
+    """The category's players (the same-state rule reads their states)."""
+    rounds: int
+    """The category's rounds."""
+    round: int
+    tournament: Tournament
+    """The engine's input: the category before the round (:func:`engine_input`)."""
+
+
+def pair_with(job: RoundToPair) -> tuple[list[Board], list[str]]:
+    """FIDE C.04.3 — :func:`pair` of one round from what :class:`RoundToPair` holds: a rules
+    part's pairing where the event's regulations pair that round otherwise, else the Dutch
+    engine's (the edition the event names)."""
+    for part in job.parts:
+        done = part.pair(job.tournament, round_no=job.round, rounds=job.rounds,
+                         edition=job.edition, players=job.players)
+        if done is not None:
+            return done
+    return pair_round(job.tournament, round_no=job.round, edition=job.edition), []
+
+
+def round_to_pair(run: SwissRun, c: CategoryRun, r: int, t: Tournament) -> RoundToPair:
+    """FIDE C.04.3 — what round ``r`` of ``c`` is paired from (:func:`pair_with`), ``t`` its
+    engine input."""
     s = run.cfg.swiss
     assert s is not None
-    t = t if t is not None else engine_input(run, c, r, setup)
-    for part in run.cfg.rule_parts():
-        if isinstance(part, PairingRules):
-            done = part.pair(t, round_no=r, rounds=c.rounds, edition=s.dutch_edition,
-                             players=c.players)
-            if done is not None:
-                return done
-    return pair_round(t, round_no=r, edition=s.dutch_edition), []
+    return RoundToPair(tuple(p for p in run.cfg.rule_parts() if isinstance(p, PairingRules)),
+                       s.dutch_edition, c.players, c.rounds, r, t)
+
+
+def pair_or_error(job: RoundToPair) -> tuple[list[Board], list[str]] | str:
+    """FIDE C.04.3 — :func:`pair_with`, or why the engine could not pair the round (its error as
+    text: the audit reports it as the round's difference)."""
+    try:
+        return pair_with(job)
+    except ChessfedError as e:
+        return f"engine: {e}"
 
 
 def pairing_key(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup,
@@ -345,7 +385,9 @@ def pairing_key(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup,
 
 def next_pairing(run: SwissRun, c: CategoryRun) -> NextPairing | None:
     """FIDE C.04.3 — pair the round after the last complete one, if it is not paired yet
-    (no rows for it in results.csv) and the event has rounds left."""
+    (no rows for it in results.csv) and the event has rounds left. The pairing is also kept
+    in ``run.pairings`` under its :func:`pairing_key`: once the round is played as published,
+    the next run's audit of it is taken from there, not paired again."""
     s = run.cfg.swiss
     assert s is not None
     r = c.done + 1
@@ -354,46 +396,96 @@ def next_pairing(run: SwissRun, c: CategoryRun) -> NextPairing | None:
     setup = rounds.round_setup(c.players, r, run.typed.get("bye_requests.csv"),
                                run.typed.get("withdrawals.csv"))
     boards, log = pair(run, c, r, setup)
+    run.pairings[pairing_key(run, c, r, setup, players_digest(c))] = {
+        "boards": pack_boards(boards), "log": list(log)}
     return NextPairing(r, boards, setup, log)
 
 
-def audit(run: SwissRun, c: CategoryRun) -> tuple[list[dict], dict[int, list[str]]]:
+Mapper = Callable[[Callable[[RoundToPair], Any], list[RoundToPair]], Iterable[Any]]
+"""How the audit pairs its rounds: ``map`` (one after the other, in this process) or a
+caller's equivalent that pairs them in parallel (the flow's worker processes)."""
+
+
+def audit(run: SwissRun, c: CategoryRun, mapper: Mapper = map
+          ) -> tuple[list[dict], dict[int, list[str]]]:
     """FIDE C.04.3 — re-pair every complete round from its history (as ``chessfed pair -c``
     does) and list the rounds whose recorded pairing differs from the engine's; also returns
-    the same-state rule's log of each round it applied to.
+    the same-state rule's log of each round it applied to. A round whose :func:`pairing_key`
+    is in ``run.known_pairings`` (a previous run paired it, or published it as the next round)
+    is taken from there; the others are paired through ``mapper``.
 
     The recorded rounds of the demo were paired by this engine, so there this is a regression
     check; for an event paired elsewhere it checks the other program."""
-    out = []
-    logs: dict[int, list[str]] = {}
-    players = hashlib.sha256(c.players.write_csv().encode()).hexdigest()
+    keys, paired, todo = audit_plan(run, c)
+    paired.update(zip((j.round for j in todo), mapper(pair_or_error, todo)))
+    return audit_result(run, c, keys, paired)
+
+
+Paired = tuple[list[Board], list[str]] | str
+"""A round's pairing and the rules' log, or why the engine could not pair it."""
+
+
+def audit_plan(run: SwissRun, c: CategoryRun
+               ) -> tuple[dict[int, str], dict[int, Paired], list[RoundToPair]]:
+    """FIDE C.04.3 — the first half of :func:`audit`: each complete round's key, the rounds
+    known from a previous run (``run.known_pairings``) and what the others are paired from."""
+    players = players_digest(c)
+    keys: dict[int, str] = {}
+    paired: dict[int, Paired] = {}
+    todo: list[RoundToPair] = []
     for r in range(1, c.done + 1):
         setup = rounds.setup_from_scorecard(c.card, r)
-        try:
-            key = pairing_key(run, c, r, setup, players)
-            hit = run.known_pairings.get(key)
-            if isinstance(hit, dict) and isinstance(hit.get("boards"), str):
-                boards = [(int(w), int(b) or None) for w, b in
-                          (x.split("-") for x in hit["boards"].split())]
-                log = [str(x) for x in hit.get("log", [])]
-                run.reused += 1
-            else:
-                boards, log = pair(run, c, r, setup)
-            run.pairings[key] = {"boards": " ".join(f"{w}-{b or 0}" for w, b in boards),
-                                 "log": list(log)}
-            ours = set(boards)
-            if log:
-                logs[r] = log
-        except ChessfedError as e:
-            out.append({"category": c.cat.id, "round": r, "difference": f"engine: {e}"})
+        keys[r] = key = pairing_key(run, c, r, setup, players)
+        hit = run.known_pairings.get(key)
+        if isinstance(hit, dict) and isinstance(hit.get("boards"), str):
+            paired[r] = (unpack_boards(hit["boards"]), [str(x) for x in hit.get("log", [])])
+            run.reused += 1
             continue
-        recorded = rounds.recorded_boards(c.card, r)
+        try:
+            todo.append(round_to_pair(run, c, r, engine_input(run, c, r, setup)))
+        except ChessfedError as e:
+            paired[r] = f"engine: {e}"
+    return keys, paired, todo
+
+
+def audit_result(run: SwissRun, c: CategoryRun, keys: dict[int, str],
+                 paired: dict[int, Paired]) -> tuple[list[dict], dict[int, list[str]]]:
+    """FIDE C.04.3 — the second half of :func:`audit`: every round's pairing compared with the
+    recorded one (the differences, the rules' logs); each pairing kept in ``run.pairings``."""
+    out = []
+    logs: dict[int, list[str]] = {}
+    for r in range(1, c.done + 1):
+        done = paired[r]
+        if isinstance(done, str):
+            out.append({"category": c.cat.id, "round": r, "difference": done})
+            continue
+        boards, log = done
+        run.pairings[keys[r]] = {"boards": pack_boards(boards), "log": list(log)}
+        if log:
+            logs[r] = log
+        ours, recorded = set(boards), rounds.recorded_boards(c.card, r)
         if ours != recorded:
             only_rec = sorted(recorded - ours, key=str)
             only_ours = sorted(ours - recorded, key=str)
             out.append({"category": c.cat.id, "round": r,
                         "difference": f"recorded only {only_rec}; engine only {only_ours}"})
     return out, logs
+
+
+def players_digest(c: CategoryRun) -> str:
+    """FIDE C.04.3 — the category's players as :func:`pairing_key` takes them (a digest)."""
+    return hashlib.sha256(c.players.write_csv().encode()).hexdigest()
+
+
+def pack_boards(boards: list[Board]) -> str:
+    """FIDE C.04.3 — a pairing as the manifest keeps it: ``"1-5 2-0 …"`` (white-black, 0 for
+    the bye)."""
+    return " ".join(f"{w}-{b or 0}" for w, b in boards)
+
+
+def unpack_boards(text: str) -> list[Board]:
+    """FIDE C.04.3 — a pairing the manifest kept (:func:`pack_boards`) read back."""
+    return [(int(w), int(b) or None) for w, b in (x.split("-") for x in text.split())]
 
 
 def rank_rounds(run: SwissRun) -> None:
@@ -417,11 +509,16 @@ def rate_rounds(run: SwissRun) -> None:
                                   for r in range(1, c.done)} | {c.done: c.ratings}
 
 
-def audit_rounds(run: SwissRun) -> None:
+def audit_rounds(run: SwissRun, mapper: Mapper = map) -> None:
     """FIDE C.04.3 — every recorded round of every category paired again and compared with what
-    was recorded (:func:`audit`: ``CategoryRun.audit``, the rules' logs)."""
-    for c in run.categories:
-        c.audit, c.rule_logs = audit(run, c)
+    was recorded (:func:`audit`: ``CategoryRun.audit``, the rules' logs); ``mapper`` pairs the
+    rounds not known from a previous run (``map``, or the flow's parallel equivalent)."""
+    plans = [audit_plan(run, c) for c in run.categories]
+    todo = [j for _, _, jobs in plans for j in jobs]
+    done = iter(mapper(pair_or_error, todo))  # all categories' rounds at once
+    for c, (keys, paired, jobs) in zip(run.categories, plans):
+        paired.update((j.round, next(done)) for j in jobs)
+        c.audit, c.rule_logs = audit_result(run, c, keys, paired)
 
 
 def pair_next_rounds(run: SwissRun) -> None:

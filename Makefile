@@ -65,12 +65,13 @@ SCALE ?= 1.0
 bench-season: install
 	$(BIN)/python -m flows.devtools.bench_season --scale $(SCALE)
 
-# One generated Swiss (PLAYERS, ROUNDS) run three times: first, nothing changed, one result changed
+# One generated Swiss (PLAYERS, ROUNDS, HISTORY dutch|greedy) run three times: first, nothing changed, one result changed
 # (wall, peak memory, files written again, largest public page; issue 26's goals).
 PLAYERS ?= 1000
 ROUNDS ?= 9
+HISTORY ?= dutch
 bench-event: install
-	$(BIN)/python -m flows.devtools.bench_event --players $(PLAYERS) --rounds $(ROUNDS)
+	$(BIN)/python -m flows.devtools.bench_event --players $(PLAYERS) --rounds $(ROUNDS) --history $(HISTORY)
 
 # The office's Prefect server on PostgreSQL (Debian's postgresql; the cluster in .prefect/postgres,
 # Prefect's API at http://127.0.0.1:4200/api): scheduled operation, flows/cli/server.py.

@@ -1,8 +1,12 @@
 """``make bench-event`` — one generated Swiss event end to end, as an office runs it.
 
-A Swiss of ``--players N`` after ``--rounds R`` rounds (seeded random games, taken over from
-TRF as ``chessfed import-trf`` does, every player given a birth date, a federation and a
-rating), run by ``chessfed run`` in a fresh process three times into one output folder: the
+A Swiss of ``--players N`` after ``--rounds R`` rounds (every player given a birth date, a
+federation and a rating), its history either paired round by round by our Dutch engine with
+seeded results (``--history dutch``, the default: an event an office paired with chessfed or
+another FIDE-endorsed program, whose audit finds no difference) or made by a greedy pairer
+and taken over from TRF as ``chessfed import-trf`` does (``--history greedy``: an event paired
+by a program that is not the Dutch system, every round of it different from the engine's —
+the worst case of the audit, which pairs every round again), run by ``chessfed run`` in a fresh process three times into one output folder: the
 first publication, a rerun with nothing changed, and a rerun after one changed result of the
 last round. For each: the wall time, the peak memory of the process tree (sampled every
 0.2 s), the files the run wrote again (content changed), the steps' seconds from the event's
@@ -27,6 +31,7 @@ import time
 from pathlib import Path
 
 from flows.devtools.bench_season import run, swiss_event
+from flows.devtools.simulate import simulate
 
 FEDERATIONS = ("IND", "GER", "FRA", "ESP", "USA", "NED", "NOR", "POL", "ENG", "ITA", "ARM", "UZB")
 
@@ -85,6 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--players", type=int, default=1000)
     ap.add_argument("--rounds", type=int, default=9, help="rounds played (of 9 at least)")
     ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--history", choices=("dutch", "greedy"), default="dutch",
+                    help="how the played rounds were paired (see above)")
     ap.add_argument("--work", default="/tmp/chessfed-event", help="where the event is generated and run")
     args = ap.parse_args(argv)
     work = Path(args.work)
@@ -93,9 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     event = inputs / f"open-{args.players}"
     event.mkdir(parents=True)
     t = time.perf_counter()
-    swiss_event(event, args.players, args.rounds, args.seed, "2025", total=max(9, args.rounds))
+    swiss_event(event, args.players, 0 if args.history == "dutch" else args.rounds, args.seed,
+                "2025", total=max(9, args.rounds))
     fill_players(event / "players.csv", args.seed)
-    print(f"event: {args.players} players, {args.rounds} rounds played; generated in "
+    if args.history == "dutch":
+        simulate(event, through=args.rounds, seed=args.seed)
+    print(f"event: {args.players} players, {args.rounds} rounds played ({args.history} history); generated in "
           f"{time.perf_counter() - t:.0f} s", flush=True)
     rows = []
     before: dict[str, str] = {}

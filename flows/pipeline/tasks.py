@@ -31,7 +31,7 @@ from flows.mail import outbox
 from flows.mail.letters import Letter, without_addresses
 from flows.pipeline import last_good, publish_folder, unchanged
 from flows.pipeline.progress import Steps
-from flows.site import pages, render
+from flows.site import pages, paging, render
 from flows.site.pages import OFFICE, Publication
 from transforms.core.config import EventConfig, config_finding
 from transforms.core.errors import ConfigError
@@ -407,6 +407,9 @@ def publish_task(pub: Publication, cfg: EventConfig | None, event_dir: Path,
     outputs as they were."""
     staging = publish_folder.stage(pub.out_dir)
     write_files(staging, pub.files)
+    for rel in sorted(pub.paged):
+        for stale in paging.stale_parts(staging, rel, pub.files):
+            stale.unlink()
     write_files(staging, {"manifest.json": manifest_json(
         pub, cfg, event_dir, input_names, as_of, pdfs, staging, mail_report)})
     publish_folder.publish(staging, pub.out_dir)

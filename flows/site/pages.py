@@ -5,15 +5,15 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import polars as pl
 import segno
 
-from flows.site import render
-from flows.site.present import Section, printed_sections, table_from_frame
+from flows.site import paging, render
+from flows.site.present import Section, Table, printed_sections, table_from_frame
 from flows.site.render import plural
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding, Severity
@@ -60,6 +60,11 @@ PARTIAL_NOTICE = ("Some of this event's pages are not published yet: the latest 
 """The notice on the web pages of a first publication that could not publish everything."""
 
 
+PAGED = frozenset({"report.html", "bulletin.html"})
+"""The templates that show a page list: their pages are published in parts when long
+(:func:`flows.site.paging.split`)."""
+
+
 PRINTED: dict[str, Any] = {"site_index": "", "home": "", "office_home": "", "prev": "",
                            "next": "", "printed": True}
 """What the printed version of a page is rendered with instead of the navigation: no links
@@ -100,12 +105,39 @@ class Publication:
     """What the next run may take instead of computing it again, for the manifest's ``cache``
     (e.g. the audit's pairings by their key: :func:`flows.pipeline.tasks.known_pairings`)."""
 
+    later_parts: set[str] = field(default_factory=set)
+    """The parts after the first of the pages published in parts (:mod:`flows.site.paging`):
+    reached from their page's list of parts, not listed on the home pages."""
+
+    paged: set[str] = field(default_factory=set)
+    """The pages that may be published in parts (:data:`PAGED`), split this run or not: what
+    parts of them an earlier run left are removed (:func:`flows.site.paging.stale_parts`)."""
+
     def withhold(self, reason: str) -> None:
         """Record that ``reason`` keeps something of this run's inputs from the public; the
         pages made from now on say that some pages wait (:data:`PARTIAL_NOTICE`; a run with an
         earlier good publication shows that one instead: :mod:`flows.pipeline.last_good`)."""
         self.withheld.append(reason)
         self.ctx["notice"] = PARTIAL_NOTICE
+
+    def _parts(self, template: str, parts: list[paging.Part], prev: str | None, next: str | None,
+               context: dict[str, Any]) -> str:
+        """Publish a long page as its parts (:mod:`flows.site.paging`): each with the page
+        list, its jumps to the part holding their section; returns the first part's HTML."""
+        out = ""
+        for k, part in enumerate(parts):
+            jumps = [{**j, "href": paging.anchor_part(parts, part, j["href"])}
+                     for j in context.get("jumps", [])]
+            html = render.render_page(template, **{
+                **self.ctx, **nav_context(part.rel, prev=prev, next=next), **context,
+                "sections": part.sections, "parts": part.groups, "jumps": jumps,
+                "part_of": f"Part {k + 1} of {len(parts)}"})
+            self.files[part.rel] = html
+            if k:
+                self.later_parts.add(part.rel)
+                self.titles[part.rel] = f"{context.get('title', '')} (part {k + 1} of {len(parts)})"
+            out = out or html
+        return out
 
     def add_pdf(self, rel: str, html: str) -> None:
         """Publish the PDF ``rel`` rendered from ``html``, its links made for where the PDF is
@@ -126,8 +158,15 @@ class Publication:
         the manifest, stays the same and ``render_pdfs`` does not render it again. Its big
         tables are set as text (:func:`flows.site.present.printed_sections`)."""
         nav = nav_context(rel, prev=prev, next=next)
-        html = render.render_page(template, **{**self.ctx, **nav, **context})
-        self.files[rel] = html
+        parts = [paging.Part(rel, [])]
+        if template in PAGED and context.get("sections"):
+            self.paged.add(rel)
+            parts = paging.split(rel, context["sections"])
+        if len(parts) == 1:
+            html = render.render_page(template, **{**self.ctx, **nav, **context})
+            self.files[rel] = html
+        else:
+            html = self._parts(template, parts, prev, next, context)
         self.titles[rel] = context.get("title", "")
         if pdf:
             lean = pdf if isinstance(pdf, dict) else {}
@@ -196,6 +235,7 @@ def link_list(pub: Publication, *, office: bool = False,
     out = []
     for r in rels:
         if (r.startswith("outbox/") or r.startswith(OFFICE) != office or r.startswith(unlisted)
+                or r in pub.later_parts
                 or r.rsplit("/", 1)[-1].startswith(".") or r.startswith(PUBLISHED_INPUTS)):
             continue
         href = r.removeprefix(OFFICE) if office else r
@@ -209,8 +249,34 @@ def publish_bulletin(pub: Publication, sections: list[Section], as_of: dt.date) 
     a QR code (:func:`qr_code`), so that a printed or mailed bulletin leads to the site."""
     url = pub.ctx.get("site_url", "")
     pub.page("bulletin.html", "bulletin.html", title="Bulletin",
-             subtitle=f"As of {as_of:%d %B %Y}.", sections=sections, site_url=url,
-             qr=qr_code(url) if url else "")
+             subtitle=f"As of {as_of:%d %B %Y}.", sections=web_bulletin(sections), site_url=url,
+             qr=qr_code(url) if url else "", pdf={"sections": sections})
+
+
+BULLETIN_ROWS = 20
+"""The rows a long bulletin's web form shows of a table that has a page of its own."""
+
+
+def web_bulletin(sections: list[Section]) -> list[Section]:
+    """The bulletin's sections as its web page shows them: as printed while they weigh at
+    most a page (:data:`flows.site.paging.PAGE_BYTES`); beyond, each table that has a page of
+    its own (the section's ``source``: the standings, the crosstable, a starting list) shows
+    its first :data:`BULLETIN_ROWS` rows and links that page — a phone is not sent the whole
+    event twice. The PDF keeps every row (issue 26)."""
+    if paging.page_bytes(sections) <= paging.PAGE_BYTES:
+        return sections
+    out = []
+    for s in sections:
+        long = [len(t.rows) for t in s.tables if isinstance(t, Table) and len(t.rows) > BULLETIN_ROWS]
+        if not s.source or not long:
+            out.append(s)
+            continue
+        tables = [replace(t, rows=t.rows[:BULLETIN_ROWS])
+                  if isinstance(t, Table) and len(t.rows) > BULLETIN_ROWS else t for t in s.tables]
+        out.append(replace(s, tables=tables, link={
+            "href": s.source, "label": f"The first {BULLETIN_ROWS} of {max(long):,} rows: the whole "
+                                       "table is on its own page →"}))
+    return out
 
 
 QR_SCALE = 8

@@ -154,6 +154,12 @@ class Section:
     wide: bool = False
     anchor: str = ""
     """The section's ``id`` (a link target such as ``standings/round-05.html#girls``)."""
+    source: str = ""
+    """The page that holds this section's whole table (inside the event folder, with its
+    anchor): where a long bulletin's web form sends the reader (:func:`flows.site.pages.
+    web_bulletin`)."""
+    link: dict[str, str] | None = None
+    """A link shown under the section (``href``, ``label``)."""
 
 
 def fmt(value: Any, *, money: bool = False, currency: str = "") -> str:

@@ -9,6 +9,8 @@ so they are rendered once."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import polars as pl
 
 from flows.site import render, swiss_ratings
@@ -436,13 +438,15 @@ def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Sect
                                tables=[table_from_frame(with_player_href(c.players.sort("sno"), "bulletin.html", c.cat.id),
                                                         columns_for(run, [("sno", "SNo"), ("title", ""), ("name", "Name"),
                                                                           ("state", "State"), ("rating", "Rtg")]),
-                                                        numeric=["sno", "rating"], links={"name": "_href"})]))
+                                                        numeric=["sno", "rating"], links={"name": "_href"})],
+                               source=list_rel(c.cat.id)))
             highlights.append(f"{c.cat.name}: {c.players.height} players on the starting list.")
             continue
         ranking = c.rankings[c.done]
         out.append(Section(f"{c.cat.name} — standings after round {c.done}",
                            tables=[standings_table(run, c, ranking, "bulletin.html")],
-                           notes=standings_notes(run, ranking) + swiss_ratings.change_notes(run)))
+                           notes=standings_notes(run, ranking) + swiss_ratings.change_notes(run),
+                           source=f"{round_rel('standings', c.done)}#{c.cat.id}"))
         top = ranking.row(0, named=True)
         highlights.append(f"{c.cat.name}: {top['name']} {'wins' if c.done == c.rounds else 'leads'} "
                           f"with {fmt(top['points'])} points after round {c.done}.")
@@ -451,7 +455,9 @@ def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Sect
         pub.page("crosstable.html", title="Crosstable",
                  subtitle="Cells: opponent's rank, colour, result.", sections=cross_secs,
                  jumps=jumps("crosstable.html", run))
-        out += cross_secs
+        # in the bulletin the crosstables are anchored apart from the prizes (one id per page)
+        out += [replace(s, anchor=f"crosstable-{s.anchor}", source=f"crosstable.html#{s.anchor}")
+                for s in cross_secs]
     for c in run.categories:
         if c.pairing is not None:
             r, boards, _setup, log = c.pairing

@@ -67,19 +67,27 @@ def _monospace_safe(text: str) -> bool:
     """Whether every character of ``text`` has one cell of DejaVu Sans Mono (Latin, Greek,
     Cyrillic, general punctuation, ½): a name in another script is set in a font of other
     widths, and its columns would not line up."""
+    if text.isascii():      # most cells: a test of the whole string at once
+        return text.isprintable()
     return all(" " <= ch <= "\u052f" or "\u2000" <= ch <= "\u206f" or unicodedata.combining(ch)
                for ch in text)
 
 
 def _width(text: str) -> int:
-    return sum(_char_width(ch) for ch in text)
+    return len(text) if text.isascii() else sum(_char_width(ch) for ch in text)
 
 
-def _pad(text: str, width: int, css: str) -> str:
+def _align(css: str) -> str:
+    """How a column is padded: ``num`` right, ``cell`` centred, the others left."""
+    classes = css.split()
+    return "num" if "num" in classes else "cell" if "cell" in classes else ""
+
+
+def _pad(text: str, width: int, align: str) -> str:
     gap = width - _width(text)
-    if "num" in css.split():
+    if align == "num":
         return " " * gap + text
-    if "cell" in css.split():
+    if align == "cell":
         return " " * (gap // 2) + text + " " * (gap - gap // 2)
     return text + " " * gap
 
@@ -111,7 +119,7 @@ def text_table(t: Table, max_chars: int = PRINT_TEXT_CHARS) -> TextTable | None:
     else:
         return None
     sep = " " * gap
-    css = [c.css for c in t.columns]
+    css = [_align(c.css) for c in t.columns]
 
     def line(cells: list[str], header: bool = False) -> str:
         return sep.join(_pad(cell, w, "" if header and not c else c)

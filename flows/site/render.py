@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import itertools
 import logging
 import multiprocessing
 import os
@@ -40,6 +41,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["plural"] = plural
     env.globals["table_html"] = table_html
+    env.globals["column_table_html"] = column_table_html
     return env
 
 
@@ -54,6 +56,64 @@ def _text(value: Any) -> str:
     return str(value).translate(_ESCAPES)
 
 
+LINES_PER_ROW = 120
+"""The lines of a text table one table row holds (:func:`text_lines`); a multiple of six, the
+period of its shading (``templates/print.css``)."""
+
+
+def text_lines(lines: list[tuple[str, str]]) -> str:
+    """Lines of a text table as the text of one cell: a line with a class (``flag``,
+    ``error``) in a span of that class, padded to the width of the longest so that its
+    background spans the table.
+
+    Decision (issue 26): a text table is printed as table rows of :data:`LINES_PER_ROW`
+    lines each, split across pages where a page ends (the header repeated on each page):
+    WeasyPrint lays out a box per 120 lines instead of one per line — a 3,000-row standings
+    renders in 2.6 s instead of 5.6 s, a 3,000-player crosstable in 3.8 s instead of 7.8 s;
+    all of a table's lines in one cell cost more again (WeasyPrint measures the rest of a
+    text each time it breaks a line: docs/benchmarks.md)."""
+    width = max((len(text) for text, css in lines if css), default=0)
+    out: list[str] = []
+    for css, run in itertools.groupby(lines, key=lambda line: line[1]):
+        if css:     # a run of lines of one class: one span (a span a line costs a box each)
+            out.append(f'<span class="{_text(css)}">'
+                       + "\n".join(_text(text.ljust(width)) for text, _ in run) + "</span>")
+        else:
+            out.append("\n".join(_text(text) for text, _ in run))
+    return "\n".join(out)
+
+
+COLUMN_CHARS = 64
+"""The widest table set in columns (:func:`column_table_html`): its columns' longest texts
+add up to at most this many characters, what fits an A4 portrait page in the hall sheet's
+13 pt type (182 mm, about 0.6 em a character)."""
+
+
+def column_table_html(t: Any, max_chars: int = COLUMN_CHARS) -> Markup:
+    """A printed table set in columns: a table row of :data:`LINES_PER_ROW` table rows, each
+    of its cells the texts of one column a line each (the lines of all cells have one height,
+    so they stay level), split where a page ends. The hall sheet's 1,500 boards of a
+    3,000-player round render in 3.9 s instead of 8.5 s (issue 26, docs/benchmarks.md).
+
+    Decision: a table with a link, a row class, a cell of two lines or texts too wide for
+    one line each (``max_chars``) is printed as a table of rows (:func:`table_html`): a cell
+    in columns neither wraps nor marks a row."""
+    rows = t.rows
+    widths = [max((len(r.cells[i]) for r in rows), default=0) for i in range(len(t.columns))]
+    if (not rows or sum(widths) > max_chars or any(r.css or any(r.links) for r in rows)
+            or any(len(r.cells) != len(t.columns) or any("\n" in c for c in r.cells) for r in rows)):
+        return table_html(t)
+    caption = f"<caption>{_text(t.caption)}</caption>" if t.caption else ""
+    head = "".join(f'<th class="{_text(c.css)}">{_text(c.label)}</th>' for c in t.columns)
+    body = "".join(
+        '<tr class="lines">' + "".join(
+            f'<td class="{_text(c.css)}">' + "\n".join(_text(r.cells[i]) for r in rows[k:k + LINES_PER_ROW])
+            + "</td>" for i, c in enumerate(t.columns)) + "</tr>\n"
+        for k in range(0, len(rows), LINES_PER_ROW))
+    return Markup(f'<div class="scroll{" " + _text(t.css) if t.css else ""}"><table class="columns">\n'
+                  f"{caption}<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table></div>")
+
+
 def table_html(t: Any) -> Markup:
     """The HTML of a :class:`flows.site.present.Table` or ``TextTable``: what the ``table`` macro
     of ``templates/macros.html`` shows, made in Python — a 3,000-player event's pages hold
@@ -63,12 +123,10 @@ def table_html(t: Any) -> Markup:
     put = out.append
     caption = f"<caption>{_text(t.caption)}</caption>" if t.caption else ""
     if hasattr(t, "lines"):
-        put(f'<div class="scroll text"><table class="text">\n{caption}<thead><tr><th>{_text(t.header)}'
-            "</th></tr></thead>\n<tbody>\n")
-        for text, css in t.lines:
-            put(f'<tr class="{_text(css)}"><td>{_text(text)}</td></tr>\n')
-        put("</tbody>\n</table></div>")
-        return Markup("".join(out))
+        rows = "".join(f'<tr class="lines"><td>{text_lines(t.lines[i:i + LINES_PER_ROW])}</td></tr>\n'
+                       for i in range(0, len(t.lines), LINES_PER_ROW))
+        return Markup(f'<div class="scroll text"><table class="text">\n{caption}<thead><tr><th>'
+                      f'{_text(t.header)}</th></tr></thead>\n<tbody>\n{rows}</tbody>\n</table></div>')
     cols = [f'<td class="{_text(c.css)}">' for c in t.columns]
     put(f'<div class="scroll{" " + _text(t.css) if t.css else ""}"><table>\n{caption}<thead><tr>')
     put("".join(f'<th class="{_text(c.css)}">{_text(c.label)}</th>' for c in t.columns))

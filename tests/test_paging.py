@@ -220,6 +220,8 @@ def test_the_page_list_names_ranges_and_marks_the_current_part():
 def test_range_labels():
     t = standings(5)
     assert paging.range_label(t, t.rows[1:4], 1) == "Rk 2–4"
+    shared = Table([Col("Rk", "num")], [Row(["1-2"]), Row(["1-2"]), Row(["3"]), Row(["4-6"])])
+    assert paging.range_label(shared, shared.rows, 0) == "Rk 1–6"
     names = Table([Col("Name")], [Row(["Abbott, Jo"]), Row(["Brown, Al"])])
     assert paging.range_label(names, names.rows, 0) == "Name Abbott–Brown"
     assert paging.range_label(names, names.rows[:1], 0) == "Name Abbott"

@@ -128,6 +128,10 @@ def _first_cell(t: Table | TextTable, row) -> str:
     return row.cells[0] if row.cells else ""
 
 
+SHARED = re.compile(r"[0-9]+-[0-9]+")
+"""A rank shared by tied players, as the standings write it."""
+
+
 def _short(text: str) -> str:
     """A name as a range's end: up to its first comma (the family name of "Abbott, Jo")."""
     return text.split(",")[0].strip()
@@ -138,6 +142,10 @@ def range_label(t: Table | TextTable, rows: list, start: int) -> str:
     ``start``+1... when the first column has no label or no text)."""
     label = "" if isinstance(t, TextTable) else (t.columns[0].label if t.columns else "")
     first, last = _short(_first_cell(t, rows[0])), _short(_first_cell(t, rows[-1]))
+    if SHARED.fullmatch(first):      # a shared rank (``2999-3000``): the range starts at 2999
+        first = first.split("-")[0]
+    if SHARED.fullmatch(last):       # ... and ends at 3000
+        last = last.split("-")[-1]
     if not label or not first or not last:
         return f"rows {start + 1}–{start + len(rows)}"
     return f"{label} {first}–{last}" if first != last else f"{label} {first}"

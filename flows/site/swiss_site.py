@@ -16,8 +16,18 @@ from flows.site.swiss_common import PLAYERS
 def publish_rounds_and_players(pub: Publication, run) -> None:
     """Standings and pairings of every round (with the hall sheets), the player lists and
     every player's page."""
+    publish_rounds(pub, run)
+    publish_players(pub, run)
+
+
+def publish_rounds(pub: Publication, run) -> None:
+    """Standings and pairings of every round, with the hall sheets."""
     pages.standings_by_round(pub, run)
     pages.pairings_by_round(pub, run)
+
+
+def publish_players(pub: Publication, run) -> None:
+    """The player lists and every player's page."""
     players.player_lists(pub, run)
     players.player_pages(pub, run)
 

@@ -13,7 +13,7 @@ import pytest
 from flows.site import paging
 from flows.site.pages import Publication, web_bulletin
 from flows.site.present import Col, Row, Section, Table, TextTable
-from tests.test_swiss_site import Page, publish, resolve, table
+from tests.test_swiss_site import Page, broken_links, publish, resolve, table
 
 BUDGET = 30_000
 """Small enough that the demo's standings, crosstable and lists split (they weigh 80–250 kB)."""
@@ -103,20 +103,7 @@ def test_the_page_list_labels_each_part_with_the_range_it_holds(small):
 
 def test_every_link_and_anchor_of_every_part_resolves(small):
     _, pub, _ = small
-    published = set(pub.files) | set(pub.pdfs)
-    ids = {p: Page(html).ids for p, html in pub.files.items() if p.endswith(".html")}
-    bad = []
-    for p, html in pub.files.items():
-        if not p.endswith(".html"):
-            continue
-        for h in Page(html).hrefs:
-            if h.startswith(("http://", "https://", "mailto:")):
-                continue
-            target, frag = resolve(p, h)
-            if target == "../index.html":
-                continue
-            if target not in published or (frag and frag not in ids.get(target, set())):
-                bad.append(f"{p}: {h}")
+    bad = broken_links(pub)
     assert not bad, bad[:10]
 
 

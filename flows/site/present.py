@@ -193,15 +193,30 @@ def table_from_frame(frame: pl.DataFrame, columns: Sequence[tuple[str, str]] | N
     """Turn a frame into a :class:`Table`; ``columns`` is (column, label) in display order;
     ``links`` maps a shown column to the frame column holding the href its cells link to
     (null or empty: no link)."""
+    return tables_by(frame, None, columns, numeric=numeric, money=money, currency=currency,
+                     caption=caption, row_css=row_css, cell_cols=cell_cols, empty=empty,
+                     links=links)[None]
+
+
+def tables_by(frame: pl.DataFrame, by: str | None, columns: Sequence[tuple[str, str]] | None = None,
+              *, numeric: Iterable[str] = (), money: Iterable[str] = (), currency: str = "",
+              caption: str = "", row_css: str | None = None, cell_cols: Iterable[str] = (),
+              empty: str = "Nothing to show yet.",
+              links: dict[str, str] | None = None) -> dict[Any, Table]:
+    """:func:`table_from_frame` of the rows of each value of the column ``by`` (None: one table
+    of every row, under the key None), made in one pass over the frame, rows in the frame's
+    order: the tables of many pages at once (a 3,000-player open's player pages) without a
+    filter per page. A value with no row has no table (the caller's empty one)."""
     if columns is None:
         columns = [(c, c) for c in frame.columns]
     numeric, money, cell_cols = set(numeric), set(money), set(cell_cols)
     cols = [Col(label, "num" if (c in numeric or c in money) else ("cell" if c in cell_cols else ""))
             for c, label in columns]
-    rows = []
+    rows: dict[Any, list[Row]] = {} if by is not None else {None: []}
     for rec in frame.iter_rows(named=True):
         cells = [fmt(rec.get(c), money=c in money, currency=currency) for c, _ in columns]
         hrefs = [(rec.get(links[c]) or "") if links and c in links else "" for c, _ in columns]
-        rows.append(Row(cells, (rec.get(row_css) or "") if row_css else "",
-                        hrefs if any(hrefs) else []))
-    return Table(cols, rows, caption=caption, empty=empty)
+        rows.setdefault(rec[by] if by is not None else None, []).append(
+            Row(cells, (rec.get(row_css) or "") if row_css else "", hrefs if any(hrefs) else []))
+    return {k: Table([replace(c) for c in cols], v, caption=caption, empty=empty)
+            for k, v in rows.items()}

@@ -89,11 +89,19 @@ add up to at most this many characters, what fits an A4 portrait page in the hal
 13 pt type (182 mm, about 0.6 em a character)."""
 
 
+MIN_COLUMN_CHARS = 4
+"""The narrowest column of a table in columns, in characters (a result column's cells are
+blank: the line to write the result on)."""
+
+
 def column_table_html(t: Any, max_chars: int = COLUMN_CHARS) -> Markup:
     """A printed table set in columns: a table row of :data:`LINES_PER_ROW` table rows, each
     of its cells the texts of one column a line each (the lines of all cells have one height,
     so they stay level), split where a page ends. The hall sheet's 1,500 boards of a
-    3,000-player round render in 3.9 s instead of 8.5 s (issue 26, docs/benchmarks.md).
+    3,000-player round render in 3.9 s instead of 8.5 s (issue 26, docs/benchmarks.md). Its
+    columns are as wide as their longest text in characters (``<col>`` widths, at least
+    :data:`MIN_COLUMN_CHARS`), so that the print style lays the table out with a fixed layout
+    (``table-layout: fixed``: WeasyPrint does not measure every line twice; 4.0 -> 3.4 s).
 
     Decision: a table with a link, a row class, a cell of two lines or texts too wide for
     one line each (``max_chars``) is printed as a table of rows (:func:`table_html`): a cell
@@ -104,6 +112,8 @@ def column_table_html(t: Any, max_chars: int = COLUMN_CHARS) -> Markup:
             or any(len(r.cells) != len(t.columns) or any("\n" in c for c in r.cells) for r in rows)):
         return table_html(t)
     caption = f"<caption>{_text(t.caption)}</caption>" if t.caption else ""
+    weights = [max(w, len(c.label), MIN_COLUMN_CHARS) + 2 for w, c in zip(widths, t.columns, strict=True)]
+    cols = "".join(f'<col style="width: {100 * w / sum(weights):.2f}%">' for w in weights)
     head = "".join(f'<th class="{_text(c.css)}">{_text(c.label)}</th>' for c in t.columns)
     body = "".join(
         '<tr class="lines">' + "".join(
@@ -111,7 +121,8 @@ def column_table_html(t: Any, max_chars: int = COLUMN_CHARS) -> Markup:
             + "</td>" for i, c in enumerate(t.columns)) + "</tr>\n"
         for k in range(0, len(rows), LINES_PER_ROW))
     return Markup(f'<div class="scroll{" " + _text(t.css) if t.css else ""}"><table class="columns">\n'
-                  f"{caption}<thead><tr>{head}</tr></thead>\n<tbody>\n{body}</tbody>\n</table></div>")
+                  f"{caption}<colgroup>{cols}</colgroup><thead><tr>{head}</tr></thead>\n<tbody>\n"
+                  f"{body}</tbody>\n</table></div>")
 
 
 def table_html(t: Any) -> Markup:

@@ -14,7 +14,7 @@ import polars as pl
 
 from flows.site import swiss_ratings
 from flows.site.pages import Publication
-from flows.site.present import Section, fmt, table_from_frame
+from flows.site.present import Col, Row, Section, Table, fmt, table_from_frame, tables_by
 from flows.site.swiss import round_items, round_rel
 from flows.site.swiss_common import (
     COLOUR,
@@ -110,7 +110,13 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
                            .alias("res"),
                            pl.format("{}.html", pl.col("opponent")).alias("o_href"))
              .sort("sno", "round"))
-    by_sno = table.partition_by("sno", as_dict=True)
+    game_columns = columns_for(run, [("round", "Rd"), ("board", "Bd"), ("opp_label", "Opponent"),
+                                     ("col", "Colour"), ("res", "Result"), ("total", "Pts"),
+                                     ("rank_label", "Rk"), ("opponent", "SNo"),
+                                     ("opp_rating", "Rtg"), ("opp_state", "State")])
+    game_table = {"numeric": ["round", "board", "opponent", "opp_rating", "total", "rank_label"],
+                  "links": {"opp_label": "o_href"}, "empty": "Not paired yet."}
+    games = tables_by(table, "sno", game_columns, **game_table)
     detail_by: dict = {}
     ranking = c.rankings.get(c.done)
     names = dict(zip(info["sno"].to_list(), info["name"].to_list(), strict=True))
@@ -128,7 +134,6 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
     for i, sno in enumerate(snos):
         p = about[sno]
         rel = player_rel(cid, sno)
-        mine = by_sno.get((sno,), table.clear())
         facts = [("Category", c.cat.name), ("Start number", str(sno)), ("Title", p["title"] or "—"),
                  ("Rating", fmt(p["rating"]) or "unrated"), ("FIDE id", p["fide_id"] or "—"),
                  ("Federation", p["nationality"] or "—"), ("State association", p["state"] or "(none)")]
@@ -140,18 +145,13 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
             pr = prizes[sno]
             facts.append(("Prize", f"place {pr['place']}, {amount_text(pr['amount'], cur)}"
                           + (f" ({pr['flag']})" if pr["flag"] else "")))
-        secs = [Section("Round by round", tables=[table_from_frame(
-            mine, columns_for(run, [("round", "Rd"), ("board", "Bd"), ("opp_label", "Opponent"),
-                                    ("col", "Colour"), ("res", "Result"), ("total", "Pts"),
-                                    ("rank_label", "Rk"), ("opponent", "SNo"),
-                                    ("opp_rating", "Rtg"), ("opp_state", "State")]),
-            numeric=["round", "board", "opponent", "opp_rating", "total", "rank_label"],
-            links={"opp_label": "o_href"}, empty="Not paired yet.")],
+        mine = games.get(sno) or table_from_frame(table.clear(), game_columns, **game_table)
+        secs = [Section("Round by round", tables=[mine],
             notes=["Result: the player's own score (1, ½, 0; + and − for forfeits). Pts and Rk: "
                    "points and rank after the round, as the standings after it show them."])]
         secs += swiss_ratings.player_sections(run, c, sno, names)
-        if sno in now and (sno,) in detail_by:
-            secs.append(_tiebreak_section(run, c, now[sno], *detail_by[(sno,)]))
+        if sno in now and sno in detail_by:
+            secs.append(_tiebreak_section(run, c, now[sno], *detail_by[sno]))
         jumps = [{"href": href(rel, list_rel(cid, True)), "label": "Players A-Z"},
                  {"href": href(rel, list_rel(cid)), "label": "Starting rank"}]
         if c.done:
@@ -165,10 +165,12 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
 
 
 def _tiebreak_rows(run, detail: pl.DataFrame, names: dict[int, str]
-                   ) -> dict[tuple[int], tuple[pl.DataFrame, pl.DataFrame]]:
+                   ) -> dict[int, tuple[str | None, Table]]:
     """Each player's tie-break contributions (:func:`explain_tiebreaks`), as their page shows
-    them: the rows, and a row per round and opponent with a column per tie-break the player
-    has (values in brackets removed by a cut); made for the whole category at once."""
+    them: the note of the direct encounter's tie group (None: no DE summary row), and a table
+    with a row per round and opponent and a column per tie-break the player has (values in
+    brackets removed by a cut); made for the whole category at once (one pass over the rows
+    per set of tie-breaks the players have, not a filter per player)."""
     shown = [("" if v is None else f"({fmt(round(v, 2))})" if cut else fmt(round(v, 2)))
              for v, cut in zip(detail["value"], detail["dropped_by_cut"], strict=True)]
     detail = detail.with_columns(pl.Series("shown", shown, pl.String))
@@ -185,32 +187,36 @@ def _tiebreak_rows(run, detail: pl.DataFrame, names: dict[int, str]
         .alias("rd"))
     has = {k: set(v) for k, v in zip(*detail.group_by("sno").agg(pl.col("code").unique())
                                      .get_columns(), strict=True)}
-    rows = wide.partition_by("sno", as_dict=True)
+    de_notes: dict[int, str] = {}
+    for sno, note in (detail.filter((pl.col("code") == "DE") & pl.col("round").is_null())
+                      .select("sno", "note").iter_rows()):
+        de_notes.setdefault(sno, note)
+    by_codes: dict[tuple[str, ...], list[int]] = {}
+    for sno in sorted(has):
+        by_codes.setdefault(tuple(k for k in run.cfg.swiss.tiebreaks if k in has[sno]), []).append(sno)
     out = {}
-    for key, mine in detail.partition_by("sno", as_dict=True).items():
-        codes = [k for k in run.cfg.swiss.tiebreaks if k in has[key[0]]]
-        out[key] = (mine, rows[key].select("rd", "opp_label", "o_href", *codes))
+    for codes, snos in by_codes.items():
+        tables = tables_by(wide.filter(pl.col("sno").is_in(snos)), "sno",
+                           [("rd", "Rd"), ("opp_label", "Opponent")] + [(k, k) for k in codes],
+                           numeric=["rd", *codes], links={"opp_label": "o_href"},
+                           caption="What each round contributed")
+        out.update({sno: (de_notes.get(sno), tables[sno]) for sno in snos})
     return out
 
 
-def _tiebreak_section(run, c, standing: dict, detail: pl.DataFrame, wide: pl.DataFrame) -> Section:
+def _tiebreak_section(run, c, standing: dict, de_note: str | None, contributions: Table) -> Section:
     """The tie-break values of the standings and, per game or unplayed round, what it gave each
-    tie-break (``wide``, from :func:`_tiebreak_rows`); values in brackets were removed by a cut."""
+    tie-break (``contributions``, from :func:`_tiebreak_rows`); values in brackets were removed
+    by a cut."""
     codes = list(run.cfg.swiss.tiebreaks)
-    shown_codes = [k for k in codes if k in wide.columns]
     notes = ["Values in brackets were removed by a cut (e.g. BH-C1 leaves out the lowest "
              "contribution). 'dummy': an own unplayed round, counted as a game against an opponent "
              "with the player's own score (C.07 16.4); 'all': counted once for the player "
              "(for DE, the points against the other tied players)."]
-    de = detail.filter((pl.col("code") == "DE") & pl.col("round").is_null())["note"].to_list()
-    if de:
-        notes.append(f"Direct encounter: {de[0]}.")
-    summary = pl.DataFrame({"code": codes, "value": [fmt(standing[k]) or "—" for k in codes],
-                            "what": [tiebreak_name(k) for k in codes]})
-    return Section(f"Tie-breaks after round {c.done}", notes=notes, tables=[
-        table_from_frame(summary, [("code", "Tie-break"), ("value", "Value"), ("what", "What it counts")],
-                         numeric=["value"], caption=f"The values of the standings, in the order they "
-                         f"rank players equal on points (FIDE C.07, {run.cfg.swiss.tiebreak_edition})"),
-        table_from_frame(wide, [("rd", "Rd"), ("opp_label", "Opponent")] + [(k, k) for k in shown_codes],
-                         numeric=["rd", *shown_codes], links={"opp_label": "o_href"},
-                         caption="What each round contributed")])
+    if de_note is not None:
+        notes.append(f"Direct encounter: {de_note}.")
+    summary = Table([Col("Tie-break"), Col("Value", "num"), Col("What it counts")],
+                    [Row([k, fmt(standing[k]) or "—", tiebreak_name(k)]) for k in codes],
+                    caption=f"The values of the standings, in the order they rank players equal "
+                            f"on points (FIDE C.07, {run.cfg.swiss.tiebreak_edition})")
+    return Section(f"Tie-breaks after round {c.done}", notes=notes, tables=[summary, contributions])

@@ -612,14 +612,17 @@ def direct_encounter(ctx: Context, mod: Modifier) -> TiebreakResult:
     enc = (ctx.card.filter(enc_cond).select("sno", "round", "opponent", "points")
            .join(g, on="sno").join(g.rename({"sno": "opponent", "group": "og"}), on="opponent")
            .filter(pl.col("group") == pl.col("og")))
-    pair_pts: dict[tuple[int, int], float] = {
-        (r["sno"], r["opponent"]): r["points"]
-        for r in enc.group_by("sno", "opponent").agg(pl.col("points").mean()).iter_rows(named=True)}
+    pair_pts: dict[int, dict[int, float]] = {}
+    for s, o, p in enc.group_by("sno", "opponent").agg(pl.col("points").mean()).iter_rows():
+        pair_pts.setdefault(s, {})[o] = p
+    members_of: dict[int, list[int]] = {}
+    for s, grp in g.iter_rows():
+        members_of.setdefault(grp, []).append(s)
     places: dict[int, float] = {}
     positions: dict[int, int] = {}
     summary: list[dict] = []
-    for (_,), members in g.group_by(["group"]):
-        snos = sorted(members["sno"].to_list())
+    for grp in sorted(members_of):
+        snos = sorted(members_of[grp])
         order = _de_order(snos, pair_pts, ctx.round_robin)
         positions.update(order)
         if len(snos) < 2:
@@ -657,9 +660,16 @@ class _DeStep:
     """Positions (0 = best) this step assigns; equal positions are still tied."""
 
 
-def _de_step(snos: list[int], pts: dict[tuple[int, int], float], round_robin: bool) -> _DeStep:
-    score = {s: sum(pts.get((s, o), 0.0) for o in snos if o != s) for s in snos}
-    met = {s: sum(1 for o in snos if o != s and (s, o) in pts) for s in snos}
+def _de_step(snos: list[int], pts: dict[int, dict[int, float]], round_robin: bool) -> _DeStep:
+    """``pts``: each player's points against each opponent met inside the tie group (the
+    average of several games, 6.1.2); a player's score walks its own encounters, not every
+    pair of the group (a score group of a 3,000-player open holds hundreds)."""
+    among = set(snos)
+    score: dict[int, float] = {}
+    met: dict[int, int] = {}
+    for s in snos:
+        inside = [p for o, p in sorted(pts.get(s, {}).items()) if o in among and o != s]
+        score[s], met[s] = float(sum(inside)), len(inside)
     all_met = round_robin or all(met[s] == len(snos) - 1 for s in snos)
     best = {s: score[s] + (0 if all_met else (len(snos) - 1 - met[s]) * WIN_POINTS) for s in snos}
     order = sorted(snos, key=lambda s: (-score[s], -best[s], s))
@@ -679,7 +689,7 @@ def _de_step(snos: list[int], pts: dict[tuple[int, int], float], round_robin: bo
     return _DeStep(all_met, score, best, pos)
 
 
-def _de_order(snos: list[int], pts: dict[tuple[int, int], float], round_robin: bool) -> dict[int, int]:
+def _de_order(snos: list[int], pts: dict[int, dict[int, float]], round_robin: bool) -> dict[int, int]:
     """Positions (0 = best) of ``snos`` by art. 6, re-applied to sub-groups still equal."""
     if len(snos) < 2:
         return {s: 0 for s in snos}

@@ -76,3 +76,19 @@ def test_prefect_toml_says_what_the_command_line_sets():
     assert toml["logging"]["extra_loggers"] == env["PREFECT_LOGGING_EXTRA_LOGGERS"] == "chessfed"
     assert toml["logging"]["to_api"]["when_missing_flow"] == env["PREFECT_LOGGING_TO_API_WHEN_MISSING_FLOW"]
     assert toml["server"]["database"]["timeout"] == float(env["PREFECT_SERVER_DATABASE_TIMEOUT"])
+
+
+def test_flow_runs_on_the_runs_own_server_send_no_heartbeats_and_the_offices_keep_them():
+    # The run's own server ends with the run: a heartbeat thread would only cost up to a
+    # second at the end of each flow run (flows/cli/main.py own_server_settings).
+    from prefect.settings import get_current_settings
+
+    from flows.cli.main import OwnServer, own_server_settings
+
+    configured = get_current_settings().flows.heartbeat_frequency
+    assert configured is not None  # Prefect's default: heartbeats on
+    with own_server_settings(OwnServer(proc=None, err=None, url="http://127.0.0.1:1/api")):
+        assert get_current_settings().flows.heartbeat_frequency is None
+    assert get_current_settings().flows.heartbeat_frequency == configured
+    with own_server_settings(None):  # the office's server (PREFECT_API_URL): as configured
+        assert get_current_settings().flows.heartbeat_frequency == configured

@@ -140,3 +140,27 @@ def test_a_table_that_cannot_be_set_in_columns_is_printed_as_rows(change):
         rows[0].cells[1] = "Abbott,\nJo"
     t = Table([Col("Board", "num"), Col("White"), Col("Result")], rows)
     assert render.column_table_html(t) == render.table_html(t)
+
+
+def test_tables_made_in_one_pass_are_the_tables_of_each_part_of_the_frame():
+    # flows/site/present.py tables_by: a 3,000-player event's player pages get their tables
+    # from one pass over the category's rows, each what table_from_frame makes of its part
+    import polars as pl
+
+    from flows.site.present import table_from_frame, tables_by
+
+    frame = pl.DataFrame({"sno": [2, 1, 2, 3, 1], "rd": [1, 1, 2, 1, 2],
+                          "name": ["Bo", "Al", None, "Cy & <Di>", "Al"],
+                          "pts": [0.5, 1.0, 1.5, 0.0, 2.0], "prize": [None, 1500.0, None, 250.5, 0.0],
+                          "href": ["1.html", None, "", "x.html", "2.html"],
+                          "css": ["flag", "", None, "error", ""]})
+    kw = {"numeric": ["rd", "pts"], "money": ["prize"], "currency": "€", "caption": "Games",
+          "row_css": "css", "links": {"name": "href"}, "empty": "Not paired yet."}
+    columns = [("rd", "Rd"), ("name", "Opponent"), ("pts", "Pts"), ("prize", "Prize")]
+    made = tables_by(frame, "sno", columns, **kw)
+    assert sorted(made) == [1, 2, 3]  # a value without rows has no table: the caller's empty one
+    for sno, t in made.items():
+        assert t == table_from_frame(frame.filter(pl.col("sno") == sno), columns, **kw)
+        assert [r.cells[0] for r in t.rows] == [str(r) for r in frame.filter(pl.col("sno") == sno)["rd"]]
+    assert made[1].columns[0] is not made[2].columns[0]  # a page may mark its own columns
+    assert tables_by(frame, None, columns, **kw)[None] == table_from_frame(frame, columns, **kw)

@@ -121,7 +121,6 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
             "The standings and pairings will be published as soon as the office has checked the "
             "latest results."]))
     else:
-        site.publish_rounds(pub, run)
         for c in run.categories:
             if c.done:
                 pub.files[f"event-{file_part(c.cat.id)}.trf"] = write_trf(public_trf(as_played(
@@ -135,8 +134,9 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
     publish_validation(pub, cfg, run.findings, as_of)
     publish_bulletin(pub, bulletin, as_of)
     if not run.blocked:
-        # the players' pages after the bulletin: its PDF, the longest to render, renders while
-        # they are built (issue 26)
+        # the rounds' and the players' pages after the bulletin: its PDF, the longest to
+        # render, renders while they are built (issue 26)
+        site.publish_rounds(pub, run)
         site.publish_players(pub, run)
     site.publish_home(pub, run, highlights, as_of)
     letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],

@@ -130,7 +130,7 @@ TIERS = {
     ], "cli"),
     # flows: end-to-end flows under the shared Prefect harness (prefect_harness, demo_run)
     **dict.fromkeys([
-        "test_audit_cache", "test_bad_day", "test_bad_inputs", "test_concurrency", "test_e2e", "test_hostile",
+        "test_audit_cache", "test_kept_groups", "test_bad_day", "test_bad_inputs", "test_concurrency", "test_e2e", "test_hostile",
         "test_plain_events", "test_print", "test_privacy", "test_rerender",
         "test_unchanged",
     ], "flows"),

@@ -220,13 +220,13 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None
     from flows.pipeline import unchanged
     from flows.pipeline.events import events_flow, exit_status, statuses
 
+    t_wait = time.perf_counter()
+    wait_for_server(server)
     if args.task_runner == "threads" and not args.dask_address:
         from flows.site import render
 
-        # the PDF renderers' fork server imports WeasyPrint meanwhile, in a thread
+        # the PDF renderers' fork server imports WeasyPrint while the flow starts, in a thread
         threading.Thread(target=render.warm_up, name="chessfed-renderers", daemon=True).start()
-    t_wait = time.perf_counter()
-    wait_for_server(server)
     t_call = time.perf_counter()
     called_at = time.time()  # the wall clock, to compare with the manifests' times
     unchanged.SKIPPED.clear()

@@ -58,7 +58,9 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir:
     ``notice``: said on every web page (a held publication's, :mod:`flows.pipeline.last_good`)."""
     assert cfg.swiss is not None or cfg.round_robin is not None
     pub = Publication(out_dir, ctx={**event_context(cfg, as_of), "notice": notice},
-                      timings=step.timings, on_pdf=tasks.early_pdfs(out_dir, renderer))
+                      timings=step.timings, on_pdf=tasks.early_pdfs(out_dir, renderer),
+                      kept_groups=tasks.kept_groups(out_dir))
+    pub.cache["program"] = unchanged.program_fingerprint()  # what made the groups of pages
     with step("validate"):
         run = validate(cfg, quote(raw), as_of)
     if not run.blocked:

@@ -4,8 +4,11 @@ validation report and the list of links on an event's home page (presentation on
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+import hashlib
+import io
+from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
+from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -113,12 +116,73 @@ class Publication:
     """The pages that may be published in parts (:data:`PAGED`), split this run or not: what
     parts of them an earlier run left are removed (:func:`flows.site.paging.stale_parts`)."""
 
+    kept_groups: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The groups of pages the last run published (:meth:`group`), by name, as its manifest's
+    ``cache`` recorded them (:func:`flows.pipeline.tasks.kept_groups`: only where this program
+    made them and their PDFs are still as rendered)."""
+
+    kept_pdfs: dict[str, str] = field(default_factory=dict)
+    """The PDFs of groups taken from the last run (path -> sha256 of the HTML they were
+    rendered from): not rendered again; their files stay as they are."""
+
     def withhold(self, reason: str) -> None:
         """Record that ``reason`` keeps something of this run's inputs from the public; the
         pages made from now on say that some pages wait (:data:`PARTIAL_NOTICE`; a run with an
         earlier good publication shows that one instead: :mod:`flows.pipeline.last_good`)."""
         self.withheld.append(reason)
         self.ctx["notice"] = PARTIAL_NOTICE
+
+    def group(self, name: str, key: str, build: Callable[[], None]) -> bool:
+        """Publish a group of pages (e.g. one round's pairings and standings): ``build()``
+        publishes them through this publication, unless the last run published the group
+        ``name`` from the same ``key`` — a digest of everything its pages are made of
+        (:func:`fingerprint`) — and its files are still byte for byte as that run wrote them:
+        then those are taken as they are (their PDFs too, not rendered again). Either way the
+        group is recorded for the next run (``cache["groups"]``). Returns True when taken.
+
+        Decision (issue 26): what a key must hold is the caller's to say; a key that misses
+        something its pages show would keep a stale page, so every group's caller digests the
+        whole state its pages read (the round's frames, the event's configuration and the page
+        context), and tests/test_kept_groups.py holds a rerun to a clean build of every page."""
+        last = self.kept_groups.get(name)
+        taken = last is not None and last.get("key") == key and self._take(last)
+        count = "groups_kept" if taken else "groups_built"  # for the manifest's timings
+        self.timings[count] = self.timings.get(count, 0) + 1
+        if taken:
+            self.cache.setdefault("groups", {})[name] = last
+            return True
+        files, pdfs = set(self.files), set(self.pdfs)
+        titles, later, paged = set(self.titles), set(self.later_parts), set(self.paged)
+        build()
+        record = {"key": key,
+                  "files": {rel: [hashlib.sha256(_raw(self.files[rel])).hexdigest(),
+                                  isinstance(self.files[rel], str)]
+                            for rel in sorted(set(self.files) - files)},
+                  "pdfs": {rel: render.digest(self.pdfs[rel]) for rel in sorted(set(self.pdfs) - pdfs)},
+                  "titles": {rel: self.titles[rel] for rel in sorted(set(self.titles) - titles)},
+                  "later_parts": sorted(self.later_parts - later),
+                  "paged": sorted(self.paged - paged)}
+        self.cache.setdefault("groups", {})[name] = record
+        return False
+
+    def _take(self, record: dict[str, Any]) -> bool:
+        """The files of a group the last run wrote (``record``: :meth:`group`), if each is
+        still on disk with the checksum recorded; False (nothing taken) otherwise."""
+        taken: dict[str, bytes | str] = {}
+        for rel, (sha, text) in record["files"].items():
+            try:
+                raw = (self.out_dir / rel).read_bytes()
+            except OSError:
+                return False
+            if hashlib.sha256(raw).hexdigest() != sha:
+                return False
+            taken[rel] = raw.decode("utf-8") if text else raw
+        self.files.update(taken)
+        self.kept_pdfs.update(record["pdfs"])
+        self.titles.update(record["titles"])
+        self.later_parts.update(record["later_parts"])
+        self.paged.update(record["paged"])
+        return True
 
     def _parts(self, template: str, parts: list[paging.Part], prev: str | None, next: str | None,
                context: dict[str, Any]) -> str:
@@ -177,6 +241,56 @@ class Publication:
         return html
 
 
+def _raw(data: bytes | str) -> bytes:
+    return data.encode("utf-8") if isinstance(data, str) else data
+
+
+def fingerprint(*parts: Any) -> str:
+    """A digest of ``parts`` for :meth:`Publication.group`'s key: polars frames by their
+    content (Arrow IPC bytes, schema included), dataclasses by their fields, mappings,
+    sequences and sets by their items (sets sorted: a set's ``repr`` follows string hashing,
+    which differs from one process to the next), anything else by its ``repr``. A value
+    whose ``repr`` names a memory address (an object without a value ``repr``) is refused:
+    it would differ at every run, or worse, hide what the page shows."""
+    h = hashlib.sha256()
+
+    def put(x: Any) -> None:
+        if isinstance(x, pl.DataFrame):
+            buf = io.BytesIO()
+            x.rechunk().write_ipc(buf, compression="uncompressed")
+            h.update(b"F" + hashlib.sha256(buf.getvalue()).digest())
+        elif is_dataclass(x) and not isinstance(x, type):
+            h.update(f"D{type(x).__qualname__}(".encode())
+            for f in fields(x):
+                h.update(f.name.encode() + b"=")
+                put(getattr(x, f.name))
+            h.update(b")")
+        elif isinstance(x, Mapping):
+            h.update(b"{")
+            for k, v in x.items():
+                put(k)
+                put(v)
+            h.update(b"}")
+        elif isinstance(x, (list, tuple)):
+            h.update(b"[")
+            for v in x:
+                put(v)
+            h.update(b"]")
+        elif isinstance(x, AbstractSet):
+            h.update(b"S")
+            for v in sorted(x, key=repr):
+                put(v)
+        else:
+            text = repr(x)
+            if " at 0x" in text:
+                raise TypeError(f"fingerprint: {type(x).__qualname__} has no value repr: {text}")
+            h.update(b"R" + text.encode() + b"\0")
+
+    for p in parts:
+        put(p)
+    return h.hexdigest()
+
+
 def findings_frame(findings: list[Finding]) -> pl.DataFrame:
     schema = {"file": pl.String, "line": pl.Int64, "column": pl.String, "value": pl.String,
               "severity": pl.String, "reason": pl.String}
@@ -231,7 +345,7 @@ def link_list(pub: Publication, *, office: bool = False,
     holds an office path; paths starting with one of ``unlisted`` are left out (pages reached
     from another page, such as every player's page from the player lists)."""
     home = f"{OFFICE}index.html" if office else "index.html"
-    rels = sorted({*pub.files, *pub.pdfs} - {home})
+    rels = sorted({*pub.files, *pub.pdfs, *pub.kept_pdfs} - {home})
     out = []
     for r in rels:
         if (r.startswith("outbox/") or r.startswith(OFFICE) != office or r.startswith(unlisted)

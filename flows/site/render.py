@@ -194,6 +194,11 @@ def _stylesheet() -> tuple[Any, Any]:
     return _RENDERER.fonts, _RENDERER.sheet
 
 
+PDF_EPOCH = "0"
+"""The time the fonts embedded in every PDF are stamped with (seconds since 1970; where
+``SOURCE_DATE_EPOCH`` is already set, that): the same HTML makes the same PDF, byte for byte."""
+
+
 def html_to_pdf(html: str) -> bytes:
     """One PDF from one self-contained HTML page. A page carrying the shared stylesheet
     (:func:`render_page` inlines it) is rendered with the stylesheet parsed once per renderer
@@ -202,6 +207,11 @@ def html_to_pdf(html: str) -> bytes:
     own ``<base>`` (:func:`with_base`), never against a folder of this machine."""
     from weasyprint import HTML  # imported here: it is slow to import and only PDFs need it
 
+    # Reproducible PDFs: the fonts WeasyPrint embeds are subset by fontTools, which stamps each
+    # subset's ``head`` table with the time it was made unless SOURCE_DATE_EPOCH (the
+    # reproducible-builds convention fontTools documents) names one — without it, the same
+    # HTML rendered a second later gave other bytes, and a clean build never matched a rerun.
+    os.environ.setdefault("SOURCE_DATE_EPOCH", PDF_EPOCH)
     # WeasyPrint warns about font subsetting back-ends on every document: not for the office.
     logging.getLogger("weasyprint").setLevel(logging.ERROR)
     logging.getLogger("fontTools").setLevel(logging.ERROR)

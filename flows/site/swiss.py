@@ -14,7 +14,7 @@ from dataclasses import replace
 import polars as pl
 
 from flows.site import render, swiss_ratings
-from flows.site.pages import OFFICE, LinkGroup, Publication
+from flows.site.pages import OFFICE, LinkGroup, Publication, fingerprint
 from flows.site.present import Details, Section, Table, fmt, table_from_frame
 from flows.site.swiss_common import (
     COLOUR,
@@ -203,24 +203,37 @@ def standings_notes(run, ranking: pl.DataFrame) -> list[str]:
 
 
 def standings_by_round(pub: Publication, run) -> None:
+    """The standings after every complete round, and how the tie-breaks work."""
     last = max((c.done for c in run.categories), default=0)
     for r in range(1, last + 1):
-        rel = round_rel("standings", r)
-        secs, frames = [], []
-        for c in run.categories:
-            if r in c.rankings:
-                secs.append(Section(f"{c.cat.name} — standings after round {r}", anchor=c.cat.id,
-                                    tables=[standings_table(run, c, c.rankings[r], rel, r)],
-                                    notes=standings_notes(run, c.rankings[r])
-                                    + swiss_ratings.change_notes(run)))
-                frames.append(c.rankings[r].with_columns(pl.lit(c.cat.id).alias("category"))
-                              .select("category", *c.rankings[r].columns))
-        pub.files[rel.replace(".html", ".csv")] = pl.concat(frames).write_csv()
-        pub.page(rel, title=f"Standings after round {r}", subtitle="", sections=secs,
-                 prev=round_rel("standings", r - 1) if r > 1 else None,
-                 next=round_rel("standings", r + 1) if r < last else None,
-                 jumps=jumps(rel, run, [("How the tie-breaks work", "standings/explained.html")]),
-                 pdf=PRINTED_ROUND)
+        standings_of_round(pub, run, r, last)
+    explained(pub, run, last)
+
+
+def standings_of_round(pub: Publication, run, r: int, last: int) -> None:
+    """``standings/round-NN`` (and its CSV and PDF): every category's standings after round
+    ``r`` (``last``: the last complete round, for the link to the next)."""
+    rel = round_rel("standings", r)
+    secs, frames = [], []
+    for c in run.categories:
+        if r in c.rankings:
+            secs.append(Section(f"{c.cat.name} — standings after round {r}", anchor=c.cat.id,
+                                tables=[standings_table(run, c, c.rankings[r], rel, r)],
+                                notes=standings_notes(run, c.rankings[r])
+                                + swiss_ratings.change_notes(run)))
+            frames.append(c.rankings[r].with_columns(pl.lit(c.cat.id).alias("category"))
+                          .select("category", *c.rankings[r].columns))
+    pub.files[rel.replace(".html", ".csv")] = pl.concat(frames).write_csv()
+    pub.page(rel, title=f"Standings after round {r}", subtitle="", sections=secs,
+             prev=round_rel("standings", r - 1) if r > 1 else None,
+             next=round_rel("standings", r + 1) if r < last else None,
+             jumps=jumps(rel, run, [("How the tie-breaks work", "standings/explained.html")]),
+             pdf=PRINTED_ROUND)
+
+
+def explained(pub: Publication, run, last: int) -> None:
+    """``standings/explained.html``: the tie-breaks in words and how direct encounter
+    decided each tied group (after the last complete round)."""
     if last:
         page = "standings/explained.html"
         pub.page(page, title="How the tie-breaks work",
@@ -229,6 +242,42 @@ def standings_by_round(pub: Publication, run) -> None:
                            "contributed to each tie-break, and what a cut removed."),
                  sections=[_explained(run, c) for c in run.categories if c.done], pdf=False,
                  jumps=jumps(page, run))
+
+
+def rounds_pages(pub: Publication, run) -> None:
+    """Every round's pages — its standings (:func:`standings_of_round`), its pairings
+    (:func:`pairings_of_round`) — as one group per round (:meth:`Publication.group`): a round
+    whose pages are made of exactly what the last run's were is taken from it, not built
+    again (a changed result of round 9 rebuilds round 9's pages, not rounds 1 to 8: issue
+    26); then how the tie-breaks work."""
+    last = max((c.done for c in run.categories), default=0)
+    per_round = round_items(run)
+    for r in sorted(set(range(1, last + 1)) | set(per_round)):
+        def build(r: int = r) -> None:
+            if r <= last:
+                standings_of_round(pub, run, r, last)
+            if r in per_round:
+                pairings_of_round(pub, run, r, per_round)
+        pub.group(f"round-{r:02d}", round_key(pub, run, r, last, per_round), build)
+    explained(pub, run, last)
+
+
+def round_key(pub: Publication, run, r: int, last: int, per_round: dict[int, list[tuple]]) -> str:
+    """Everything the pages of round ``r`` are made of, digested (:func:`flows.site.pages.
+    fingerprint`): the page context, the event's configuration, the rounds around it (the
+    links to the previous and next), and of every category its players, its rankings after
+    rounds ``r - 1`` and ``r``, its games and results through round ``r``, the new pairing
+    when it is of round ``r``, the same-state rule's log of the round and the rating changes
+    through it. Nothing of a later round is in it: a changed result of round 9 leaves the key
+    of rounds 1 to 8 as it was."""
+    cats = []
+    for c in run.categories:
+        pairing = c.pairing if c.pairing is not None and c.pairing.round == r else None
+        cats.append((c.cat, c.players, c.rankings.get(r - 1), c.rankings.get(r),
+                     c.results.filter(pl.col("round") == r), c.card.filter(pl.col("round") <= r),
+                     r <= c.done, c.rounds, pairing, c.rule_logs.get(r), c.ratings_by_round.get(r)))
+    return fingerprint(pub.ctx, run.cfg, run.blocked, r, r < last, r - 1 in per_round,
+                       r + 1 in per_round, cats)
 
 
 def tiebreak_legend(run) -> Table:
@@ -328,54 +377,62 @@ def not_paired(c, r: int, new: bool) -> list[str]:
 
 
 def pairings_by_round(pub: Publication, run) -> None:
-    """For every round with rows in results.csv, and the new pairing: ``pairings/round-NN``
+    """The pairings of every round with rows in results.csv, and the new pairing
+    (:func:`pairings_of_round`)."""
+    per_round = round_items(run)
+    for r in sorted(per_round):
+        pairings_of_round(pub, run, r, per_round)
+
+
+def pairings_of_round(pub: Publication, run, r: int, per_round: dict[int, list[tuple]]) -> None:
+    """For a round with rows in results.csv, or the new pairing (``per_round``:
+    :func:`round_items`): ``pairings/round-NN``
     by board (results as they come in), ``pairings/round-NN-alphabetical`` (every player's
     board, colour and opponent) and the hall sheet ``pairings/round-NN-hall.pdf`` (large
     type, no result: it does not change when the results come in). The same-state rule's
     changes are logged on the page of the round they apply to."""
-    per_round = round_items(run)
+    items = per_round[r]
     pab = run.cfg.swiss.pab_points
-    for r, items in sorted(per_round.items()):
-        rel, alpha, hall = (round_rel("pairings", r), round_rel("pairings", r, "-alphabetical"),
-                            f"pairings/round-{r:02d}-hall.pdf")
-        secs, alpha_secs, hall_secs, frames = [], [], [], []
-        for c, rows, new in items:
-            before = c.rankings.get(r - 1)
-            pts = dict(zip(before["sno"], before["points"])) if before is not None else {}
-            f = _pairing_frame(c, rows, pts, rel)
-            missing = not_paired(c, r, new)
-            why = ("free: no game in the Berger table, or withdrawn" if run.cfg.round_robin is not None
-                   else "withdrawn or absent")
-            notes = [f"Not paired in round {r} ({why}): {', '.join(missing)}."] if missing else []
-            secs.append(Section(f"{c.cat.name} — round {r}", anchor=c.cat.id, notes=notes, tables=[table_from_frame(
-                f, BOARD_COLUMNS, numeric=["board", "w_sno", "w_rating", "w_pts", "b_pts", "b_rating", "b_sno"],
-                links={"w_name": "w_href", "b_label": "b_href"})]))
-            hall_secs.append(Section(f"{c.cat.name} — round {r}", notes=notes, tables=[table_from_frame(
-                f.with_columns(pl.when(pl.col("black_id").is_null()).then(pl.col("res")).otherwise(pl.lit(""))
-                               .alias("blank")),
-                HALL_COLUMNS, numeric=["board", "w_pts", "b_pts"])]))
-            alpha_secs.append(_alphabetical(c, rows, pts, alpha, r, pab, missing))
-            log = c.rule_logs.get(r)
-            if log:
-                secs.append(Section(f"{c.cat.name} — same-state rule in round {r}", intro=[SAME_STATE_NOTE],
-                                    tables=[table_from_frame(pl.DataFrame({"change": log}),
-                                                             [("change", "Pairing changed by the rule")])]))
-            frames.append(f.select(pl.lit(c.cat.id).alias("category"), "round", "board",
-                                   pl.col("white_id"), pl.col("w_name").alias("white"),
-                                   pl.col("black_id"), pl.col("b_name").alias("black"), "result"))
-        pub.files[rel.replace(".html", ".csv")] = pl.concat(frames).write_csv()
-        prev, nxt = r - 1 in per_round, r + 1 in per_round
-        pub.page(rel, title=f"Pairings — round {r}", subtitle="", sections=secs, pdf=False,
-                 prev=round_rel("pairings", r - 1) if prev else None,
-                 next=round_rel("pairings", r + 1) if nxt else None,
-                 jumps=jumps(rel, run, [("Alphabetical", alpha), ("Hall sheet (PDF)", hall)]))
-        pub.page(alpha, title=f"Pairings — round {r}, alphabetical", subtitle="", sections=alpha_secs,
-                 pdf=False, prev=round_rel("pairings", r - 1, "-alphabetical") if prev else None,
-                 next=round_rel("pairings", r + 1, "-alphabetical") if nxt else None,
-                 jumps=jumps(alpha, run, [("By board", rel), ("Hall sheet (PDF)", hall)]))
-        pub.add_pdf(hall, render.render_page("hall.html", **{**pub.ctx, **PRINTED_ROUND},
-                                             title=f"Pairings — round {r}", sections=hall_secs))
-        pub.titles[hall] = f"Pairings — round {r}, sheet for the playing hall (PDF)"
+    rel, alpha, hall = (round_rel("pairings", r), round_rel("pairings", r, "-alphabetical"),
+                        f"pairings/round-{r:02d}-hall.pdf")
+    secs, alpha_secs, hall_secs, frames = [], [], [], []
+    for c, rows, new in items:
+        before = c.rankings.get(r - 1)
+        pts = dict(zip(before["sno"], before["points"])) if before is not None else {}
+        f = _pairing_frame(c, rows, pts, rel)
+        missing = not_paired(c, r, new)
+        why = ("free: no game in the Berger table, or withdrawn" if run.cfg.round_robin is not None
+               else "withdrawn or absent")
+        notes = [f"Not paired in round {r} ({why}): {', '.join(missing)}."] if missing else []
+        secs.append(Section(f"{c.cat.name} — round {r}", anchor=c.cat.id, notes=notes, tables=[table_from_frame(
+            f, BOARD_COLUMNS, numeric=["board", "w_sno", "w_rating", "w_pts", "b_pts", "b_rating", "b_sno"],
+            links={"w_name": "w_href", "b_label": "b_href"})]))
+        hall_secs.append(Section(f"{c.cat.name} — round {r}", notes=notes, tables=[table_from_frame(
+            f.with_columns(pl.when(pl.col("black_id").is_null()).then(pl.col("res")).otherwise(pl.lit(""))
+                           .alias("blank")),
+            HALL_COLUMNS, numeric=["board", "w_pts", "b_pts"])]))
+        alpha_secs.append(_alphabetical(c, rows, pts, alpha, r, pab, missing))
+        log = c.rule_logs.get(r)
+        if log:
+            secs.append(Section(f"{c.cat.name} — same-state rule in round {r}", intro=[SAME_STATE_NOTE],
+                                tables=[table_from_frame(pl.DataFrame({"change": log}),
+                                                         [("change", "Pairing changed by the rule")])]))
+        frames.append(f.select(pl.lit(c.cat.id).alias("category"), "round", "board",
+                               pl.col("white_id"), pl.col("w_name").alias("white"),
+                               pl.col("black_id"), pl.col("b_name").alias("black"), "result"))
+    pub.files[rel.replace(".html", ".csv")] = pl.concat(frames).write_csv()
+    prev, nxt = r - 1 in per_round, r + 1 in per_round
+    pub.page(rel, title=f"Pairings — round {r}", subtitle="", sections=secs, pdf=False,
+             prev=round_rel("pairings", r - 1) if prev else None,
+             next=round_rel("pairings", r + 1) if nxt else None,
+             jumps=jumps(rel, run, [("Alphabetical", alpha), ("Hall sheet (PDF)", hall)]))
+    pub.page(alpha, title=f"Pairings — round {r}, alphabetical", subtitle="", sections=alpha_secs,
+             pdf=False, prev=round_rel("pairings", r - 1, "-alphabetical") if prev else None,
+             next=round_rel("pairings", r + 1, "-alphabetical") if nxt else None,
+             jumps=jumps(alpha, run, [("By board", rel), ("Hall sheet (PDF)", hall)]))
+    pub.add_pdf(hall, render.render_page("hall.html", **{**pub.ctx, **PRINTED_ROUND},
+                                         title=f"Pairings — round {r}", sections=hall_secs))
+    pub.titles[hall] = f"Pairings — round {r}, sheet for the playing hall (PDF)"
 
 
 def _alphabetical(c, rows: pl.DataFrame, pts: dict[int, float], page: str, r: int, pab: float,

@@ -22,8 +22,7 @@ def publish_rounds_and_players(pub: Publication, run) -> None:
 
 def publish_rounds(pub: Publication, run) -> None:
     """Standings and pairings of every round, with the hall sheets."""
-    pages.standings_by_round(pub, run)
-    pages.pairings_by_round(pub, run)
+    pages.rounds_pages(pub, run)
 
 
 def publish_players(pub: Publication, run) -> None:

@@ -1,0 +1,142 @@
+"""A rerun takes the pages of a round whose makings did not change (issue 26): each round's
+pages are a group (``Publication.group``) keyed by a digest of what they are made of
+(``flows.site.pages.fingerprint``; ``flows.site.swiss.round_key``). A changed result of the
+last round rebuilds that round's pages and leaves the earlier rounds' as they were — and the
+event so built is byte for byte the event built from scratch, PDFs included (their fonts are
+stamped with a fixed time: ``flows.site.render.PDF_EPOCH``)."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import polars as pl
+import pytest
+
+from flows.site.pages import Publication, fingerprint
+from tests.bad_input_events import SWISS_FILES, write_event
+from tests.conftest import TIMED, output_files
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@dataclass
+class Box:
+    names: frozenset[str]
+    frame: pl.DataFrame
+
+
+def test_a_fingerprint_follows_the_content_not_the_process():
+    """Sets are digested by their sorted items: their ``repr`` follows string hashing, which
+    differs between processes (PYTHONHASHSEED), and a key that changes at every run never
+    keeps anything."""
+    code = ("from flows.site.pages import fingerprint; import polars as pl; "
+            "print(fingerprint({'a': frozenset({'x', 'y', 'zz', 'w'})}, pl.DataFrame({'n': [1, None]})))")
+    digests = {subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                              cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": seed}).stdout
+               for seed in ("1", "2", "3")}
+    assert len(digests) == 1
+
+
+def test_a_fingerprint_sees_every_cell_and_type():
+    base = Box(frozenset({"a"}), pl.DataFrame({"s": ["", "x"], "n": [1, 2]}))
+    same = Box(frozenset({"a"}), pl.DataFrame({"s": ["", "x"], "n": [1, 2]}))
+    assert fingerprint(base) == fingerprint(same)
+    for other in (Box(frozenset({"a"}), pl.DataFrame({"s": [None, "x"], "n": [1, 2]})),  # null, not ""
+                  Box(frozenset({"a"}), pl.DataFrame({"s": ["", "x"], "n": [1.0, 2.0]})),  # the type
+                  Box(frozenset({"a"}), pl.DataFrame({"s": ["", "x"], "n": [1, 3]})),
+                  Box(frozenset({"b"}), base.frame)):
+        assert fingerprint(other) != fingerprint(base)
+    assert fingerprint([1, 2]) != fingerprint([[1, 2]]) != fingerprint({1: 2})
+
+
+def test_a_fingerprint_refuses_what_it_cannot_see():
+    with pytest.raises(TypeError, match="no value repr"):
+        fingerprint({"rule": object()})
+
+
+def built(pub: Publication, text: str) -> None:
+    pub.files["r/a.html"] = f"<p>{text}</p>"
+    pub.files["r/a.csv"] = b"x\n1\n"
+    pub.titles["r/a.html"] = f"Round {text}"
+    pub.pdfs["r/a.pdf"] = f"<p>{text} printed</p>"
+
+
+def test_a_group_is_taken_from_the_last_run_only_with_its_key_and_its_files(tmp_path):
+    first = Publication(tmp_path)
+    assert not first.group("round-01", "k1", lambda: built(first, "one"))
+    record = first.cache["groups"]["round-01"]
+    assert set(record["files"]) == {"r/a.html", "r/a.csv"} and set(record["pdfs"]) == {"r/a.pdf"}
+    for rel, data in first.files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data.encode() if isinstance(data, str) else data)
+
+    def never() -> None:
+        raise AssertionError("built again")
+
+    again = Publication(tmp_path, kept_groups=first.cache["groups"])
+    assert again.group("round-01", "k1", never)
+    assert again.files == first.files and again.titles == first.titles
+    assert again.kept_pdfs == record["pdfs"] and not again.pdfs
+    assert again.cache["groups"]["round-01"] == record and again.timings["groups_kept"] == 1
+
+    other_key = Publication(tmp_path, kept_groups=first.cache["groups"])
+    assert not other_key.group("round-01", "k2", lambda: built(other_key, "two"))
+    assert other_key.files["r/a.html"] == "<p>two</p>" and other_key.timings["groups_built"] == 1
+
+    (tmp_path / "r" / "a.csv").write_bytes(b"x\n2\n")  # not as the last run wrote it
+    changed = Publication(tmp_path, kept_groups=first.cache["groups"])
+    assert not changed.group("round-01", "k1", lambda: built(changed, "one"))
+    assert changed.files["r/a.csv"] == b"x\n1\n"
+
+
+def test_the_same_html_makes_the_same_pdf_at_another_time():
+    from flows.site import render
+
+    html = "<html><body><h1>Standings</h1><p>Renée 1½ — Ødegaard 0</p></body></html>"
+    first = render.html_to_pdf(html)
+    time.sleep(1.1)  # the fonts' stamp has seconds
+    assert render.html_to_pdf(html) == first
+
+
+def groups(folder: Path) -> dict[str, int]:
+    timings = json.loads((folder / "manifest.json").read_text())["timings"]
+    return {k: v for k, v in timings.items() if k.startswith("groups_")}
+
+
+def test_a_changed_last_round_result_rebuilds_that_round_and_equals_a_clean_build(prefect_harness,
+                                                                                tmp_path):
+    from flows.pipeline.events import run_events
+
+    inputs, fresh_inputs = tmp_path / "inputs", tmp_path / "fresh-inputs"
+    event = write_event(inputs / "tiny-swiss", SWISS_FILES)
+    out, fresh = tmp_path / "out", tmp_path / "fresh"
+    assert run_events(inputs, out, send_mail=False) == {"tiny-swiss": "ok"}
+    assert groups(out / "tiny-swiss") == {"groups_built": 3}  # rounds 1, 2 and the pairing of 3
+    text = (event / "results.csv").read_text()
+    assert "2,3,S6,S5,1-0" in text
+    (event / "results.csv").write_text(text.replace("2,3,S6,S5,1-0", "2,3,S6,S5,0-1"))
+    assert run_events(inputs, out, send_mail=False) == {"tiny-swiss": "ok"}
+    assert groups(out / "tiny-swiss") == {"groups_kept": 1, "groups_built": 2}  # round 1 kept
+    shutil.copytree(inputs, fresh_inputs)
+    assert run_events(fresh_inputs, fresh, send_mail=False) == {"tiny-swiss": "ok"}
+    assert output_files(out / "tiny-swiss", TIMED) == output_files(fresh / "tiny-swiss", TIMED)
+
+    players = (event / "players.csv").read_text()  # a renamed player is on every round's pages
+    name = next(csv.DictReader(io.StringIO(players)))["name"]
+    (event / "players.csv").write_text(players.replace(name, f"{name} Renamed", 1))
+    assert run_events(inputs, out, send_mail=False) == {"tiny-swiss": "ok"}
+    assert groups(out / "tiny-swiss") == {"groups_built": 3}
+    shutil.rmtree(fresh)
+    shutil.copy(event / "players.csv", fresh_inputs / "tiny-swiss" / "players.csv")
+    assert run_events(fresh_inputs, fresh, send_mail=False) == {"tiny-swiss": "ok"}
+    assert output_files(out / "tiny-swiss", TIMED) == output_files(fresh / "tiny-swiss", TIMED)
+    assert f"{name} Renamed" in (out / "tiny-swiss" / "standings" / "round-01.html").read_text()

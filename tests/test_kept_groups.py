@@ -86,11 +86,11 @@ def test_a_group_is_taken_from_the_last_run_only_with_its_key_and_its_files(tmp_
     assert again.group("round-01", "k1", never)
     assert again.files == first.files and again.titles == first.titles
     assert again.kept_pdfs == record["pdfs"] and not again.pdfs
-    assert again.cache["groups"]["round-01"] == record and again.timings["groups_kept"] == 1
+    assert again.cache["groups"]["round-01"] == record and again.timings["kept_rounds"] == 1
 
     other_key = Publication(tmp_path, kept_groups=first.cache["groups"])
     assert not other_key.group("round-01", "k2", lambda: built(other_key, "two"))
-    assert other_key.files["r/a.html"] == "<p>two</p>" and other_key.timings["groups_built"] == 1
+    assert other_key.files["r/a.html"] == "<p>two</p>" and other_key.timings["built_rounds"] == 1
 
     (tmp_path / "r" / "a.csv").write_bytes(b"x\n2\n")  # not as the last run wrote it
     changed = Publication(tmp_path, kept_groups=first.cache["groups"])
@@ -109,7 +109,7 @@ def test_the_same_html_makes_the_same_pdf_at_another_time():
 
 def groups(folder: Path) -> dict[str, int]:
     timings = json.loads((folder / "manifest.json").read_text())["timings"]
-    return {k: v for k, v in timings.items() if k.startswith("groups_")}
+    return {k: v for k, v in timings.items() if k.startswith(("kept_", "built_"))}
 
 
 def test_a_changed_last_round_result_rebuilds_that_round_and_equals_a_clean_build(prefect_harness,
@@ -120,12 +120,15 @@ def test_a_changed_last_round_result_rebuilds_that_round_and_equals_a_clean_buil
     event = write_event(inputs / "tiny-swiss", SWISS_FILES)
     out, fresh = tmp_path / "out", tmp_path / "fresh"
     assert run_events(inputs, out, send_mail=False) == {"tiny-swiss": "ok"}
-    assert groups(out / "tiny-swiss") == {"groups_built": 3}  # rounds 1, 2 and the pairing of 3
+    assert groups(out / "tiny-swiss") == {"built_rounds": 3, "built_players": 7}  # rounds 1, 2, 3's pairing
     text = (event / "results.csv").read_text()
     assert "2,3,S6,S5,1-0" in text
     (event / "results.csv").write_text(text.replace("2,3,S6,S5,1-0", "2,3,S6,S5,0-1"))
     assert run_events(inputs, out, send_mail=False) == {"tiny-swiss": "ok"}
-    assert groups(out / "tiny-swiss") == {"groups_kept": 1, "groups_built": 2}  # round 1 kept
+    made = groups(out / "tiny-swiss")
+    assert (made["kept_rounds"], made["built_rounds"]) == (1, 2)  # round 1 kept
+    # the two players and those whose tie-breaks or rank the result moved
+    assert made["built_players"] >= 2 and made["built_players"] + made.get("kept_players", 0) == 7
     shutil.copytree(inputs, fresh_inputs)
     assert run_events(fresh_inputs, fresh, send_mail=False) == {"tiny-swiss": "ok"}
     assert output_files(out / "tiny-swiss", TIMED) == output_files(fresh / "tiny-swiss", TIMED)
@@ -134,7 +137,7 @@ def test_a_changed_last_round_result_rebuilds_that_round_and_equals_a_clean_buil
     name = next(csv.DictReader(io.StringIO(players)))["name"]
     (event / "players.csv").write_text(players.replace(name, f"{name} Renamed", 1))
     assert run_events(inputs, out, send_mail=False) == {"tiny-swiss": "ok"}
-    assert groups(out / "tiny-swiss") == {"groups_built": 3}
+    assert groups(out / "tiny-swiss") == {"built_rounds": 3, "built_players": 7}
     shutil.rmtree(fresh)
     shutil.copy(event / "players.csv", fresh_inputs / "tiny-swiss" / "players.csv")
     assert run_events(fresh_inputs, fresh, send_mail=False) == {"tiny-swiss": "ok"}

@@ -6,8 +6,10 @@ from __future__ import annotations
 import datetime as dt
 import hashlib
 import io
-from collections.abc import Callable, Mapping, Sequence
+import itertools
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
+from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -137,33 +139,50 @@ class Publication:
         publishes them through this publication, unless the last run published the group
         ``name`` from the same ``key`` — a digest of everything its pages are made of
         (:func:`fingerprint`) — and its files are still byte for byte as that run wrote them:
-        then those are taken as they are (their PDFs too, not rendered again). Either way the
-        group is recorded for the next run (``cache["groups"]``). Returns True when taken.
+        then those are taken as they are (their PDFs too, not rendered again: :meth:`take`).
+        Either way the group is recorded for the next run (``cache["groups"]``). Returns True
+        when taken.
 
         Decision (issue 26): what a key must hold is the caller's to say; a key that misses
         something its pages show would keep a stale page, so every group's caller digests the
         whole state its pages read (the round's frames, the event's configuration and the page
         context), and tests/test_kept_groups.py holds a rerun to a clean build of every page."""
+        if self.take(name, key):
+            return True
+        with self.recording(name, key):
+            build()
+        return False
+
+    def take(self, name: str, key: str) -> bool:
+        """The group ``name`` as the last run published it, if it did from the same ``key``
+        and its files are unchanged on disk (see :meth:`group`); False: nothing taken, the
+        caller builds it (under :meth:`recording`)."""
         last = self.kept_groups.get(name)
         taken = last is not None and last.get("key") == key and self._take(last)
-        count = "groups_kept" if taken else "groups_built"  # for the manifest's timings
+        # for the manifest's timings: by the kind the name starts with ("round-05": rounds)
+        count = f"{'kept' if taken else 'built'}_{name.split('-', 1)[0]}s"
         self.timings[count] = self.timings.get(count, 0) + 1
         if taken:
             self.cache.setdefault("groups", {})[name] = last
-            return True
-        files, pdfs = set(self.files), set(self.pdfs)
-        titles, later, paged = set(self.titles), set(self.later_parts), set(self.paged)
-        build()
-        record = {"key": key,
-                  "files": {rel: [hashlib.sha256(_raw(self.files[rel])).hexdigest(),
-                                  isinstance(self.files[rel], str)]
-                            for rel in sorted(set(self.files) - files)},
-                  "pdfs": {rel: render.digest(self.pdfs[rel]) for rel in sorted(set(self.pdfs) - pdfs)},
-                  "titles": {rel: self.titles[rel] for rel in sorted(set(self.titles) - titles)},
-                  "later_parts": sorted(self.later_parts - later),
-                  "paged": sorted(self.paged - paged)}
-        self.cache.setdefault("groups", {})[name] = record
-        return False
+        return taken
+
+    @contextmanager
+    def recording(self, name: str, key: str) -> Iterator[None]:
+        """Record what the block publishes as the group ``name`` made from ``key``, for the
+        next run's :meth:`take`: the files, PDFs and titles it adds (a group adds paths of its
+        own; it does not publish a path again)."""
+        n_files, n_pdfs, n_titles = len(self.files), len(self.pdfs), len(self.titles)
+        later, paged = set(self.later_parts), set(self.paged)
+        yield
+        files = _added(self.files, n_files)
+        self.cache.setdefault("groups", {})[name] = {
+            "key": key,
+            "files": {rel: [hashlib.sha256(_raw(self.files[rel])).hexdigest(),
+                            isinstance(self.files[rel], str)] for rel in files},
+            "pdfs": {rel: render.digest(self.pdfs[rel]) for rel in _added(self.pdfs, n_pdfs)},
+            "titles": {rel: self.titles[rel] for rel in _added(self.titles, n_titles)},
+            "later_parts": sorted(self.later_parts - later),
+            "paged": sorted(self.paged - paged)}
 
     def _take(self, record: dict[str, Any]) -> bool:
         """The files of a group the last run wrote (``record``: :meth:`group`), if each is
@@ -239,6 +258,12 @@ class Publication:
                 printed["sections"] = printed_sections(printed["sections"])
             self.add_pdf(rel.removesuffix(".html") + ".pdf", render.render_page(template, **printed))
         return html
+
+
+def _added(d: dict[str, Any], before: int) -> list[str]:
+    """The keys added to ``d`` since it held ``before`` (dicts keep their order: read from
+    the end, without walking the thousands before)."""
+    return sorted(itertools.islice(reversed(d), len(d) - before))
 
 
 def _raw(data: bytes | str) -> bytes:

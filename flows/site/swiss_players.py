@@ -10,10 +10,12 @@ no email address."""
 
 from __future__ import annotations
 
+import hashlib
+
 import polars as pl
 
 from flows.site import swiss_ratings
-from flows.site.pages import Publication
+from flows.site.pages import Publication, fingerprint
 from flows.site.present import Col, Row, Section, Table, fmt, table_from_frame, tables_by
 from flows.site.swiss import round_items, round_rel
 from flows.site.swiss_common import (
@@ -116,52 +118,98 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
                                      ("opp_rating", "Rtg"), ("opp_state", "State")])
     game_table = {"numeric": ["round", "board", "opponent", "opp_rating", "total", "rank_label"],
                   "links": {"opp_label": "o_href"}, "empty": "Not paired yet."}
-    games = tables_by(table, "sno", game_columns, **game_table)
-    detail_by: dict = {}
     ranking = c.rankings.get(c.done)
     names = dict(zip(info["sno"].to_list(), info["name"].to_list(), strict=True))
-    if c.done:
-        detail = explain_tiebreaks(c.card, c.players.select("sno", "rating"), s.tiebreaks,
-                                   edition=s.tiebreak_edition, rounds=c.done)
-        detail_by = _tiebreak_rows(run, detail, names)
+    detail = (explain_tiebreaks(c.card, c.players.select("sno", "rating"), s.tiebreaks,
+                                edition=s.tiebreak_edition, rounds=c.done) if c.done else None)
+    snos = sorted(names)
+    keys = player_keys(pub, run, c, snos, [table, detail, ranking, c.prizes,
+                                           *(f for rc in c.ratings.values() for f in rc)])
+    todo = [sno for sno in snos if not pub.take(f"player-{cid}-{sno}", keys[sno])]
+    if not todo:
+        return
+    table = table.filter(pl.col("sno").is_in(todo))
+    games = tables_by(table, "sno", game_columns, **game_table)
+    detail_by: dict = {}
+    if detail is not None:
+        detail_by = _tiebreak_rows(run, detail.filter(pl.col("sno").is_in(todo)), names)
     prizes = {}
     if c.prizes is not None:
         prizes = {r["sno"]: r for r in c.prizes.filter(pl.col("amount") > 0).iter_rows(named=True)}
     now = {r["sno"]: r for r in ranking.iter_rows(named=True)} if ranking is not None else {}
-    snos = sorted(names)
     cur = run.cfg.event.currency
     about = {r["sno"]: r for r in info.iter_rows(named=True)}
+    at = {sno: i for i, sno in enumerate(snos)}
+    for sno in todo:
+        with pub.recording(f"player-{cid}-{sno}", keys[sno]):
+            _player_page(pub, run, c, sno, snos, at[sno], about[sno], now, prizes, cur, games, table,
+                         game_columns, game_table, detail_by, names)
+
+
+def player_keys(pub: Publication, run, c, snos: list[int], frames: list[pl.DataFrame | None]
+                ) -> dict[int, str]:
+    """Start number -> a digest of everything the player's page is made of (its group's key,
+    :meth:`flows.site.pages.Publication.group`): what all the category's pages share (the page
+    context, the event's configuration, the category, its players — every opponent's name and
+    rating —, its rounds complete, the frames' schemas) and the player's own rows of each of
+    ``frames`` (the games table, the tie-break contributions, the standings, the prizes, the
+    rating changes; each frame has ``sno``), in order, through polars' row hashes (stable
+    within one polars version: the cache of groups is only read by the same program and
+    libraries, :func:`flows.pipeline.tasks.kept_groups`). A changed result changes the pages of
+    the players whose rows it changes — the two players, their opponents' tie-breaks, the
+    players whose rank moved — and no other."""
+    shared = fingerprint(pub.ctx, run.cfg, c.cat, c.done, c.rounds, c.players,
+                         [None if f is None else dict(f.schema) for f in frames])
+    rows: dict[int, list] = {sno: [] for sno in snos}
+    for k, f in enumerate(frames):
+        if f is None or f.is_empty():
+            continue
+        hashed = (f.select(pl.col("sno").cast(pl.Int64), pl.Series("h", f.hash_rows(), pl.UInt64))
+                  .group_by("sno", maintain_order=True).agg("h"))
+        for sno, hs in zip(hashed["sno"].to_list(), hashed["h"].to_list(), strict=True):
+            if sno in rows:
+                rows[sno].append((k, hs))
+    out = {}
     for i, sno in enumerate(snos):
-        p = about[sno]
-        rel = player_rel(cid, sno)
-        facts = [("Category", c.cat.name), ("Start number", str(sno)), ("Title", p["title"] or "—"),
-                 ("Rating", fmt(p["rating"]) or "unrated"), ("FIDE id", p["fide_id"] or "—"),
-                 ("Federation", p["nationality"] or "—"), ("State association", p["state"] or "(none)")]
-        if sno in now:
-            r = now[sno]
-            facts.append((f"After round {c.done}", f"{fmt(r['points'])} points, rank {r['rank_label']}"))
-        facts += swiss_ratings.player_facts(run, c, sno)
-        if sno in prizes:
-            pr = prizes[sno]
-            facts.append(("Prize", f"place {pr['place']}, {amount_text(pr['amount'], cur)}"
-                          + (f" ({pr['flag']})" if pr["flag"] else "")))
-        mine = games.get(sno) or table_from_frame(table.clear(), game_columns, **game_table)
-        secs = [Section("Round by round", tables=[mine],
-            notes=["Result: the player's own score (1, ½, 0; + and − for forfeits). Pts and Rk: "
-                   "points and rank after the round, as the standings after it show them."])]
-        secs += swiss_ratings.player_sections(run, c, sno, names)
-        if sno in now and sno in detail_by:
-            secs.append(_tiebreak_section(run, c, now[sno], *detail_by[sno]))
-        jumps = [{"href": href(rel, list_rel(cid, True)), "label": "Players A-Z"},
-                 {"href": href(rel, list_rel(cid)), "label": "Starting rank"}]
-        if c.done:
-            jumps.append({"href": href(rel, f"{round_rel('standings', c.done)}#{cid}"),
-                          "label": f"Standings after round {c.done}"})
-            jumps.append({"href": href(rel, f"crosstable.html#{cid}"), "label": "Crosstable"})
-        pub.page(rel, "player.html", pdf=False, title=p["name"],
-                 subtitle=f"{c.cat.name} · start number {sno}", facts=facts, sections=secs, jumps=jumps,
-                 prev=player_rel(cid, snos[i - 1]) if i > 0 else None,
-                 next=player_rel(cid, snos[i + 1]) if i + 1 < len(snos) else None)
+        neighbours = (snos[i - 1] if i else None, snos[i + 1] if i + 1 < len(snos) else None)
+        out[sno] = hashlib.sha256(f"{shared}|{sno}|{neighbours}|{rows[sno]}".encode()).hexdigest()
+    return out
+
+
+def _player_page(pub: Publication, run, c, sno: int, snos: list[int], i: int, p: dict, now: dict,
+                 prizes: dict, cur: str, games: dict, table: pl.DataFrame, game_columns: list,
+                 game_table: dict, detail_by: dict, names: dict[int, str]) -> None:
+    """One player's page (:func:`_category_pages` made its parts for the whole category)."""
+    cid = c.cat.id
+    rel = player_rel(cid, sno)
+    facts = [("Category", c.cat.name), ("Start number", str(sno)), ("Title", p["title"] or "—"),
+             ("Rating", fmt(p["rating"]) or "unrated"), ("FIDE id", p["fide_id"] or "—"),
+             ("Federation", p["nationality"] or "—"), ("State association", p["state"] or "(none)")]
+    if sno in now:
+        r = now[sno]
+        facts.append((f"After round {c.done}", f"{fmt(r['points'])} points, rank {r['rank_label']}"))
+    facts += swiss_ratings.player_facts(run, c, sno)
+    if sno in prizes:
+        pr = prizes[sno]
+        facts.append(("Prize", f"place {pr['place']}, {amount_text(pr['amount'], cur)}"
+                      + (f" ({pr['flag']})" if pr["flag"] else "")))
+    mine = games.get(sno) or table_from_frame(table.clear(), game_columns, **game_table)
+    secs = [Section("Round by round", tables=[mine],
+        notes=["Result: the player's own score (1, ½, 0; + and − for forfeits). Pts and Rk: "
+               "points and rank after the round, as the standings after it show them."])]
+    secs += swiss_ratings.player_sections(run, c, sno, names)
+    if sno in now and sno in detail_by:
+        secs.append(_tiebreak_section(run, c, now[sno], *detail_by[sno]))
+    jumps = [{"href": href(rel, list_rel(cid, True)), "label": "Players A-Z"},
+             {"href": href(rel, list_rel(cid)), "label": "Starting rank"}]
+    if c.done:
+        jumps.append({"href": href(rel, f"{round_rel('standings', c.done)}#{cid}"),
+                      "label": f"Standings after round {c.done}"})
+        jumps.append({"href": href(rel, f"crosstable.html#{cid}"), "label": "Crosstable"})
+    pub.page(rel, "player.html", pdf=False, title=p["name"],
+             subtitle=f"{c.cat.name} · start number {sno}", facts=facts, sections=secs, jumps=jumps,
+             prev=player_rel(cid, snos[i - 1]) if i > 0 else None,
+             next=player_rel(cid, snos[i + 1]) if i + 1 < len(snos) else None)
 
 
 def _tiebreak_rows(run, detail: pl.DataFrame, names: dict[int, str]

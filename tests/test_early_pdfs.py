@@ -45,8 +45,11 @@ def test_only_the_pdfs_the_run_renders_start_early_and_only_with_renderers(tmp_p
     (out / "standings").mkdir(parents=True)
     (out / "standings" / "round-01.pdf").write_bytes(b"%PDF old")
     kept = "<p>round 1, as published</p>"
-    (out / "manifest.json").write_text(json.dumps({"outputs": [
-        {"path": "standings/round-01.pdf", "html_sha256": hashlib.sha256(kept.encode()).hexdigest()}]}))
+    outputs = [{"path": "standings/round-01.pdf", "html_sha256": hashlib.sha256(kept.encode()).hexdigest()}]
+    (out / "manifest.json").write_text(json.dumps({"renderer": "weasyprint 0.1, fonts stamped now",
+                                                   "outputs": outputs}))
+    assert tasks.early_pdfs(out, "local").wanted("standings/round-01.pdf", kept) is True  # another renderer
+    (out / "manifest.json").write_text(json.dumps({"renderer": render.renderer_id(), "outputs": outputs}))
     early = tasks.early_pdfs(out, "local")
     assert early is not None and tasks.early_pdfs(out, "dask") is None
     assert early.wanted("standings/round-01.pdf", kept) is False          # unchanged: kept

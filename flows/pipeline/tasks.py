@@ -240,9 +240,14 @@ def kept_groups(out_dir: Path) -> dict[str, dict[str, Any]]:
 
 
 def previous_render_hashes(out_dir: Path) -> dict[str, str]:
+    """The PDFs of the event's last run that may be kept: path -> sha256 of the HTML each was
+    rendered from, for those still on disk — none when that run's renderer was another
+    (:func:`flows.site.render.renderer_id`: a PDF is its HTML and its renderer)."""
     try:
         data = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
+        return {}
+    if not isinstance(data, dict) or data.get("renderer") != render.renderer_id():
         return {}
     return {o["path"]: o["html_sha256"] for o in data.get("outputs", [])
             if o.get("html_sha256") and (out_dir / o["path"]).exists()}
@@ -479,6 +484,7 @@ def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
         "outputs": outputs,
         "versions": {p: _version(p) for p in ("chessfed", "prefect", "polars", "jinja2", "weasyprint")}
         | {"python": platform.python_version()},
+        "renderer": render.renderer_id(),
         "timings": pub.timings,
         "mail": mail_report,
         "notes": pub.notes,

@@ -199,6 +199,20 @@ PDF_EPOCH = "0"
 ``SOURCE_DATE_EPOCH`` is already set, that): the same HTML makes the same PDF, byte for byte."""
 
 
+def renderer_id() -> str:
+    """What, besides its HTML, makes a PDF's bytes: the versions of WeasyPrint and of
+    fontTools (which subsets the fonts) and the fonts' stamp (:data:`PDF_EPOCH`). The manifest
+    records it; a PDF is kept from an earlier run only when this is the same
+    (:func:`flows.pipeline.tasks.previous_render_hashes`)."""
+    libs = []
+    for pkg in ("weasyprint", "fonttools"):
+        try:
+            libs.append(f"{pkg} {version(pkg)}")
+        except PackageNotFoundError:
+            libs.append(f"{pkg} none")
+    return ", ".join(libs) + f", fonts stamped {os.environ.get('SOURCE_DATE_EPOCH', PDF_EPOCH)}"
+
+
 def html_to_pdf(html: str) -> bytes:
     """One PDF from one self-contained HTML page. A page carrying the shared stylesheet
     (:func:`render_page` inlines it) is rendered with the stylesheet parsed once per renderer

@@ -87,6 +87,8 @@ def test_a_group_is_taken_from_the_last_run_only_with_its_key_and_its_files(tmp_
     assert again.files == first.files and again.titles == first.titles
     assert again.kept_pdfs == record["pdfs"] and not again.pdfs
     assert again.cache["groups"]["round-01"] == record and again.timings["kept_rounds"] == 1
+    assert first.groups_summary() == "kept from the last run 0 of 1 round groups; built: 1 new"
+    assert again.groups_summary() == "kept from the last run 1 of 1 round groups"
 
     other_key = Publication(tmp_path, kept_groups=first.cache["groups"])
     assert not other_key.group("round-01", "k2", lambda: built(other_key, "two"))
@@ -96,6 +98,7 @@ def test_a_group_is_taken_from_the_last_run_only_with_its_key_and_its_files(tmp_
     changed = Publication(tmp_path, kept_groups=first.cache["groups"])
     assert not changed.group("round-01", "k1", lambda: built(changed, "one"))
     assert changed.files["r/a.csv"] == b"x\n1\n"
+    assert other_key.rebuilt == {"changed": 1} and changed.rebuilt == {"files changed on disk": 1}
 
 
 def test_the_same_html_makes_the_same_pdf_at_another_time():

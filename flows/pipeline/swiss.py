@@ -75,8 +75,9 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir:
                 info["detail"] = (f"{run.reused} of {plural(audited, 'round')} known from the last "
                                   f"run, {audited - run.reused} paired again")
         pub.cache["pairings"] = {"program": unchanged.program_fingerprint(), "rounds": run.pairings}
-    with step("pages"):
+    with step("pages") as info:
         letters = pages_task(quote(pub), cfg, quote(run), as_of)
+        info["detail"] = pub.groups_summary()
     return pub, letters
 
 

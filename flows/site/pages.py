@@ -123,6 +123,11 @@ class Publication:
     ``cache`` recorded them (:func:`flows.pipeline.tasks.kept_groups`: only where this program
     made them and their PDFs are still as rendered)."""
 
+    rebuilt: dict[str, int] = field(default_factory=dict)
+    """Why the groups built this run were not taken from the last one (:meth:`take`): "new"
+    (the last run did not publish it, or was made by another program), "changed" (what it is
+    made of), "files changed on disk" -> how many."""
+
     kept_pdfs: dict[str, str] = field(default_factory=dict)
     """The PDFs of groups taken from the last run (path -> sha256 of the HTML they were
     rendered from): not rendered again; their files stay as they are."""
@@ -159,6 +164,10 @@ class Publication:
         caller builds it (under :meth:`recording`)."""
         last = self.kept_groups.get(name)
         taken = last is not None and last.get("key") == key and self._take(last)
+        if not taken:  # why it is built (the run's progress says it: groups_summary)
+            why = ("new" if last is None else "changed" if last.get("key") != key
+                   else "files changed on disk")
+            self.rebuilt[why] = self.rebuilt.get(why, 0) + 1
         # for the manifest's timings: by the kind the name starts with ("round-05": rounds)
         count = f"{'kept' if taken else 'built'}_{name.split('-', 1)[0]}s"
         self.timings[count] = self.timings.get(count, 0) + 1
@@ -183,6 +192,20 @@ class Publication:
             "titles": {rel: self.titles[rel] for rel in _added(self.titles, n_titles)},
             "later_parts": sorted(self.later_parts - later),
             "paged": sorted(self.paged - paged)}
+
+    def groups_summary(self) -> str:
+        """What this run took from the last one and what it built again, and why ("" when it
+        has no groups): "kept 8 of 9 groups of round pages, 2,765 of 3,000 of player pages;
+        built: 236 changed"."""
+        kinds = sorted({k.split("_", 1)[1] for k in self.timings
+                        if k.startswith(("kept_", "built_"))})
+        if not kinds:
+            return ""
+        parts = [f"{self.timings.get(f'kept_{k}', 0):,} of "
+                 f"{self.timings.get(f'kept_{k}', 0) + self.timings.get(f'built_{k}', 0):,} "
+                 f"{k.removesuffix('s')} groups" for k in kinds]
+        built = ", ".join(f"{n:,} {why}" for why, n in sorted(self.rebuilt.items()))
+        return "kept from the last run " + ", ".join(parts) + (f"; built: {built}" if built else "")
 
     def _take(self, record: dict[str, Any]) -> bool:
         """The files of a group the last run wrote (``record``: :meth:`group`), if each is

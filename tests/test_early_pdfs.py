@@ -45,7 +45,8 @@ def test_only_the_pdfs_the_run_renders_start_early_and_only_with_renderers(tmp_p
     (out / "standings").mkdir(parents=True)
     (out / "standings" / "round-01.pdf").write_bytes(b"%PDF old")
     kept = "<p>round 1, as published</p>"
-    outputs = [{"path": "standings/round-01.pdf", "html_sha256": hashlib.sha256(kept.encode()).hexdigest()}]
+    outputs = [{"path": "standings/round-01.pdf", "html_sha256": hashlib.sha256(kept.encode()).hexdigest(),
+                "sha256": hashlib.sha256(b"%PDF old").hexdigest(), "bytes": len(b"%PDF old")}]
     (out / "manifest.json").write_text(json.dumps({"renderer": "weasyprint 0.1, fonts stamped now",
                                                    "outputs": outputs}))
     assert tasks.early_pdfs(out, "local").wanted("standings/round-01.pdf", kept) is True  # another renderer
@@ -60,6 +61,9 @@ def test_only_the_pdfs_the_run_renders_start_early_and_only_with_renderers(tmp_p
     assert early.futures == {}  # one renderer: PDFs render in this process, at the end
     tasks.discard_early_pdfs(out)
     assert str(out) not in tasks.EARLY
+    (out / "standings" / "round-01.pdf").write_bytes(b"%PDF new")  # replaced since: not adopted
+    assert tasks.early_pdfs(out, "local").wanted("standings/round-01.pdf", kept) is True
+    tasks.discard_early_pdfs(out)
 
 
 def test_every_pdf_of_a_publication_is_told_as_soon_as_its_html_is_made(tmp_path):

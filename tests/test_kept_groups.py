@@ -21,7 +21,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from flows.site.pages import Publication, fingerprint
+from flows.site.pages import Publication, fingerprint, group_key
 from tests.bad_input_events import SWISS_FILES, write_event
 from tests.conftest import TIMED, output_files
 
@@ -59,8 +59,25 @@ def test_a_fingerprint_sees_every_cell_and_type():
 
 
 def test_a_fingerprint_refuses_what_it_cannot_see():
-    with pytest.raises(TypeError, match="no value repr"):
+    with pytest.raises(TypeError, match="not a value"):
         fingerprint({"rule": object()})
+    assert fingerprint({"venue": "Hall at 0xford"})  # a text is a value, whatever it says
+
+
+def test_a_key_of_what_cannot_be_digested_builds_the_group_and_says_so(tmp_path):
+    pub = Publication(tmp_path, kept_groups={"round-01": {"key": "", "files": {}, "pdfs": {}}})
+    key = group_key(pub, {"rule": object()})
+    assert key == ""
+    assert not pub.take("round-01", key) and pub.rebuilt == {"no key": 1}
+    assert any(n.startswith("pages built without a key") for n in pub.notes)
+
+
+def test_a_fingerprint_keeps_the_shape_of_nested_values():
+    assert fingerprint([frozenset({1}), 2]) != fingerprint([frozenset({1, 2})])
+    assert fingerprint([[1], 2]) != fingerprint([[1, 2]])
+    a, b = list(range(100)), list(range(100))
+    b[50] = -1
+    assert fingerprint(pl.Series(a)) != fingerprint(pl.Series(b))  # not by a shortened repr
 
 
 def built(pub: Publication, text: str) -> None:
@@ -124,6 +141,8 @@ def test_a_changed_last_round_result_rebuilds_that_round_and_equals_a_clean_buil
     out, fresh = tmp_path / "out", tmp_path / "fresh"
     assert run_events(inputs, out, send_mail=False) == {"tiny-swiss": "ok"}
     assert groups(out / "tiny-swiss") == {"built_rounds": 3, "built_players": 7}  # rounds 1, 2, 3's pairing
+    notes = json.loads((out / "tiny-swiss" / "manifest.json").read_text())["notes"]
+    assert not [n for n in notes if "without a key" in n]  # the event's state is digestible
     text = (event / "results.csv").read_text()
     assert "2,3,S6,S5,1-0" in text
     (event / "results.csv").write_text(text.replace("2,3,S6,S5,1-0", "2,3,S6,S5,0-1"))

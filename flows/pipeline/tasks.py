@@ -242,7 +242,8 @@ def kept_groups(out_dir: Path) -> dict[str, dict[str, Any]]:
 def previous_render_hashes(out_dir: Path) -> dict[str, str]:
     """The PDFs of the event's last run that may be kept: path -> sha256 of the HTML each was
     rendered from, for those still on disk — none when that run's renderer was another
-    (:func:`flows.site.render.renderer_id`: a PDF is its HTML and its renderer)."""
+    (:func:`flows.site.render.renderer_id`: a PDF is its HTML and its renderer), and of those
+    only the files still as that run wrote them."""
     try:
         data = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -250,7 +251,16 @@ def previous_render_hashes(out_dir: Path) -> dict[str, str]:
     if not isinstance(data, dict) or data.get("renderer") != render.renderer_id():
         return {}
     return {o["path"]: o["html_sha256"] for o in data.get("outputs", [])
-            if o.get("html_sha256") and (out_dir / o["path"]).exists()}
+            if o.get("html_sha256") and _as_recorded(out_dir / o["path"], o)}
+
+
+def _as_recorded(path: Path, entry: dict[str, Any]) -> bool:
+    """The file is on disk with the size and checksum its manifest entry records (a PDF
+    replaced or damaged since is rendered again, not adopted)."""
+    try:
+        return path.stat().st_size == entry.get("bytes") and io.sha256(path) == entry.get("sha256")
+    except OSError:
+        return False
 
 
 def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,

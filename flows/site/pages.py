@@ -11,6 +11,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from collections.abc import Set as AbstractSet
 from contextlib import contextmanager
 from dataclasses import dataclass, field, fields, is_dataclass, replace
+from decimal import Decimal
+from enum import Enum
 from pathlib import Path
 from typing import Any
 
@@ -163,10 +165,10 @@ class Publication:
         and its files are unchanged on disk (see :meth:`group`); False: nothing taken, the
         caller builds it (under :meth:`recording`)."""
         last = self.kept_groups.get(name)
-        taken = last is not None and last.get("key") == key and self._take(last)
+        taken = bool(key) and last is not None and last.get("key") == key and self._take(last)
         if not taken:  # why it is built (the run's progress says it: groups_summary)
-            why = ("new" if last is None else "changed" if last.get("key") != key
-                   else "files changed on disk")
+            why = ("no key" if not key else "new" if last is None
+                   else "changed" if last.get("key") != key else "files changed on disk")
             self.rebuilt[why] = self.rebuilt.get(why, 0) + 1
         # for the manifest's timings: by the kind the name starts with ("round-05": rounds)
         count = f"{'kept' if taken else 'built'}_{name.split('-', 1)[0]}s"
@@ -293,46 +295,71 @@ def _raw(data: bytes | str) -> bytes:
     return data.encode("utf-8") if isinstance(data, str) else data
 
 
+VALUE_TYPES = (str, bytes, int, float, complex, bool, type(None), Decimal, dt.date, dt.time,
+               dt.timedelta, Enum, Path)
+"""What :func:`fingerprint` digests by its ``repr``: types whose ``repr`` is their whole value
+(and polars' data types, and Enum and polars data type classes)."""
+
+
+def group_key(pub: Publication, *parts: Any) -> str:
+    """:func:`fingerprint` of ``parts`` as a group's key; "" (the group is built, never
+    taken) when a part is not a value it can digest — noted in the manifest, so that a
+    configuration holding such a value costs a rebuild, never a stale page nor a failed run."""
+    try:
+        return fingerprint(*parts)
+    except TypeError as e:
+        note = f"pages built without a key: {e}"
+        if note not in pub.notes:
+            pub.notes.append(note)
+        return ""
+
+
 def fingerprint(*parts: Any) -> str:
-    """A digest of ``parts`` for :meth:`Publication.group`'s key: polars frames by their
-    content (Arrow IPC bytes, schema included), dataclasses by their fields, mappings,
-    sequences and sets by their items (sets sorted: a set's ``repr`` follows string hashing,
-    which differs from one process to the next), anything else by its ``repr``. A value
-    whose ``repr`` names a memory address (an object without a value ``repr``) is refused:
-    it would differ at every run, or worse, hide what the page shows."""
+    """A digest of ``parts`` for :meth:`Publication.group`'s key: polars frames and series by
+    their content (Arrow IPC bytes, schema included), dataclasses by their type and fields,
+    mappings, sequences and sets by their length and items (sets sorted: a set's ``repr``
+    follows string hashing, which differs from one process to the next; named tuples by their
+    type too), values (:data:`VALUE_TYPES`) by their ``repr``. Anything else is refused
+    (TypeError): its ``repr`` may name a memory address (it would differ at every run) or
+    leave out what the page shows (a long array's)."""
     h = hashlib.sha256()
 
     def put(x: Any) -> None:
+        if isinstance(x, pl.Series):
+            x = x.to_frame()
         if isinstance(x, pl.DataFrame):
             buf = io.BytesIO()
             x.rechunk().write_ipc(buf, compression="uncompressed")
             h.update(b"F" + hashlib.sha256(buf.getvalue()).digest())
         elif is_dataclass(x) and not isinstance(x, type):
-            h.update(f"D{type(x).__qualname__}(".encode())
+            h.update(f"D{type(x).__module__}.{type(x).__qualname__}(".encode())
             for f in fields(x):
                 h.update(f.name.encode() + b"=")
                 put(getattr(x, f.name))
             h.update(b")")
         elif isinstance(x, Mapping):
-            h.update(b"{")
+            h.update(f"{{{len(x)}:".encode())
             for k, v in x.items():
                 put(k)
                 put(v)
             h.update(b"}")
         elif isinstance(x, (list, tuple)):
-            h.update(b"[")
+            kind = type(x).__qualname__ if hasattr(x, "_fields") else ""
+            h.update(f"[{kind}{len(x)}:".encode())
             for v in x:
                 put(v)
             h.update(b"]")
         elif isinstance(x, AbstractSet):
-            h.update(b"S")
+            h.update(f"S{len(x)}:".encode())
             for v in sorted(x, key=repr):
                 put(v)
+            h.update(b"S")
+        elif (isinstance(x, (*VALUE_TYPES, pl.DataType))
+              or (isinstance(x, type) and issubclass(x, (Enum, pl.DataType)))):
+            h.update(b"R" + repr(x).encode() + b"\0")
         else:
-            text = repr(x)
-            if " at 0x" in text:
-                raise TypeError(f"fingerprint: {type(x).__qualname__} has no value repr: {text}")
-            h.update(b"R" + text.encode() + b"\0")
+            raise TypeError(f"fingerprint: a {type(x).__qualname__} is not a value it can digest: "
+                            f"{repr(x)[:80]}")
 
     for p in parts:
         put(p)

@@ -200,12 +200,16 @@ PDF_EPOCH = "0"
 
 
 def renderer_id() -> str:
-    """What, besides its HTML, makes a PDF's bytes: the versions of WeasyPrint and of
-    fontTools (which subsets the fonts) and the fonts' stamp (:data:`PDF_EPOCH`). The manifest
-    records it; a PDF is kept from an earlier run only when this is the same
-    (:func:`flows.pipeline.tasks.previous_render_hashes`)."""
+    """What, besides its HTML, makes a PDF's bytes: the versions of WeasyPrint, of the
+    libraries it writes PDFs with (pydyf; fontTools subsets the fonts; tinycss2, cssselect2 and
+    tinyhtml5 read the page; Pyphen hyphenates; Pillow reads images) and the fonts' stamp
+    (:data:`PDF_EPOCH`). The manifest records it; a PDF is kept from an earlier run only when
+    this is the same (:func:`flows.pipeline.tasks.previous_render_hashes`). Not in it: the
+    system's Pango, HarfBuzz and font files: after an upgrade of those, the PDFs made before
+    it are kept while their HTML is the same (delete an event's PDFs to have them made again)."""
     libs = []
-    for pkg in ("weasyprint", "fonttools"):
+    for pkg in ("weasyprint", "pydyf", "fonttools", "tinycss2", "cssselect2", "tinyhtml5",
+                "pyphen", "pillow"):
         try:
             libs.append(f"{pkg} {version(pkg)}")
         except PackageNotFoundError:

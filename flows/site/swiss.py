@@ -14,7 +14,7 @@ from dataclasses import replace
 import polars as pl
 
 from flows.site import render, swiss_ratings
-from flows.site.pages import OFFICE, LinkGroup, Publication, fingerprint
+from flows.site.pages import OFFICE, LinkGroup, Publication, group_key
 from flows.site.present import Details, Section, Table, fmt, table_from_frame
 from flows.site.swiss_common import (
     COLOUR,
@@ -264,7 +264,7 @@ def rounds_pages(pub: Publication, run) -> None:
 
 def round_key(pub: Publication, run, r: int, last: int, per_round: dict[int, list[tuple]]) -> str:
     """Everything the pages of round ``r`` are made of, digested (:func:`flows.site.pages.
-    fingerprint`): the page context, the event's configuration, the rounds around it (the
+    group_key`): the page context, the event's configuration, the rounds around it (the
     links to the previous and next), and of every category its players, its rankings after
     rounds ``r - 1`` and ``r``, its games and results through round ``r``, the new pairing
     when it is of round ``r``, the same-state rule's log of the round and the rating changes
@@ -276,8 +276,8 @@ def round_key(pub: Publication, run, r: int, last: int, per_round: dict[int, lis
         cats.append((c.cat, c.players, c.rankings.get(r - 1), c.rankings.get(r),
                      c.results.filter(pl.col("round") == r), c.card.filter(pl.col("round") <= r),
                      r <= c.done, c.rounds, pairing, c.rule_logs.get(r), c.ratings_by_round.get(r)))
-    return fingerprint(pub.ctx, run.cfg, run.blocked, r, r < last, r - 1 in per_round,
-                       r + 1 in per_round, cats)
+    return group_key(pub, pub.ctx, run.cfg, run.blocked, r, r < last, r - 1 in per_round,
+                     r + 1 in per_round, cats)
 
 
 def tiebreak_legend(run) -> Table:

@@ -15,7 +15,7 @@ import hashlib
 import polars as pl
 
 from flows.site import swiss_ratings
-from flows.site.pages import Publication, fingerprint
+from flows.site.pages import Publication, group_key
 from flows.site.present import Col, Row, Section, Table, fmt, table_from_frame, tables_by
 from flows.site.swiss import round_items, round_rel
 from flows.site.swiss_common import (
@@ -158,8 +158,10 @@ def player_keys(pub: Publication, run, c, snos: list[int], frames: list[pl.DataF
     libraries, :func:`flows.pipeline.tasks.kept_groups`). A changed result changes the pages of
     the players whose rows it changes — the two players, their opponents' tie-breaks, the
     players whose rank moved — and no other."""
-    shared = fingerprint(pub.ctx, run.cfg, c.cat, c.done, c.rounds, c.players,
-                         [None if f is None else dict(f.schema) for f in frames])
+    shared = group_key(pub, pub.ctx, run.cfg, c.cat, c.done, c.rounds, c.players,
+                       [None if f is None else dict(f.schema) for f in frames])
+    if not shared:  # not digestible: every page is built (group_key)
+        return dict.fromkeys(snos, "")
     rows: dict[int, list] = {sno: [] for sno in snos}
     for k, f in enumerate(frames):
         if f is None or f.is_empty():

@@ -223,9 +223,10 @@ def known_pairings(out_dir: Path) -> dict[str, Any]:
 def kept_groups(out_dir: Path) -> dict[str, dict[str, Any]]:
     """The groups of pages the event's last run published (its manifest's ``cache``:
     :meth:`flows.site.pages.Publication.group`), when that run was made by this program
-    (:func:`flows.pipeline.unchanged.program_fingerprint`) — and of those, the groups whose
-    PDFs are still on disk as rendered from the HTML recorded (the manifest's
-    ``html_sha256``). The group's other files are checked when taken."""
+    (:func:`flows.pipeline.unchanged.program_fingerprint`), each marked ``pdfs_as_rendered``
+    when its PDFs are still on disk as rendered from the HTML recorded (the manifest's
+    ``html_sha256``; a group without is built again). The group's other files are checked
+    when taken."""
     try:
         data = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
     except (OSError, ValueError):
@@ -235,8 +236,9 @@ def kept_groups(out_dir: Path) -> dict[str, dict[str, Any]]:
             or not isinstance(cache.get("groups"), dict)):
         return {}
     rendered = previous_render_hashes(out_dir)
-    return {name: g for name, g in cache["groups"].items()
-            if all(rendered.get(rel) == sha for rel, sha in g.get("pdfs", {}).items())}
+    return {name: g | {"pdfs_as_rendered": all(rendered.get(rel) == sha
+                                               for rel, sha in g.get("pdfs", {}).items())}
+            for name, g in cache["groups"].items() if isinstance(g, dict)}
 
 
 def previous_render_hashes(out_dir: Path) -> dict[str, str]:
@@ -446,6 +448,8 @@ def publish_task(pub: Publication, cfg: EventConfig | None, event_dir: Path,
     for rel in sorted(pub.paged):
         for stale in paging.stale_parts(staging, rel, pub.files):
             stale.unlink()
+    for stale in pub.stale_group_files(set(pdfs)):
+        (staging / stale).unlink(missing_ok=True)
     write_files(staging, {"manifest.json": manifest_json(
         pub, cfg, event_dir, input_names, as_of, pdfs, staging, mail_report)})
     publish_folder.publish(staging, pub.out_dir)

@@ -123,7 +123,8 @@ class Publication:
     kept_groups: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The groups of pages the last run published (:meth:`group`), by name, as its manifest's
     ``cache`` recorded them (:func:`flows.pipeline.tasks.kept_groups`: only where this program
-    made them and their PDFs are still as rendered)."""
+    made them; ``pdfs_as_rendered`` False: a PDF of it is not as rendered, it is built).
+    Those this run does not publish are removed (:meth:`stale_group_files`)."""
 
     rebuilt: dict[str, int] = field(default_factory=dict)
     """Why the groups built this run were not taken from the last one (:meth:`take`): "new"
@@ -165,7 +166,8 @@ class Publication:
         and its files are unchanged on disk (see :meth:`group`); False: nothing taken, the
         caller builds it (under :meth:`recording`)."""
         last = self.kept_groups.get(name)
-        taken = bool(key) and last is not None and last.get("key") == key and self._take(last)
+        taken = (bool(key) and last is not None and last.get("key") == key
+                 and last.get("pdfs_as_rendered", True) and self._take(last))
         if not taken:  # why it is built (the run's progress says it: groups_summary)
             why = ("no key" if not key else "new" if last is None
                    else "changed" if last.get("key") != key else "files changed on disk")
@@ -174,8 +176,18 @@ class Publication:
         count = f"{'kept' if taken else 'built'}_{name.split('-', 1)[0]}s"
         self.timings[count] = self.timings.get(count, 0) + 1
         if taken:
-            self.cache.setdefault("groups", {})[name] = last
+            self.cache.setdefault("groups", {})[name] = {
+                k: v for k, v in last.items() if k != "pdfs_as_rendered"}
         return taken
+
+    def stale_group_files(self, produced: set[str]) -> list[str]:
+        """The files of the last run's groups that this run does not publish (the page of a
+        player no longer in players.csv, the standings of a round whose results were taken
+        back): removed from the outputs, as a clean build would not have them (``produced``:
+        this run's PDFs; its other files are ``files``)."""
+        return sorted({rel for g in self.kept_groups.values()
+                       for rel in (*g.get("files", {}), *g.get("pdfs", {}))
+                       if rel not in self.files and rel not in produced})
 
     @contextmanager
     def recording(self, name: str, key: str) -> Iterator[None]:

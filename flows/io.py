@@ -182,12 +182,17 @@ FILE_MODE = 0o666 & ~UMASK
 each gets this mode before it takes its name."""
 
 
+def as_bytes(data: bytes | str) -> bytes:
+    """An output's bytes as written: text in UTF-8."""
+    return data.encode("utf-8") if isinstance(data, str) else data
+
+
 def atomic_write(path: Path, data: bytes | str) -> Path:
     """Write ``data`` to ``path`` through a temporary file in the same folder and an
     ``os.replace``, so readers never see a half-written output; the file gets
     :data:`FILE_MODE` (folders are made with the umask's default, 0755 under umask 022)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    raw = data.encode("utf-8") if isinstance(data, str) else data
+    raw = as_bytes(data)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         os.fchmod(fd, FILE_MODE)

@@ -39,7 +39,7 @@ def _published(tiebreaks: tuple[str, ...] | None = None) -> dict[str, str]:
         cfg = cfg.with_table("swiss", dataclasses.replace(cfg.swiss, tiebreaks=tiebreaks))
     run = run_swiss(cfg, raw_inputs(NJ), cfg.event.as_of)
     pub = Publication(Path("unused"), ctx=event_context(run.cfg, run.as_of))
-    swiss_pages.standings_by_round(pub, run)
+    swiss_pages.rounds_pages(pub, run)
     swiss_players.player_pages(pub, run)
     return pub.files
 

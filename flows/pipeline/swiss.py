@@ -57,10 +57,11 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir:
     file of its site (their PDFs start rendering as their HTML is made) and its letters.
     ``notice``: said on every web page (a held publication's, :mod:`flows.pipeline.last_good`)."""
     assert cfg.swiss is not None or cfg.round_robin is not None
+    program = unchanged.program_fingerprint()  # what made the groups of pages and the pairings
     pub = Publication(out_dir, ctx={**event_context(cfg, as_of), "notice": notice},
                       timings=step.timings, on_pdf=tasks.early_pdfs(out_dir, renderer),
-                      kept_groups=tasks.kept_groups(out_dir))
-    pub.cache["program"] = unchanged.program_fingerprint()  # what made the groups of pages
+                      kept_groups=tasks.kept_groups(out_dir, program))
+    pub.cache["program"] = program
     with step("validate"):
         run = validate(cfg, quote(raw), as_of)
     if not run.blocked:
@@ -74,7 +75,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir:
                 audited = sum(c.done for c in run.categories)
                 info["detail"] = (f"{run.reused} of {plural(audited, 'round')} known from the last "
                                   f"run, {audited - run.reused} paired again")
-        pub.cache["pairings"] = {"program": unchanged.program_fingerprint(), "rounds": run.pairings}
+        pub.cache["pairings"] = {"program": program, "rounds": run.pairings}
     with step("pages") as info:
         letters = pages_task(quote(pub), cfg, quote(run), as_of)
         info["detail"] = pub.groups_summary()

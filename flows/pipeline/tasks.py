@@ -180,7 +180,7 @@ def write_files(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
     written = []
     for rel, data in sorted(files.items()):
         path = out_dir / rel
-        raw = data.encode("utf-8") if isinstance(data, str) else data
+        raw = io.as_bytes(data)
         if path.exists() and path.read_bytes() == raw:
             continue
         io.atomic_write(path, raw)
@@ -220,9 +220,9 @@ def known_pairings(out_dir: Path) -> dict[str, Any]:
     return pairings["rounds"]
 
 
-def kept_groups(out_dir: Path) -> dict[str, dict[str, Any]]:
+def kept_groups(out_dir: Path, program: str) -> dict[str, dict[str, Any]]:
     """The groups of pages the event's last run published (its manifest's ``cache``:
-    :meth:`flows.site.pages.Publication.group`), when that run was made by this program
+    :meth:`flows.site.pages.Publication.group`), when that run was made by this ``program``
     (:func:`flows.pipeline.unchanged.program_fingerprint`), each marked ``pdfs_as_rendered``
     when its PDFs are still on disk as rendered from the HTML recorded (the manifest's
     ``html_sha256``; a group without is built again). The group's other files are checked
@@ -232,7 +232,7 @@ def kept_groups(out_dir: Path) -> dict[str, dict[str, Any]]:
     except (OSError, ValueError):
         return {}
     cache = data.get("cache") if isinstance(data, dict) else None
-    if (not isinstance(cache, dict) or cache.get("program") != unchanged.program_fingerprint()
+    if (not isinstance(cache, dict) or cache.get("program") != program
             or not isinstance(cache.get("groups"), dict)):
         return {}
     rendered = previous_render_hashes(out_dir)
@@ -477,7 +477,7 @@ def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
         data = pub.files.get(rel)
         path = root / rel
         if data is not None:  # as written under root (write_files): hashed here, not read back
-            raw = data.encode("utf-8") if isinstance(data, str) else data
+            raw = io.as_bytes(data)
             entry["sha256"] = hashlib.sha256(raw).hexdigest()
             entry["bytes"] = len(raw)
         elif path.exists():  # a PDF kept from the last run

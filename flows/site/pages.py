@@ -19,6 +19,7 @@ from typing import Any
 import polars as pl
 import segno
 
+from flows.io import as_bytes
 from flows.site import paging, render
 from flows.site.present import Section, Table, printed_sections, table_from_frame
 from flows.site.render import plural
@@ -200,7 +201,7 @@ class Publication:
         files = _added(self.files, n_files)
         self.cache.setdefault("groups", {})[name] = {
             "key": key,
-            "files": {rel: [hashlib.sha256(_raw(self.files[rel])).hexdigest(),
+            "files": {rel: [hashlib.sha256(as_bytes(self.files[rel])).hexdigest(),
                             isinstance(self.files[rel], str)] for rel in files},
             "pdfs": {rel: render.digest(self.pdfs[rel]) for rel in _added(self.pdfs, n_pdfs)},
             "titles": {rel: self.titles[rel] for rel in _added(self.titles, n_titles)},
@@ -301,10 +302,6 @@ def _added(d: dict[str, Any], before: int) -> list[str]:
     """The keys added to ``d`` since it held ``before`` (dicts keep their order: read from
     the end, without walking the thousands before)."""
     return sorted(itertools.islice(reversed(d), len(d) - before))
-
-
-def _raw(data: bytes | str) -> bytes:
-    return data.encode("utf-8") if isinstance(data, str) else data
 
 
 VALUE_TYPES = (str, bytes, int, float, complex, bool, type(None), Decimal, dt.date, dt.time,

@@ -202,14 +202,6 @@ def standings_notes(run, ranking: pl.DataFrame) -> list[str]:
     return out
 
 
-def standings_by_round(pub: Publication, run) -> None:
-    """The standings after every complete round, and how the tie-breaks work."""
-    last = max((c.done for c in run.categories), default=0)
-    for r in range(1, last + 1):
-        standings_of_round(pub, run, r, last)
-    explained(pub, run, last)
-
-
 def standings_of_round(pub: Publication, run, r: int, last: int) -> None:
     """``standings/round-NN`` (and its CSV and PDF): every category's standings after round
     ``r`` (``last``: the last complete round, for the link to the next)."""
@@ -374,14 +366,6 @@ def not_paired(c, r: int, new: bool) -> list[str]:
         return []
     names = dict(zip(c.players["sno"].to_list(), c.players["name"].to_list(), strict=True))
     return [f"{names[s]} ({s})" for s in snos]
-
-
-def pairings_by_round(pub: Publication, run) -> None:
-    """The pairings of every round with rows in results.csv, and the new pairing
-    (:func:`pairings_of_round`)."""
-    per_round = round_items(run)
-    for r in sorted(per_round):
-        pairings_of_round(pub, run, r, per_round)
 
 
 def pairings_of_round(pub: Publication, run, r: int, per_round: dict[int, list[tuple]]) -> None:

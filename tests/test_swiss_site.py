@@ -17,6 +17,7 @@ import polars as pl
 import pytest
 
 from flows import io as flows_io
+from flows.site import render
 from flows.site import swiss_site as site
 from flows.site.pages import (
     OFFICE,
@@ -357,28 +358,35 @@ def test_a_round_s_printed_documents_do_not_change_when_the_next_round_is_added(
     assert "pairings/round-11-hall.pdf" in ten.pdfs
 
 
-def column_rows(html: str, nth: int) -> list[dict[str, tuple[str, str]]]:
-    """The rows of the nth table of a printed page set in columns (flows/site/render.py
-    ``column_table_html``: a cell per column, a line per row), as :func:`table` gives them."""
-    found = re.findall(r'<table class="columns">(.*?)</table>', html, re.S)[nth]
-    labels = [unescape(x) for x in re.findall(r"<th(?: [^>]*)?>(.*?)</th>", found)]
-    rows: list[dict[str, tuple[str, str]]] = []
-    for tr in re.findall(r'<tr class="lines">(.*?)</tr>', found, re.S):
-        cols = [unescape(x).split("\n") for x in re.findall(r"<td(?: [^>]*)?>(.*?)</td>", tr, re.S)]
-        assert len(cols) == len(labels) and len({len(c) for c in cols}) == 1, "columns not level"
-        rows += [{k: (v, "") for k, v in zip(labels, line, strict=True)} for line in zip(*cols, strict=True)]
-    return rows
+def hall_rows(html: str, nth: int) -> list[dict[str, tuple[str, str]]]:
+    """The rows of the nth table of a hall sheet (flows/site/render.py ``hall_text_html``: a
+    line of text per board), cut at its header's columns, as :func:`table` gives them."""
+    from tests.test_table_html import hall_fields
+
+    found = re.findall(r'<table class="text hall-lines"[^>]*>(.*?)</table>', html, re.S)[nth]
+    header = unescape(re.search(r"<th>(.*?)</th>", found).group(1))
+    labels = header.split()
+    lines = [unescape(x) for tr in re.findall(r'<tr class="lines"><td>(.*?)</td>', found, re.S)
+             for x in tr.split("\n")]
+    return [{k: (v, "") for k, v in zip(labels, hall_fields(header, x), strict=True)} for x in lines]
 
 
 def test_the_hall_sheet_has_every_board_in_large_type_and_no_result_before_the_round():
     pub, run = publish(through=9)
     html = pub.pdfs["pairings/round-10-hall.pdf"]
     assert 'class="hall"' in html
+    tables = re.findall(r'<table class="text hall-lines"(?: style="font-size: ([\d.]+)pt")?>', html)
+    assert len(tables) == len(run.categories)
+    assert all(not size or float(size) >= render.HALL_PORTRAIT_PT for size in tables)  # large type
     for i, c in enumerate(run.categories):
-        rows = column_rows(html, i)
+        rows = hall_rows(html, i)
         assert len(rows) == len(c.pairing.boards) + len(c.pairing.setup.byes)
         assert [r["Board"][0] for r in rows][:3] == ["1", "2", "3"]
-        assert {r["Result"][0] for r in rows if r["Black"][0] not in ("bye", "half-point bye")} == {""}
+        # the result is a line to write on (underscores), a bye's result is printed
+        assert {r["Result"][0].strip("_") for r in rows if r["Black"][0] not in ("bye", "half-point bye")} == {""}
+        assert all(r["Result"][0] for r in rows)
+        names = dict(zip(c.players["sno"], c.players["name"]))
+        assert {r["White"][0] for r in rows} <= set(names.values())
 
 
 @pytest.mark.parametrize("code, white, text", [

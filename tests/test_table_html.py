@@ -3,8 +3,8 @@ event's pages hold millions of cells). A table of rows must be what the Jinja ``
 it replaced made, byte for byte: that macro is kept here as the reference and both render every
 table of the National Junior demo's site and the edge cases (no rows, a caption, links,
 classes, text that must be escaped, text already marked safe). A printed text table holds its
-lines in cells of 120 (``text_lines``), a printed hall sheet its columns in cells
-(``column_table_html``): every line is there once, in order, level with its row."""
+lines in cells of 120 (``text_lines``), a printed hall sheet a line of text per board
+(``hall_text_html``): every line is there once, in order, every cell in its column."""
 
 from __future__ import annotations
 
@@ -113,33 +113,68 @@ def test_a_text_table_holds_every_line_once_in_order_with_its_class():
     assert len({len(t) for t, c in got if c}) == 1
 
 
-def test_the_hall_sheet_set_in_columns_keeps_every_row_level():
-    rows = [Row([str(b), f"White {b}", "1", "PAB" if b == 150 else "", "1", f"Black {b}"]) for b in range(1, 151)]
-    t = Table([Col("Board", "num"), Col("White"), Col("Pts", "num"), Col("Result"), Col("Pts", "num"),
-               Col("Black")], rows)
-    html = str(render.column_table_html(t))
-    assert '<table class="columns">' in html and html.count('<tr class="lines">') == 2
-    got = []
-    for tr in re.findall(r'<tr class="lines">(.*?)</tr>', html, re.S):
-        cols = [x.split("\n") for x in re.findall(r"<td(?: [^>]*)?>(.*?)</td>", tr, re.S)]
-        assert len({len(c) for c in cols}) == 1
-        got += [list(r) for r in zip(*cols, strict=True)]
-    assert got == [r.cells for r in rows]
+HALL = [Col("Board", "num"), Col("White"), Col("Pts", "num"), Col("Result"), Col("Pts", "num"),
+        Col("Black")]
 
 
-@pytest.mark.parametrize("change", ["long name", "link", "row class", "two lines"])
-def test_a_table_that_cannot_be_set_in_columns_is_printed_as_rows(change):
+def hall_fields(header: str, line: str) -> list[str]:
+    """A hall sheet's line cut back into its cells at its header's columns: a column of text
+    starts where its label does, a column of numbers ends where its label does."""
+    starts = [m.start() for m in re.finditer(r"\S+", header)]
+    labels = header.split()
+    cuts, pos = [], 0
+    for k, (label, start) in enumerate(zip(labels, starts, strict=True)):
+        end = starts[k + 1] if k + 1 < len(starts) else None
+        if HALL[k].css == "num":
+            cuts.append((pos, start + len(label)))
+            pos = start + len(label)
+        else:
+            cuts.append((start, end))
+            pos = end if end is not None else pos
+    return [line[a:b].strip() for a, b in cuts]
+
+
+def test_the_hall_sheet_is_a_line_of_text_per_board_every_cell_in_its_column():
+    rows = [Row([str(b), f"White {b}", "1½", "1 (bye)" if b == 150 else "", "" if b == 150 else "1",
+                 f"Black {b}" if b < 150 else "bye"]) for b in range(1, 151)]
+    html, wide = render.hall_text_html([Table(HALL, rows)])
+    assert not wide and str(html).count('<tr class="lines">') == 2  # 120 + 30 lines
+    header = unescape(re.search(r"<th>(.*?)</th>", html).group(1))
+    lines = [unescape(x) for tr in re.findall(r'<tr class="lines"><td>(.*?)</td>', html, re.S)
+             for x in tr.split("\n")]
+    assert header.split() == [c.label for c in HALL]
+    got = [hall_fields(header, x) for x in lines]
+    # the result is written on a line; the bye's result is printed
+    assert [[c if c.strip("_") else "" for c in g] for g in got] == [r.cells for r in rows]
+    assert all(set(g[3]) == {"_"} and len(g[3]) >= render.RESULT_CHARS for g in got[:149])
+
+
+def test_a_hall_sheet_with_long_names_goes_landscape_then_smaller_then_to_rows():
+    def sheet(name_chars: int):
+        rows = [Row(["1", "W" * name_chars, "0", "", "0", "B" * name_chars])]
+        html, wide = render.hall_text_html([Table(HALL, rows)])
+        size = re.search(r'font-size: ([\d.]+)pt', html)
+        return ("rows" if "hall-lines" not in html else "text"), wide, size and float(size.group(1))
+    # board 5 + 2 + name + 2 + pts 3 + 2 + result 8 + 2 + pts 3 + 2 + name = 29 + 2 names
+    assert sheet(16) == ("text", False, None)             # 61 characters: portrait, 13 pt
+    assert sheet(22) == ("text", False, 11.0)             # 73: portrait, 13 * 62 / 73 pt
+    assert sheet(24) == ("text", True, None)              # 77: would be under 11 pt, landscape
+    assert sheet(32) == ("text", True, None)              # 93: landscape, 13 pt
+    assert sheet(45) == ("text", True, 10.0)              # 119: landscape, 13 * 94 / 119 pt
+    assert sheet(60)[0] == "rows"                          # 149: below 9 pt, a table of rows
+
+
+@pytest.mark.parametrize("change", ["link", "row class", "two lines"])
+def test_a_table_that_cannot_be_lines_of_text_is_printed_as_rows(change):
     rows = [Row(["1", "Abbott, Jo", ""]), Row(["2", "Brown, Al", ""])]
-    if change == "long name":
-        rows[0].cells[1] = "Abbott-Featherstonehaugh, Josephine Alexandra Maria-Theresa of Somewhere"
-    elif change == "link":
+    if change == "link":
         rows[0].links = ["", "players/open/1.html", ""]
     elif change == "row class":
         rows[1].css = "flag"
     else:
         rows[0].cells[1] = "Abbott,\nJo"
     t = Table([Col("Board", "num"), Col("White"), Col("Result")], rows)
-    assert render.column_table_html(t) == render.table_html(t)
+    assert render.hall_text_html([t]) == (render.table_html(t), False)
 
 
 def test_tables_made_in_one_pass_are_the_tables_of_each_part_of_the_frame():

@@ -41,7 +41,7 @@ def environment() -> jinja2.Environment:
     )
     env.filters["plural"] = plural
     env.globals["table_html"] = table_html
-    env.globals["column_table_html"] = column_table_html
+    env.globals["hall_text_html"] = hall_text_html
     return env
 
 
@@ -83,46 +83,87 @@ def text_lines(lines: list[tuple[str, str]]) -> str:
     return "\n".join(out)
 
 
-COLUMN_CHARS = 64
-"""The widest table set in columns (:func:`column_table_html`): its columns' longest texts
-add up to at most this many characters, what fits an A4 portrait page in the hall sheet's
-13 pt type (182 mm, about 0.6 em a character)."""
+HALL_CHARS = 62
+"""The longest line of a hall sheet (:func:`hall_text_html`) printed on an A4 portrait page in
+its full 13 pt type: 182 mm less the page's and the cell's padding (498 pt and 0.6 em), at
+0.602 em a character (DejaVu Sans Mono)."""
+
+HALL_PORTRAIT_PT = 11.0
+"""The smallest type of a hall sheet on a portrait page: a longer line is printed on a
+landscape page."""
+
+HALL_WIDE_CHARS = 94
+"""The longest line of a hall sheet printed on an A4 landscape page (269 mm, 745 pt within the
+page's padding) in 13 pt type: a longer line makes the type smaller."""
+
+HALL_MIN_PT = 9.0
+"""The smallest type of a hall sheet: a line longer still (very long names) is printed as a
+table of rows, where names wrap."""
+
+RESULT_CHARS = 8
+"""The width of the line a result is written on in the hall sheet, in characters
+("1/2-1/2" and a little room)."""
 
 
-MIN_COLUMN_CHARS = 4
-"""The narrowest column of a table in columns, in characters (a result column's cells are
-blank: the line to write the result on)."""
-
-
-def column_table_html(t: Any, max_chars: int = COLUMN_CHARS) -> Markup:
-    """A printed table set in columns: a table row of :data:`LINES_PER_ROW` table rows, each
-    of its cells the texts of one column a line each (the lines of all cells have one height,
-    so they stay level), split where a page ends. The hall sheet's 1,500 boards of a
-    3,000-player round render in 3.9 s instead of 8.5 s (issue 26, docs/benchmarks.md). Its
-    columns are as wide as their longest text in characters (``<col>`` widths, at least
-    :data:`MIN_COLUMN_CHARS`), so that the print style lays the table out with a fixed layout
-    (``table-layout: fixed``: WeasyPrint does not measure every line twice; 4.0 -> 3.4 s).
-
-    Decision: a table with a link, a row class, a cell of two lines or texts too wide for
-    one line each (``max_chars``) is printed as a table of rows (:func:`table_html`): a cell
-    in columns neither wraps nor marks a row."""
+def hall_lines(t: Any) -> tuple[str, list[str]] | None:
+    """A hall sheet's table as lines of fixed-width text (:func:`hall_text_html`): its header
+    line and a line per row, each column as wide as its longest text, numbers right-aligned,
+    two spaces between columns; an empty cell of a column of text is the line to write the
+    result on (underscores, at least :data:`RESULT_CHARS`). None for a table this cannot
+    show: a link, a row class or a cell of two lines (they need a table of rows)."""
     rows = t.rows
-    widths = [max((len(r.cells[i]) for r in rows), default=0) for i in range(len(t.columns))]
-    if (not rows or sum(widths) > max_chars or any(r.css or any(r.links) for r in rows)
+    if (not rows or any(r.css or any(r.links) for r in rows)
             or any(len(r.cells) != len(t.columns) or any("\n" in c for c in r.cells) for r in rows)):
-        return table_html(t)
-    caption = f"<caption>{_text(t.caption)}</caption>" if t.caption else ""
-    weights = [max(w, len(c.label), MIN_COLUMN_CHARS) + 2 for w, c in zip(widths, t.columns, strict=True)]
-    cols = "".join(f'<col style="width: {100 * w / sum(weights):.2f}%">' for w in weights)
-    head = "".join(f'<th class="{_text(c.css)}">{_text(c.label)}</th>' for c in t.columns)
-    body = "".join(
-        '<tr class="lines">' + "".join(
-            f'<td class="{_text(c.css)}">' + "\n".join(_text(r.cells[i]) for r in rows[k:k + LINES_PER_ROW])
-            + "</td>" for i, c in enumerate(t.columns)) + "</tr>\n"
-        for k in range(0, len(rows), LINES_PER_ROW))
-    return Markup(f'<div class="scroll{" " + _text(t.css) if t.css else ""}"><table class="columns">\n'
-                  f"{caption}<colgroup>{cols}</colgroup><thead><tr>{head}</tr></thead>\n<tbody>\n"
-                  f"{body}</tbody>\n</table></div>")
+        return None
+    writes = [c.css != "num" and any(not r.cells[i] for r in rows) for i, c in enumerate(t.columns)]
+    widths = [max([len(c.label)] + [len(r.cells[i]) for r in rows] + [RESULT_CHARS if w else 0])
+              for i, (c, w) in enumerate(zip(t.columns, writes, strict=True))]
+
+    def line(cells: list[str], blank: str) -> str:
+        out = []
+        for cell, c, w, write in zip(cells, t.columns, widths, writes, strict=True):
+            if not cell and write:
+                cell = blank * w
+            out.append(cell.rjust(w) if c.css == "num" else cell.ljust(w))
+        return "  ".join(out).rstrip()
+
+    return line([c.label for c in t.columns], " "), [line(r.cells, "_") for r in rows]
+
+
+def hall_text_html(tables: list[Any]) -> tuple[Markup, bool]:
+    """A hall sheet section's tables as printed, and whether they need a landscape page: each
+    as lines of fixed-width text (:func:`hall_lines`) in cells of :data:`LINES_PER_ROW`, split
+    where a page ends, the header on every page, every other line shaded — in 13 pt type on
+    a portrait page up to :data:`HALL_CHARS` characters a line, then in smaller type down to
+    :data:`HALL_PORTRAIT_PT`; a longer line on a landscape page, in 13 pt type up to
+    :data:`HALL_WIDE_CHARS` characters, then smaller.
+
+    Decision (issue 26): the hall sheet is set in DejaVu Sans Mono, a line of text per board
+    (WeasyPrint lays out a line box per board instead of one per cell: the 1,500 boards of a
+    3,000-player round render in 0.9-1.1 s instead of 3.4 s set in a cell per column,
+    docs/benchmarks.md). A table whose lines would need type smaller than
+    :data:`HALL_MIN_PT`, or that :func:`hall_lines` cannot show, is printed as a table of
+    rows (:func:`table_html`)."""
+    made = [(t, hall_lines(t)) for t in tables]
+    chars = max((len(x) for _, m in made if m is not None for x in [m[0], *m[1]]), default=0)
+    size = 13.0 if chars <= HALL_CHARS else int(2 * 13.0 * HALL_CHARS / chars) / 2
+    wide = size < HALL_PORTRAIT_PT
+    if wide:
+        size = 13.0 if chars <= HALL_WIDE_CHARS else int(2 * 13.0 * HALL_WIDE_CHARS / chars) / 2
+    out = []
+    for t, m in made:
+        if m is None or size < HALL_MIN_PT:
+            out.append(table_html(t))
+            continue
+        header, lines = m
+        style = "" if size == 13.0 else f' style="font-size: {size:g}pt"'
+        caption = f"<caption>{_text(t.caption)}</caption>" if t.caption else ""
+        body = "".join(f'<tr class="lines"><td>{_text(chr(10).join(lines[k:k + LINES_PER_ROW]))}</td></tr>\n'
+                       for k in range(0, len(lines), LINES_PER_ROW))
+        out.append(f'<div class="scroll text"><table class="text hall-lines"{style}>\n{caption}'
+                   f"<thead><tr><th>{_text(header)}</th></tr></thead>\n<tbody>\n{body}</tbody>\n"
+                   "</table></div>")
+    return Markup("".join(out)), wide and size >= HALL_MIN_PT
 
 
 def table_html(t: Any) -> Markup:

@@ -414,6 +414,9 @@ def pairings_of_round(pub: Publication, run, r: int, per_round: dict[int, list[t
              pdf=False, prev=round_rel("pairings", r - 1, "-alphabetical") if prev else None,
              next=round_rel("pairings", r + 1, "-alphabetical") if nxt else None,
              jumps=jumps(alpha, run, [("By board", rel), ("Hall sheet (PDF)", hall)]))
+    if any(render.hall_text_html(s.tables)[1] for s in hall_secs):
+        for s in hall_secs:  # (one orientation for the document: the title's page too)
+            s.wide = True
     pub.add_pdf(hall, render.render_page("hall.html", **{**pub.ctx, **PRINTED_ROUND},
                                          title=f"Pairings — round {r}", sections=hall_secs))
     pub.titles[hall] = f"Pairings — round {r}, sheet for the playing hall (PDF)"

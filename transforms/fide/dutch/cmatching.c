@@ -1428,13 +1428,18 @@ static PyObject *Graph_rotate_in(Graph *g, PyObject *args, PyObject *kwds) {
     front[0] = (int)mq;
     for (int it = 0; it < depth && nf; it++) {
         int nn = 0;
+        /* the cycles this depth closes (through an edge to p's old mate) first: a cycle
+           that loses nothing ends the search, as no cycle gains while mate is optimal */
+        for (int f = 0; f < nf; f++) {
+            int a = front[f];
+            if (!POS(g, a, mp)) continue;
+            n_add(val, g->rdist + (size_t)a * K, W(g, a, mp), K);
+            if (best_end == -1 || n_cmp(val, bestv, K) > 0) { best_end = a; n_copy(bestv, val, K); }
+        }
+        if (best_end != -1 && n_iszero(bestv, K)) break;
         for (int f = 0; f < nf; f++) {
             int a = front[f];
             limb *da = g->rdist + (size_t)a * K;
-            if (POS(g, a, mp)) {
-                n_add(val, da, W(g, a, mp), K);
-                if (best_end == -1 || n_cmp(val, bestv, K) > 0) { best_end = a; n_copy(bestv, val, K); }
-            }
             for (int k = 0; k < nm; k++) {
                 int c = cl[k], mc = mcl[k];
                 if (c == a || mc == a || !POS(g, a, c)) continue;

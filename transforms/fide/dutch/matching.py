@@ -806,7 +806,9 @@ class MatchingGraph:
         """Like :meth:`swap_in`, through a longer alternating cycle among ``cand``: ``p``
         takes ``q``, ``q``'s mate takes another player of ``cand`` whose mate moves on, ...,
         until someone takes ``p``'s old mate. Accepted only if the cycle loses nothing, so
-        ``mate`` stays optimal; otherwise the caller re-solves."""
+        ``mate`` stays optimal; otherwise the caller re-solves. The search goes one step
+        deeper at a time and stops at the first depth that closes such a cycle (none gains:
+        ``mate`` is optimal), so a short cycle costs little in a large bracket."""
         mp, mq = mate[p], mate[q]
         if mp in (p, q) or mq == q:
             return self.swap_in(mate, p, q, prev)
@@ -819,7 +821,7 @@ class MatchingGraph:
         dist = {mq: start}
         back: dict[int, tuple[int, int]] = {}
         best_end, best_val = None, None
-        frontier = {mq}
+        frontier: dict[int, None] = {mq: None}
         # the players of cand that may take part in the cycle, with their mates and the
         # weight of the pair they would give up (all fixed during the search)
         movable = []
@@ -831,13 +833,18 @@ class MatchingGraph:
                 continue
             movable.append((c, mc, w[c][mc]))
         for _ in range(depth):
-            nxt: set[int] = set()
+            # the cycles this depth closes (through an edge to p's old mate) first: one that
+            # loses nothing ends the search, as no cycle gains while mate is optimal
+            for a in frontier:
+                x = w[a][mp]
+                if x > 0 and (best_val is None or dist[a] + x > best_val):
+                    best_val, best_end = dist[a] + x, a
+            if best_val == 0:
+                break
+            nxt: dict[int, None] = {}
             for a in frontier:
                 da = dist[a]
                 row = w[a]
-                x = row[mp]
-                if x > 0 and (best_val is None or da + x > best_val):
-                    best_val, best_end = da + x, a
                 for c, mc, given_up in movable:
                     if c == a or mc == a:
                         continue
@@ -848,7 +855,7 @@ class MatchingGraph:
                     if val > dist.get(mc, val - 1):
                         dist[mc] = val
                         back[mc] = (a, c)
-                        nxt.add(mc)
+                        nxt[mc] = None
             frontier = nxt
             if not frontier:
                 break

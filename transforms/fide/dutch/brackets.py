@@ -28,6 +28,7 @@ score group, is outside the bracket).
 from __future__ import annotations
 
 from bisect import bisect_left
+from itertools import repeat
 
 from transforms.fide.dutch.matching import MatchingGraph
 from transforms.fide.dutch.state import Player, preferences_compatible
@@ -82,6 +83,11 @@ class Classes:
         """Class of each player (numbered by first appearance), the first player of each,
         and each class's key."""
         self.forbidden = [p.forbidden for p in players]
+        self._forbidding: dict[int, list[int]] = {}
+        """Start number -> the players (ascending) to whom it is forbidden (C1)."""
+        for i, f in enumerate(self.forbidden):
+            for s in f:
+                self._forbidding.setdefault(s, []).append(i)
         self._by_opponent: dict = {}
 
     def row(self, o: int, sno: int, weight_of, opponent_key) -> list[int]:
@@ -89,8 +95,8 @@ class Classes:
         weight is computed once, by ``weight_of`` on a player of it not forbidden ``sno``, and
         kept for the next rows whose player has the same ``opponent_key`` (what ``weight_of``
         reads of him: the same class weights)."""
-        fb, ids = self.forbidden, self.ids
-        bad = [p for p in range(o) if sno in fb[p]]
+        ids = self.ids
+        bad = [p for p in self._forbidding.get(sno, ()) if p < o]
         badset = set(bad)
         firsts = self.firsts
         count = bisect_left(firsts, o)
@@ -106,25 +112,25 @@ class Classes:
                 if p is None:
                     continue  # (every player of the class before o is forbidden: all 0)
             wc[c] = weight_of(p)
-        out = [wc[c] for c in ids[:o]]
+        out = list(map(wc.__getitem__, ids[:o]))
         for p in bad:
             out[p] = 0
         return out
 
 
+def exchange_bonus(bits_: int, sri: int, rp: int) -> int:
+    """FIDE C.04.3 D.2 — what the exchange preferences add to a remainder edge whose higher
+    player is ``sri``-th in the remainder (S1 its first ``rp``): fewest exchanges, then the
+    smallest differences of the exchanged pairing numbers."""
+    return (((1 if sri < rp else 0) << (2 * bits_)) - sri) << 1
+
+
 def exchange_weight(base: list[list[int]], bits_: int, si: int, li: int, sri: int,
                      rp: int) -> int:
-    """FIDE C.04.3 D.2 — a remainder edge with the exchange preferences added: fewest
-    exchanges, then the smallest differences of the exchanged pairing numbers."""
+    """FIDE C.04.3 D.2 — a remainder edge with the exchange preferences added
+    (:func:`exchange_bonus`); 0 stays 0 (not allowed)."""
     r = base[li][si]
-    if r:
-        add = 1 if sri < rp else 0
-        add <<= bits_
-        add <<= bits_
-        add -= sri
-        add <<= 1
-        r += add
-    return r
+    return r + exchange_bonus(bits_, sri, rp) if r else r
 
 
 def pair_bracket(g: MatchingGraph, verts: list[int], sgb: int, nsgb: int, sgbv: int,
@@ -257,11 +263,15 @@ class _Bracket:
         base, width, pool, M = self.base, self.width, self.pool, self.M
         remainder = [i for i in range(sgb, nsgb) if not (M[verts[i]] < sgbv)]
         rp = sum(1 for i in remainder if M[verts[i]] < verts[i])
-        # (remainder is ascending: the players before o are the first k)
+        # (remainder is ascending: the players before o are the first k.) An edge's exchange
+        # preferences depend on its higher player's place in the remainder only: a row at a
+        # time, each edge as exchange_weight gives it
+        adds = [exchange_bonus(width, pri, rp) for pri in range(len(remainder))]
+        rverts = [verts[p] for p in remainder]
         for k, o in enumerate(remainder):
-            vo = verts[o]
-            g.set_many(((verts[p], vo, exchange_weight(base, width, p, o, pri, rp))
-                        for pri, p in enumerate(remainder[:k])), pool)
+            row = base[o]
+            weights = [x + a if x else 0 for x, a in zip(map(row.__getitem__, remainder[:k]), adds)]
+            g.set_many(zip(rverts[:k], repeat(verts[o]), weights), pool)
         M = g.solve()
         fge = remainder[rp] if rp < len(remainder) else None
         exchanges = 0
@@ -343,14 +353,15 @@ class _Bracket:
         higher) with an S2 player; the exchange preferences are dropped."""
         g, verts, nsgbv, base, remainder, M = (self.g, self.verts, self.nsgbv, self.base,
                                                self.remainder, self.M)
+        rverts = [verts[p] for p in remainder]
+        s1 = [pv < M[pv] < nsgbv for pv in rverts]  # the higher player of a pair in the bracket
         for pos, p in enumerate(remainder):
-            pv = verts[p]
-            for q in remainder[pos + 1:]:
-                qv = verts[q]
-                if M[pv] <= pv or M[pv] >= nsgbv or (qv < M[qv] < nsgbv):
+            later = remainder[pos + 1:]
+            for q, q_s1 in zip(later, s1[pos + 1:]):
+                if not s1[pos] or q_s1:
                     base[q][p] = 0
-                g.set(pv, qv, base[q][p])
-        if any(verts[p] < M[verts[p]] < nsgbv for p in remainder):
+            g.set_many(zip(repeat(rverts[pos]), rverts[pos + 1:], [base[q][p] for q in later]))
+        if any(s1):
             M = g.solve()
         self.M = M
 
@@ -360,23 +371,19 @@ class _Bracket:
         g, verts, nsgbv, base, matched, remainder = (self.g, self.verts, self.nsgbv, self.base,
                                                      self.matched, self.remainder)
         M = self.M
-        for p in remainder:
+        for pos, p in enumerate(remainder):
             pv = verts[p]
             if pv < M[pv] < nsgbv:
-                addend = 0
                 prev = g.row(pv)
-                for q in reversed(remainder):
-                    qv = verts[q]
-                    if q <= p or matched[qv]:
-                        continue
-                    wt = base[q][p]
-                    if wt:
-                        g.set(pv, qv, wt + addend)
-                    addend += 1
+                # the players below p still unpaired, each edge raised by its rank from the
+                # bottom (0 for the lowest): the higher the opponent, the more it weighs
+                cand = [q for q in remainder[pos + 1:] if not matched[verts[q]]]
+                top = len(cand) - 1
+                g.set_many([(pv, verts[q], base[q][p] + top - k)
+                            for k, q in enumerate(cand) if base[q][p]])
                 # the most preferred opponent an optimal pairing can still give p
-                target = next((verts[q] for q in remainder if q > p and not matched[verts[q]]
-                               and base[q][p] and not g.never_optimal(pv, verts[q],
-                                                                      prev[verts[q]])), None)
+                target = next((verts[q] for q in cand if base[q][p]
+                               and not g.never_optimal(pv, verts[q], prev[verts[q]])), None)
                 if M[pv] != target and not (target is not None and g.rotate_in(
                         M, pv, target, prev, [verts[x] for x in remainder
                                               if not matched[verts[x]]])):

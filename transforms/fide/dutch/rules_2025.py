@@ -90,14 +90,14 @@ class RoundWeights:
         clash = [p.preference if p.absolute else NONE for p in ps]
         rows = []
         for i, p in enumerate(ps):
-            value = row_value(i)
-            bad = barred.get(p.sno, ())
+            row = row_value(i)  # (a new list of i values: changed in place)
             ci = clash[i]
             if ci != NONE and not topscorer[i]:
-                rows.append([0 if (j in bad or (clash[j] == ci and not topscorer[j]))
-                             else value[j] for j in range(i)])
-            else:
-                rows.append([0 if j in bad else value[j] for j in range(i)])
+                row = [0 if (clash[j] == ci and not topscorer[j]) else v for j, v in enumerate(row)]
+            for j in barred.get(p.sno, ()):
+                if j < i:
+                    row[j] = 0
+            rows.append(row)
         return rows
 
     def outside_rows(self) -> list[list[int]]:
@@ -124,7 +124,7 @@ class RoundWeights:
         def row_value(i):
             oi = one + own[i]
             sums = [oi + x for x in distinct]
-            return [sums[c] for c in cls[:i]]
+            return list(map(sums.__getitem__, cls[:i]))
 
         return self._compatible_rows(row_value, False)
 
@@ -145,7 +145,7 @@ class RoundWeights:
             ni, si = nb[i] + (1 << self.sg_shift), sh[i]
             t = ps[i].score >= top
             vals = [(((ni + b) | (si + h)) << sgb) | t for b, h in pairs]
-            return [vals[c] for c in cls[:i]]
+            return list(map(vals.__getitem__, cls[:i]))
 
         return self._compatible_rows(row_value, True)
 

@@ -61,16 +61,20 @@ def event_runner(task_runner: str, jobs: int, dask_address: str | None = None) -
 
 @task(name="event", task_run_name="event-{folder.name}", cache_policy=NO_CACHE)
 def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
-              renderer: str = "local", rebuild: bool = False) -> tuple[str, str]:
+              renderer: str = "local", rebuild: bool = False,
+              checked: bool = False) -> tuple[str, str]:
     """One event folder into ``out_dir``: (its status, its name). Any failure is the event's
     status, never raised (one event's failure does not stop the others). An event whose
     published outputs still stand (:mod:`flows.pipeline.unchanged`) is not built again unless
-    ``rebuild``."""
+    ``rebuild``; ``checked``: the caller has just found it changed (built without checking
+    again)."""
     if renderer == "dask":
         join_dask_cluster()
     try:
         with publish_folder.event_lock(out_dir):
-            if not rebuild and (name := unchanged_event(folder, out_dir, as_of, send_mail)):
+            if checked:
+                progress.LOGGER.info("%s: building (found changed by the run's check)", folder.name)
+            elif not rebuild and (name := unchanged_event(folder, out_dir, as_of, send_mail)):
                 return "ok", name
             return _run_event(folder, out_dir, as_of, send_mail, renderer)
     except publish_folder.Busy as e:
@@ -127,7 +131,8 @@ def _run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bo
 @flow(name="chessfed-run", task_runner=ThreadPoolTaskRunner(max_workers=default_jobs()))
 def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
                only: list[str] | None = None, send_mail: bool = True,
-               renderer: str = "local", rebuild: bool = False) -> State:
+               renderer: str = "local", rebuild: bool = False,
+               changed: list[str] | None = None) -> State:
     """Run every event folder (one with an event.toml) under ``inputs`` into ``out/<folder>``,
     then write the run's index of events (``out/index.html``). ``inputs`` may also be a single
     event folder. ``send_mail=False`` (``--dry-run-mail``): the outbox is written, nothing is
@@ -136,7 +141,8 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
     event's failure is its own. ``renderer``: where the events' PDFs render (``local``: the
     run's process pool; ``dask``: the cluster the events run on, :func:`events_flow`). An
     event unchanged since its last complete run is not built again (:mod:`flows.pipeline.unchanged`)
-    unless ``rebuild``.
+    unless ``rebuild``; ``changed``: the event folders the caller's check has just found to
+    build (``chessfed run``: built without checking them again).
 
     The flow run's final state: Completed with every event's status (folder -> "ok" or
     "error: …") as its result, Failed (the same result) when an event failed."""
@@ -144,7 +150,8 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
     folders = [f for f in event_folders(inputs) if not only or f.name in only]
     if renderer == "dask":
         share_prefect_api()
-    futures = {f.name: run_event.submit(f, out / f.name, as_of, send_mail, renderer, rebuild)
+    futures = {f.name: run_event.submit(f, out / f.name, as_of, send_mail, renderer, rebuild,
+                                        f.name in (changed or ()))
                for f in folders}
     status: dict[str, str] = {}
     names: dict[str, str] = {}

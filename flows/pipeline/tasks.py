@@ -309,8 +309,10 @@ def final_state(out_dir: Path, manifest: dict[str, Any]) -> State:
     """The event flow run's final state, what an operator sees first in Prefect's UI: Completed
     when published clean, else a Completed state named for what needs the office
     (:data:`STATE_NAMES`: rows rejected, the last good publication held, letters pending or
-    failed), its message the console's line; its result the manifest. The event's summary goes
-    to a markdown artifact (:func:`summary_markdown`, key ``chessfed-<event folder>``)."""
+    failed), its message the console's line; its result the path of the event's manifest (not
+    the manifest: Prefect walks a flow's returned value, and a 3,000-player event's manifest,
+    which lists every file, cost 0.5 s there). The event's summary goes to a markdown artifact
+    (:func:`summary_markdown`, key ``chessfed-<event folder>``)."""
     from flows.pipeline.run_index import outcome
 
     done = outcome(out_dir.parent, out_dir.name, "ok")
@@ -319,7 +321,7 @@ def final_state(out_dir: Path, manifest: dict[str, Any]) -> State:
         name = "Partial"
     create_markdown_artifact(markdown=summary_markdown(manifest, done.line), key=artifact_key(
         out_dir.name), description=f"{manifest.get('name', out_dir.name)}: what this run published")
-    return Completed(name=name, message=done.line, data=manifest)
+    return Completed(name=name, message=done.line, data=str(out_dir / "manifest.json"))
 
 
 def artifact_key(folder: str) -> str:

@@ -136,20 +136,16 @@ def _run(args: argparse.Namespace) -> int:
         progress = logging.getLogger("chessfed.progress")
         progress.addHandler(handler)  # (its records go on to Prefect's: its API and console)
     folders = [f for f in event_folders(inputs) if not args.only or f.name in args.only]
-    # The run's own server boots while the events are checked (it takes seconds, the check a
-    # fraction of one); it stops when this process ends (atexit: after Prefect has sent the
-    # run's last logs and events to it, which Python's shutdown does first), or at once when
-    # every event is unchanged.
-    server = start_server(os.environ) if not args.prefect_ephemeral else None
     checked: dict[str, str] = {}
     changed: list[str] = []
     if not args.rebuild and folders:
         t_check = time.perf_counter()
         checked, changed = unchanged_events(folders, Path(args.out), args.as_of, not args.dry_run_mail)
         if len(checked) == len(folders):
-            if server is not None:
-                server.stop()  # (not needed: nothing is built)
             return _report_unchanged(args, checked, t_check)
+    # The run's own server stops when this process ends (atexit: after Prefect has sent the
+    # run's last logs and events to it, which Python's shutdown does first).
+    server = start_server(os.environ) if not args.prefect_ephemeral else None
     return _run_events(args, inputs, server, [f for f in folders if f.name not in checked], changed)
 
 

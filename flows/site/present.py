@@ -130,6 +130,36 @@ def text_table(t: Table, max_chars: int = PRINT_TEXT_CHARS) -> TextTable | None:
                             for r in t.rows], caption=t.caption)
 
 
+RESULT_CHARS = 8
+"""The width of the line a result is written on in a hall sheet (:func:`hall_lines`), in
+characters ("1/2-1/2" and a little room)."""
+
+
+def hall_lines(t: Table) -> tuple[str, list[str]] | None:
+    """A hall sheet's table as lines of fixed-width text (``flows/site/render.py``
+    ``hall_text_html``): its header line and a line per row, each column as wide as its
+    longest text, two spaces between columns, numbers to the right, text to the left, the
+    result column (class ``cell``) centred, an empty result the line to write it on
+    (underscores, :data:`RESULT_CHARS` at least). None for a table this cannot show (a table
+    of rows then): no rows, a link, a row class, a cell of two lines or a character that is
+    not one cell wide in the monospaced font (:func:`_monospace_safe`)."""
+    rows = t.rows
+    labels = [c.label for c in t.columns]
+    if (not rows or any(r.css or any(r.links) or len(r.cells) != len(labels) for r in rows)
+            or not all(_monospace_safe(x) and "\n" not in x for r in [labels, *(r.cells for r in rows)]
+                       for x in r)):
+        return None
+    aligns = [_align(c.css) for c in t.columns]
+    widths = [max([_width(labels[i]), RESULT_CHARS if a == "cell" else 0]
+                  + [_width(r.cells[i]) for r in rows]) for i, a in enumerate(aligns)]
+
+    def line(cells: list[str], header: bool) -> str:
+        return "  ".join(_pad("_" * w if not cell and a == "cell" and not header else cell, w, a)
+                         for cell, w, a in zip(cells, widths, aligns, strict=True)).rstrip()
+
+    return line(labels, True), [line(r.cells, False) for r in rows]
+
+
 def printed_sections(sections: Sequence[Section]) -> list[Section]:
     """The sections as printed: in a document whose tables have :data:`PRINT_TEXT_CELLS`
     cells or more, every table set as text where it can be (:func:`text_table`; lines may be

@@ -21,6 +21,8 @@ from typing import Any
 import jinja2
 from markupsafe import Markup
 
+from flows.site.present import hall_lines
+
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 
@@ -100,56 +102,43 @@ HALL_MIN_PT = 9.0
 """The smallest type of a hall sheet: a line longer still (very long names) is printed as a
 table of rows, where names wrap."""
 
-RESULT_CHARS = 8
-"""The width of the line a result is written on in the hall sheet, in characters
-("1/2-1/2" and a little room)."""
+def hall_size(chars: int, wide: bool) -> float:
+    """The type size of a hall sheet whose longest line has ``chars`` characters, on a
+    landscape page (``wide``) or a portrait one: 13 pt where it fits, else smaller (by half
+    points)."""
+    most = HALL_WIDE_CHARS if wide else HALL_CHARS
+    return 13.0 if chars <= most else int(2 * 13.0 * most / chars) / 2
 
 
-def hall_lines(t: Any) -> tuple[str, list[str]] | None:
-    """A hall sheet's table as lines of fixed-width text (:func:`hall_text_html`): its header
-    line and a line per row, each column as wide as its longest text, numbers right-aligned,
-    two spaces between columns; an empty cell of a column of text is the line to write the
-    result on (underscores, at least :data:`RESULT_CHARS`). None for a table this cannot
-    show: a link, a row class or a cell of two lines (they need a table of rows)."""
-    rows = t.rows
-    if (not rows or any(r.css or any(r.links) for r in rows)
-            or any(len(r.cells) != len(t.columns) or any("\n" in c for c in r.cells) for r in rows)):
-        return None
-    writes = [c.css != "num" and any(not r.cells[i] for r in rows) for i, c in enumerate(t.columns)]
-    widths = [max([len(c.label)] + [len(r.cells[i]) for r in rows] + [RESULT_CHARS if w else 0])
-              for i, (c, w) in enumerate(zip(t.columns, writes, strict=True))]
-
-    def line(cells: list[str], blank: str) -> str:
-        out = []
-        for cell, c, w, write in zip(cells, t.columns, widths, writes, strict=True):
-            if not cell and write:
-                cell = blank * w
-            out.append(cell.rjust(w) if c.css == "num" else cell.ljust(w))
-        return "  ".join(out).rstrip()
-
-    return line([c.label for c in t.columns], " "), [line(r.cells, "_") for r in rows]
+def _hall_chars(tables: list[Any]) -> tuple[list[tuple[Any, tuple[str, list[str]] | None]], int]:
+    made = [(t, hall_lines(t)) for t in tables]
+    return made, max((len(x) for _, m in made if m is not None for x in [m[0], *m[1]]), default=0)
 
 
-def hall_text_html(tables: list[Any]) -> tuple[Markup, bool]:
-    """A hall sheet section's tables as printed, and whether they need a landscape page: each
-    as lines of fixed-width text (:func:`hall_lines`) in cells of :data:`LINES_PER_ROW`, split
-    where a page ends, the header on every page, every other line shaded — in 13 pt type on
-    a portrait page up to :data:`HALL_CHARS` characters a line, then in smaller type down to
-    :data:`HALL_PORTRAIT_PT`; a longer line on a landscape page, in 13 pt type up to
-    :data:`HALL_WIDE_CHARS` characters, then smaller.
+def hall_needs_landscape(tables: list[Any]) -> bool:
+    """Whether a hall sheet section's tables need a landscape page: their longest line
+    (:func:`flows.site.present.hall_lines`) would need type below :data:`HALL_PORTRAIT_PT` on
+    a portrait one. A document with such a section is landscape throughout (its title's page
+    too)."""
+    return hall_size(_hall_chars(tables)[1], False) < HALL_PORTRAIT_PT
+
+
+def hall_text_html(tables: list[Any], wide: bool) -> Markup:
+    """A hall sheet section's tables as printed on a portrait page or, ``wide``, a landscape
+    one (:func:`hall_needs_landscape`): each as lines of fixed-width text
+    (:func:`flows.site.present.hall_lines`) in cells of :data:`LINES_PER_ROW`, split where a
+    page ends, the header on every page, every other line shaded — in 13 pt type up to
+    :data:`HALL_CHARS` characters a line (landscape :data:`HALL_WIDE_CHARS`), then smaller
+    (:func:`hall_size`).
 
     Decision (issue 26): the hall sheet is set in DejaVu Sans Mono, a line of text per board
     (WeasyPrint lays out a line box per board instead of one per cell: the 1,500 boards of a
     3,000-player round render in 0.9-1.1 s instead of 3.4 s set in a cell per column,
     docs/benchmarks.md). A table whose lines would need type smaller than
-    :data:`HALL_MIN_PT`, or that :func:`hall_lines` cannot show, is printed as a table of
-    rows (:func:`table_html`)."""
-    made = [(t, hall_lines(t)) for t in tables]
-    chars = max((len(x) for _, m in made if m is not None for x in [m[0], *m[1]]), default=0)
-    size = 13.0 if chars <= HALL_CHARS else int(2 * 13.0 * HALL_CHARS / chars) / 2
-    wide = size < HALL_PORTRAIT_PT
-    if wide:
-        size = 13.0 if chars <= HALL_WIDE_CHARS else int(2 * 13.0 * HALL_WIDE_CHARS / chars) / 2
+    :data:`HALL_MIN_PT`, or that ``hall_lines`` cannot show, is printed as a table of rows
+    (:func:`table_html`)."""
+    made, chars = _hall_chars(tables)
+    size = hall_size(chars, wide)
     out = []
     for t, m in made:
         if m is None or size < HALL_MIN_PT:
@@ -163,7 +152,7 @@ def hall_text_html(tables: list[Any]) -> tuple[Markup, bool]:
         out.append(f'<div class="scroll text"><table class="text hall-lines"{style}>\n{caption}'
                    f"<thead><tr><th>{_text(header)}</th></tr></thead>\n<tbody>\n{body}</tbody>\n"
                    "</table></div>")
-    return Markup("".join(out)), wide and size >= HALL_MIN_PT
+    return Markup("".join(out))
 
 
 def table_html(t: Any) -> Markup:

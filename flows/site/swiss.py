@@ -394,7 +394,7 @@ def pairings_of_round(pub: Publication, run, r: int, per_round: dict[int, list[t
         hall_secs.append(Section(f"{c.cat.name} — round {r}", notes=notes, tables=[table_from_frame(
             f.with_columns(pl.when(pl.col("black_id").is_null()).then(pl.col("res")).otherwise(pl.lit(""))
                            .alias("blank")),
-            HALL_COLUMNS, numeric=["board", "w_pts", "b_pts"])]))
+            HALL_COLUMNS, numeric=["board", "w_pts", "b_pts"], cell_cols=["blank"])]))
         alpha_secs.append(_alphabetical(c, rows, pts, alpha, r, pab, missing))
         log = c.rule_logs.get(r)
         if log:
@@ -414,7 +414,7 @@ def pairings_of_round(pub: Publication, run, r: int, per_round: dict[int, list[t
              pdf=False, prev=round_rel("pairings", r - 1, "-alphabetical") if prev else None,
              next=round_rel("pairings", r + 1, "-alphabetical") if nxt else None,
              jumps=jumps(alpha, run, [("By board", rel), ("Hall sheet (PDF)", hall)]))
-    if any(render.hall_text_html(s.tables)[1] for s in hall_secs):
+    if any(render.hall_needs_landscape(s.tables) for s in hall_secs):
         for s in hall_secs:  # (one orientation for the document: the title's page too)
             s.wide = True
     pub.add_pdf(hall, render.render_page("hall.html", **{**pub.ctx, **PRINTED_ROUND},

@@ -1429,7 +1429,7 @@ static PyObject *Graph_rotate_in(Graph *g, PyObject *args, PyObject *kwds) {
     for (int it = 0; it < depth && nf; it++) {
         int nn = 0;
         /* the cycles this depth closes (through an edge to p's old mate) first: a cycle
-           that loses nothing ends the search, as no cycle gains while mate is optimal */
+           that loses nothing ends the search, as no simple cycle gains while mate is optimal */
         for (int f = 0; f < nf; f++) {
             int a = front[f];
             if (!POS(g, a, mp)) continue;

@@ -807,8 +807,8 @@ class MatchingGraph:
         takes ``q``, ``q``'s mate takes another player of ``cand`` whose mate moves on, ...,
         until someone takes ``p``'s old mate. Accepted only if the cycle loses nothing, so
         ``mate`` stays optimal; otherwise the caller re-solves. The search goes one step
-        deeper at a time and stops at the first depth that closes such a cycle (none gains:
-        ``mate`` is optimal), so a short cycle costs little in a large bracket."""
+        deeper at a time and stops at the first depth that closes such a cycle (no simple one
+        gains: ``mate`` is optimal), so a short cycle costs little in a large bracket."""
         mp, mq = mate[p], mate[q]
         if mp in (p, q) or mq == q:
             return self.swap_in(mate, p, q, prev)
@@ -834,7 +834,7 @@ class MatchingGraph:
             movable.append((c, mc, w[c][mc]))
         for _ in range(depth):
             # the cycles this depth closes (through an edge to p's old mate) first: one that
-            # loses nothing ends the search, as no cycle gains while mate is optimal
+            # loses nothing ends the search, as no simple cycle gains while mate is optimal
             for a in frontier:
                 x = w[a][mp]
                 if x > 0 and (best_val is None or dist[a] + x > best_val):

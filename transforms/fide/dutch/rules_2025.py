@@ -73,7 +73,8 @@ class RoundWeights:
         """Row i of the lower triangle (j < i): ``row_value(i)[j]`` where the pair is
         compatible, else 0 — :func:`compatible` (C1 forbidden pairs, C3 absolute colour
         clashes) evaluated a whole row at a time, as ``compatible(ps[j], ps[i])`` or, with
-        ``lower_first``, as ``compatible(ps[i], ps[j])``."""
+        ``lower_first``, as ``compatible(ps[i], ps[j])``. ``row_value(i)`` must return a new
+        list of i values each time: it becomes row i (changed in place)."""
         ctx = self.ctx
         ps = ctx.players
         index = {p.sno: k for k, p in enumerate(ps)}

@@ -18,7 +18,6 @@ import socket  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
-import threading  # noqa: E402
 import urllib.request  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
@@ -228,11 +227,6 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None
 
     t_wait = time.perf_counter()
     wait_for_server(server)
-    if args.task_runner == "threads" and not args.dask_address:
-        from flows.site import render
-
-        # the PDF renderers' fork server imports WeasyPrint while the flow starts, in a thread
-        threading.Thread(target=render.warm_up, name="chessfed-renderers", daemon=True).start()
     t_call = time.perf_counter()
     called_at = time.time()  # the wall clock, to compare with the manifests' times
     unchanged.SKIPPED.clear()

@@ -357,8 +357,8 @@ _WARMED = threading.Event()
 
 def warm_up() -> None:
     """Start the run's renderers now (each renders an empty page, which also loads its fonts),
-    e.g. while the command line waits for Prefect's server: the first PDFs then start at once.
-    Once per process (a second call does nothing)."""
+    e.g. when an event's flow starts (``flows/pipeline/tasks.py`` ``early_pdfs``): the first
+    PDFs then start at once. Once per process (a second call does nothing)."""
     with _POOL_LOCK:
         if _WARMED.is_set():
             return

@@ -7,11 +7,15 @@ published as before; stale parts of a page that got shorter are removed."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
+from dataclasses import replace
 
 import pytest
 
-from flows.site import paging
-from flows.site.pages import Publication, web_bulletin
+from flows.site import pages, paging
+from flows.site import swiss_site as site
+from flows.site.pages import (event_context, PRINTED_APART_ROWS, PRINTED_TOP_ROWS, Publication, printed_bulletin,
+                              web_bulletin)
 from flows.site.present import Col, Row, Section, Table, TextTable
 from tests.test_swiss_site import Page, broken_links, publish, resolve, table
 
@@ -149,6 +153,42 @@ def test_the_bulletin_web_form_links_the_full_tables_its_pdf_keeps_every_row(sma
     # the printed bulletin is the same document as without parts: every row
     assert parted.pdfs["bulletin.pdf"] == whole.pdfs["bulletin.pdf"]
     assert "The first 20 of" not in parted.pdfs["bulletin.pdf"]
+
+
+def test_the_printed_bulletin_prints_the_top_of_a_long_table_printed_apart(small):
+    """Up to PRINTED_APART_ROWS rows the printed bulletin carries the standings and the
+    crosstable whole; beyond, their first PRINTED_TOP_ROWS rows and the name of the PDF that
+    holds every row."""
+    whole, _, run = small
+    printed = whole.pdfs["bulletin.pdf"]
+    assert "crosstable after round 11" in printed and "the whole table is printed in" not in printed
+    cross = Section("Open — crosstable", tables=[standings(PRINTED_APART_ROWS + 1)],
+                    notes=["Cells: rank, colour, result."], printed_apart="crosstable.pdf")
+    short = replace(cross, tables=[standings(PRINTED_APART_ROWS)])
+    web_only = Section("Open — list", tables=[standings(3000)], source="players/open.html")
+    long_out, short_out, web_out = printed_bulletin([cross, short, web_only])
+    assert short_out == short and web_out == web_only
+    assert long_out.heading == cross.heading
+    assert long_out.tables[0].rows == cross.tables[0].rows[:PRINTED_TOP_ROWS]
+    assert long_out.notes == [f"The first {PRINTED_TOP_ROWS} of {PRINTED_APART_ROWS + 1:,} rows: the "
+                              "whole table is printed in crosstable.pdf, published with this "
+                              "bulletin.", "Cells: rank, colour, result."]
+
+
+def test_the_bulletin_names_the_standings_and_crosstable_pdfs(small, monkeypatch):
+    """The demo's bulletin, as if its categories were longer than PRINTED_APART_ROWS: each
+    category's standings and crosstable print their top rows and name the PDF that holds them."""
+    _, _, run = small
+    sections = site.publish_results(Publication(Path("unused"), ctx=event_context(run.cfg, run.as_of)),
+                                    run, [])
+    monkeypatch.setattr(pages, "PRINTED_APART_ROWS", 60)
+    printed = {s.heading: s for s in printed_bulletin(sections)}
+    for c in run.categories:
+        stand, cross = (printed[f"{c.cat.name} — {what} after round 11"] for what in ("standings", "crosstable"))
+        for s, pdf in ((stand, "standings/round-11.pdf"), (cross, "crosstable.pdf")):
+            assert len(s.tables[0].rows) == PRINTED_TOP_ROWS < c.players.height
+            assert s.notes[0] == (f"The first {PRINTED_TOP_ROWS} of {c.players.height:,} rows: the whole "
+                                  f"table is printed in {pdf}, published with this bulletin.")
 
 
 def test_printed_documents_are_not_split(small):

@@ -10,6 +10,7 @@ import argparse  # noqa: E402 - after the clock
 import atexit  # noqa: E402
 import contextlib  # noqa: E402
 import datetime as dt  # noqa: E402
+import gc  # noqa: E402
 import importlib.util  # noqa: E402
 import json  # noqa: E402
 import logging  # noqa: E402
@@ -18,6 +19,7 @@ import socket  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
+import threading  # noqa: E402
 import urllib.request  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
@@ -145,6 +147,10 @@ def _run(args: argparse.Namespace) -> int:
     # The run's own server stops when this process ends (atexit: after Prefect has sent the
     # run's last logs and events to it, which Python's shutdown does first).
     server = start_server(os.environ) if not args.prefect_ephemeral else None
+    if local_renderers(args):  # they start while the server boots and the pipeline is imported
+        from flows.site import render
+
+        threading.Thread(target=render.warm_up, name="chessfed-renderers", daemon=True).start()
     return _run_events(args, inputs, server, [f for f in folders if f.name not in checked], changed)
 
 
@@ -214,6 +220,12 @@ def _report_unchanged(args: argparse.Namespace, names: dict[str, str], t_check: 
     return exit_status(out, status)
 
 
+def local_renderers(args: argparse.Namespace) -> bool:
+    """Whether this run renders its PDFs (and pairs its audit) in renderers of its own process
+    (:func:`flows.site.render.warm_up`), not on a Dask cluster."""
+    return args.task_runner == "threads" and not args.dask_address
+
+
 def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None,
                 to_build: list[Path], changed: list[str] | None = None) -> int:
     """The run once Prefect is needed: the flow of every event (:func:`flows.pipeline.events.run_events`)
@@ -230,7 +242,7 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None
     t_call = time.perf_counter()
     called_at = time.time()  # the wall clock, to compare with the manifests' times
     unchanged.SKIPPED.clear()
-    local = args.task_runner == "threads" and not args.dask_address
+    local = local_renderers(args)
     run = events_flow(args.task_runner, args.jobs, args.dask_address, events=len(to_build))
     with own_server_settings(server):
         state = run(inputs, Path(args.out), args.as_of, args.only or None, not args.dry_run_mail,
@@ -469,5 +481,16 @@ def main(argv: list[str] | None = None) -> int:
     return int(args.func(args) or 0)
 
 
+def console() -> int:
+    """The ``chessfed`` command: :func:`main`, then the objects the run made are frozen
+    (``gc.freeze``) before Python ends: its last collection then skips them and the system
+    takes the memory back at once. Measured at 3,000 players, a changed result: the process
+    ended 0.6 s after its work was done, most of it that collection of the run's 400 MB of
+    objects. (Not in :func:`main`, which tests call in their own process.)"""
+    code = main()
+    gc.freeze()
+    return code
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(console())

@@ -448,7 +448,40 @@ def publish_bulletin(pub: Publication, sections: list[Section], as_of: dt.date) 
     url = pub.ctx.get("site_url", "")
     pub.page("bulletin.html", "bulletin.html", title="Bulletin",
              subtitle=f"As of {as_of:%d %B %Y}.", sections=web_bulletin(sections), site_url=url,
-             qr=qr_code(url) if url else "", pdf={"sections": sections})
+             qr=qr_code(url) if url else "", pdf={"sections": printed_bulletin(sections)})
+
+
+PRINTED_APART_ROWS = 400
+"""The most rows the printed bulletin gives a table that a PDF of its own prints whole (the
+standings, the crosstable); of a longer one it prints the first :data:`PRINTED_TOP_ROWS`
+(:func:`printed_bulletin`)."""
+PRINTED_TOP_ROWS = 50
+"""The rows (about a printed page) the bulletin prints of a table printed apart."""
+
+
+def printed_bulletin(sections: list[Section]) -> list[Section]:
+    """The bulletin's sections as its PDF prints them: every one whole, except a table that
+    has a PDF of its own (the section's ``printed_apart``) and more than
+    :data:`PRINTED_APART_ROWS` rows: of that one the bulletin prints the first
+    :data:`PRINTED_TOP_ROWS` and names the PDF that holds it whole.
+
+    Decision (issue 26): up to 400 players the printed bulletin carries the whole standings and
+    crosstable, as before; a larger event's bulletin carries their leading rows, and
+    ``standings/round-NN.pdf`` and ``crosstable.pdf`` every row. At 3,000 players the bulletin
+    was 94 pages — the two tables again — rendered at every changed result and attached to
+    every bulletin letter; it is now 4."""
+    out = []
+    for s in sections:
+        rows = max((len(t.rows) for t in s.tables if isinstance(t, Table)), default=0)
+        if not s.printed_apart or rows <= PRINTED_APART_ROWS:
+            out.append(s)
+            continue
+        tables = [replace(t, rows=t.rows[:PRINTED_TOP_ROWS])
+                  if isinstance(t, Table) and len(t.rows) > PRINTED_TOP_ROWS else t for t in s.tables]
+        out.append(replace(s, tables=tables, link=None, notes=[
+            f"The first {PRINTED_TOP_ROWS} of {rows:,} rows: the whole table is printed in "
+            f"{s.printed_apart}, published with this bulletin.", *s.notes]))
+    return out
 
 
 BULLETIN_ROWS = 20
@@ -460,7 +493,7 @@ def web_bulletin(sections: list[Section]) -> list[Section]:
     most a page (:data:`flows.site.paging.PAGE_BYTES`); beyond, each table that has a page of
     its own (the section's ``source``: the standings, the crosstable, a starting list) shows
     its first :data:`BULLETIN_ROWS` rows and links that page — a phone is not sent the whole
-    event twice. The PDF keeps every row (issue 26)."""
+    event twice. The PDF keeps every row up to :data:`PRINTED_APART_ROWS` (:func:`printed_bulletin`)."""
     if paging.page_bytes(sections) <= paging.PAGE_BYTES:
         return sections
     out = []

@@ -198,6 +198,10 @@ class Section:
     web_bulletin`)."""
     link: dict[str, str] | None = None
     """A link shown under the section (``href``, ``label``)."""
+    printed_apart: str = ""
+    """The PDF of its own that prints this section's whole table (e.g. ``crosstable.pdf``):
+    where a long table is not printed again in the bulletin (:func:`flows.site.pages.
+    printed_bulletin`)."""
 
 
 def fmt(value: Any, *, money: bool = False, currency: str = "") -> str:

@@ -490,7 +490,8 @@ def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Sect
         out.append(Section(f"{c.cat.name} — standings after round {c.done}",
                            tables=[standings_table(run, c, ranking, "bulletin.html")],
                            notes=standings_notes(run, ranking) + swiss_ratings.change_notes(run),
-                           source=f"{round_rel('standings', c.done)}#{c.cat.id}"))
+                           source=f"{round_rel('standings', c.done)}#{c.cat.id}",
+                           printed_apart=round_rel("standings", c.done).removesuffix(".html") + ".pdf"))
         top = ranking.row(0, named=True)
         highlights.append(f"{c.cat.name}: {top['name']} {'wins' if c.done == c.rounds else 'leads'} "
                           f"with {fmt(top['points'])} points after round {c.done}.")
@@ -500,8 +501,8 @@ def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Sect
                  subtitle="Cells: opponent's rank, colour, result.", sections=cross_secs,
                  jumps=jumps("crosstable.html", run))
         # in the bulletin the crosstables are anchored apart from the prizes (one id per page)
-        out += [replace(s, anchor=f"crosstable-{s.anchor}", source=f"crosstable.html#{s.anchor}")
-                for s in cross_secs]
+        out += [replace(s, anchor=f"crosstable-{s.anchor}", source=f"crosstable.html#{s.anchor}",
+                        printed_apart="crosstable.pdf") for s in cross_secs]
     for c in run.categories:
         if c.pairing is not None:
             r, boards, _setup, log = c.pairing

@@ -7,15 +7,21 @@ published as before; stale parts of a page that got shorter are removed."""
 from __future__ import annotations
 
 import re
-from pathlib import Path
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from flows.site import pages, paging
 from flows.site import swiss_site as site
-from flows.site.pages import (event_context, PRINTED_APART_ROWS, PRINTED_TOP_ROWS, Publication, printed_bulletin,
-                              web_bulletin)
+from flows.site.pages import (
+    PRINTED_APART_ROWS,
+    PRINTED_TOP_ROWS,
+    Publication,
+    event_context,
+    printed_bulletin,
+    web_bulletin,
+)
 from flows.site.present import Col, Row, Section, Table, TextTable
 from tests.test_swiss_site import Page, broken_links, publish, resolve, table
 

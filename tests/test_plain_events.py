@@ -15,10 +15,11 @@ import pytest
 from flows import io
 from flows.cli.demo_inputs import import_trf
 from transforms.core.errors import ConfigError, Severity
+from transforms.fide.tiebreaks import explain_tiebreaks
 from transforms.fide.trf import parse_trf
 from transforms.kinds import EventKind, parse_event_config
 from transforms.round_robin.berger import berger_table
-from transforms.swiss.event import run_swiss
+from transforms.swiss.event import run_swiss, tiebreak_detail
 
 DATA = Path(__file__).resolve().parent / "data"
 DAY = dt.date(2026, 1, 10)
@@ -229,3 +230,23 @@ def test_a_plain_swiss_and_a_round_robin_publish_end_to_end(prefect_harness, tmp
     rr = (out / "club-rr" / "pairings" / "round-01.html").read_text()
     assert "free: no game in the Berger table" in rr
     assert "Round robin, FIDE Berger tables (C.05 Annex 1)" in (out / "club-rr" / "index.html").read_text()
+
+
+def test_a_round_robins_tie_break_contributions_are_those_its_standings_were_ranked_from(tmp_path):
+    """FIDE C.07 §15.2: the contributions the standings' explanation and the players' pages show
+    (tiebreak_detail) are those of the round robin's own evaluation, not a Swiss's."""
+    run = rulebook(event(tmp_path / "rr", RR_TOML, RR_PLAYERS))
+    ids = dict(zip(run.categories[0].players["sno"], run.categories[0].players["player_id"]))
+    results = ("round,board,white_id,black_id,result\n"
+               f"1,1,{ids[2]},{ids[5]},1-0\n1,2,{ids[3]},{ids[4]},1/2-1/2\n"
+               f"2,1,{ids[5]},{ids[3]},0-1\n2,2,{ids[1]},{ids[2]},1-0\n")
+    run = rulebook(event(tmp_path / "played", RR_TOML, RR_PLAYERS, results))
+    (c,) = run.categories
+    s = run.cfg.swiss
+    as_played = {rr: explain_tiebreaks(c.card, c.players.select("sno", "rating"), s.tiebreaks,
+                                       edition=s.tiebreak_edition, rounds=c.done, round_robin=rr)
+                 for rr in (True, False)}
+    assert not as_played[True].equals(as_played[False])  # §15.2 counts the byes otherwise
+    assert tiebreak_detail(run, c).equals(as_played[True])
+    c.tiebreak_detail = None  # not kept from the ranking: evaluated again, the same
+    assert tiebreak_detail(run, c).equals(as_played[True])

@@ -145,7 +145,9 @@ def _run(args: argparse.Namespace) -> int:
         if len(checked) == len(folders):
             return _report_unchanged(args, checked, t_check)
     # The run's own server stops when this process ends (atexit: after Prefect has sent the
-    # run's last logs and events to it, which Python's shutdown does first).
+    # run's last logs and events to it, which Python's shutdown does first). Decision: it
+    # starts after the check, so that a run with nothing changed starts no Prefect at all
+    # (starting it first would win the check's ~0.3 s on a changed run).
     server = start_server(os.environ) if not args.prefect_ephemeral else None
     if local_renderers(args):  # they start while the server boots and the pipeline is imported
         from flows.site import render

@@ -28,8 +28,8 @@ from flows.site.swiss_common import (
 )
 from transforms.core.model import Kind
 from transforms.core.money import amount_text
-from transforms.fide.tiebreaks import explain_tiebreaks
 from transforms.swiss import scorecard as sc
+from transforms.swiss.event import tiebreak_detail
 from transforms.swiss.progress import EQUAL_AFTER_ALL, tiebreak_separation
 from transforms.swiss.rounds import pairing_rows
 from transforms.swiss.statistics import state_statistics, total_by_state
@@ -289,8 +289,7 @@ def _explained(run, c) -> Section:
              "each own unplayed round as a game against a dummy opponent with the player's own "
              "score; an opponent's unplayed rounds as played."]
     if "DE" in s.tiebreaks:
-        detail = explain_tiebreaks(c.card, c.players.select("sno", "rating"), s.tiebreaks,
-                                   edition=s.tiebreak_edition, rounds=c.done)
+        detail = tiebreak_detail(run, c)
         notes.append(DE_CAPTION + " Start numbers below; each group names the article that decided.")
         rank_of = dict(zip(ranking["sno"].to_list(), ranking["rank"].to_list(), strict=True))
         points_of = dict(zip(ranking["sno"].to_list(), ranking["points"].to_list(), strict=True))

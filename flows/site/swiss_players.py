@@ -30,7 +30,7 @@ from flows.site.swiss_common import (
 )
 from transforms.core.model import Kind
 from transforms.core.money import amount_text
-from transforms.fide.tiebreaks import explain_tiebreaks
+from transforms.swiss.event import tiebreak_detail
 from transforms.swiss.progress import round_by_round
 
 PUBLIC_COLUMNS = ("sno", "name", "title", "fide_id", "rating", "nationality", "state")
@@ -120,8 +120,7 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
                   "links": {"opp_label": "o_href"}, "empty": "Not paired yet."}
     ranking = c.rankings.get(c.done)
     names = dict(zip(info["sno"].to_list(), info["name"].to_list(), strict=True))
-    detail = (explain_tiebreaks(c.card, c.players.select("sno", "rating"), s.tiebreaks,
-                                edition=s.tiebreak_edition, rounds=c.done) if c.done else None)
+    detail = tiebreak_detail(run, c)
     snos = sorted(names)
     keys = player_keys(pub, run, c, snos, [table, detail, ranking, c.prizes,
                                            *(f for rc in c.ratings.values() for f in rc)])

@@ -19,7 +19,7 @@ from enum import StrEnum
 import polars as pl
 
 from transforms.core.model import Kind
-from transforms.fide.tiebreaks import Edition, evaluate_tiebreaks
+from transforms.fide.tiebreaks import Edition, Evaluation, evaluate_tiebreaks
 from transforms.fide.trf import Tournament
 
 RANKING_TAIL = ("tied_after_all",)
@@ -34,8 +34,15 @@ def rank_players(scorecard: pl.DataFrame, players: pl.DataFrame, codes: Sequence
     Columns: rank (Int32, shared by players equal on everything), rank_label ("5" or "5-6"),
     sno, name, points, one Float64 column per code (canonical spelling, as configured),
     tied_after_all. A null tie-break value (e.g. ARO without rated games) ranks last."""
-    ev = evaluate_tiebreaks(scorecard, players, codes, edition=edition, rounds=rounds,
-                            round_robin=round_robin, unrated_rating=unrated_rating)
+    return rank_evaluation(evaluate_tiebreaks(scorecard, players, codes, edition=edition,
+                                              rounds=rounds, round_robin=round_robin,
+                                              unrated_rating=unrated_rating), players)
+
+
+def rank_evaluation(ev: Evaluation, players: pl.DataFrame) -> pl.DataFrame:
+    """FIDE C.07 §1-§6 — :func:`rank_players` from tie-breaks already evaluated (``ev``:
+    :func:`transforms.fide.tiebreaks.evaluate_tiebreaks`, whose ``detail`` the caller may keep
+    to explain them); ``players`` gives the names."""
     codes_c = list(ev.codes)
     key_cols = ["points"] + [f"_k{i}" for i in range(len(codes_c))]
     keys = ev.keys.rename({c: f"_k{i}" for i, c in enumerate(codes_c)})

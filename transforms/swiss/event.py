@@ -29,7 +29,8 @@ from transforms.fide.dutch.engine import pair_round
 from transforms.fide.dutch.state import Board
 from transforms.fide.rating_report import point_system_of
 from transforms.fide.ratings import RatingChanges, RatingsConfig, rating_changes
-from transforms.fide.standings import allocate_prizes, rank_players
+from transforms.fide.standings import allocate_prizes, rank_evaluation
+from transforms.fide.tiebreaks import Evaluation, evaluate_tiebreaks
 from transforms.fide.trf import Tournament
 from transforms.swiss import rounds
 from transforms.swiss import scorecard as sc
@@ -82,6 +83,8 @@ class CategoryRun:
     ratings_by_round: dict[int, dict[str, RatingChanges]] = field(default_factory=dict)
     """Round r -> the rating changes of rounds 1 to r, per list (what the standings after round
     r show; the last is ``ratings``)."""
+    tiebreak_detail: pl.DataFrame | None = None
+    """The contributions behind each tie-break after round ``done`` (:func:`tiebreak_detail`)."""
 
 
 @dataclass
@@ -258,11 +261,30 @@ def player_frame(players: pl.DataFrame, cfg: EventConfig) -> pl.DataFrame:
 
 def standings(run: SwissRun, c: CategoryRun, through: int) -> pl.DataFrame:
     """FIDE C.07 — standings after round ``through``: points, then the configured tie-breaks."""
+    return rank_evaluation(evaluation(run, c, through), c.players.select("sno", "name"))
+
+
+def evaluation(run: SwissRun, c: CategoryRun, through: int) -> Evaluation:
+    """FIDE C.07 — the configured tie-breaks of every player after round ``through`` (with the
+    contributions behind them), as the event's rules evaluate them (its edition; §15.2 in a
+    round robin)."""
     assert run.cfg.swiss is not None
     card = c.card.filter(pl.col("round") <= through)
-    return rank_players(card, c.players.select("sno", "name", "rating"), run.cfg.swiss.tiebreaks,
-                        edition=run.cfg.swiss.tiebreak_edition, rounds=through,
-                        round_robin=run.cfg.round_robin is not None)
+    return evaluate_tiebreaks(card, c.players.select("sno", "rating"), run.cfg.swiss.tiebreaks,
+                              edition=run.cfg.swiss.tiebreak_edition, rounds=through,
+                              round_robin=run.cfg.round_robin is not None)
+
+
+def tiebreak_detail(run: SwissRun, c: CategoryRun) -> pl.DataFrame | None:
+    """FIDE C.07 — the contributions behind each tie-break after the category's last complete
+    round (:func:`transforms.fide.tiebreaks.explain_tiebreaks` columns), for the standings'
+    explanation and the players' pages: those of the evaluation its standings were ranked from
+    (:func:`rank_rounds`), else evaluated now; None before round 1 is complete."""
+    if not c.done:
+        return None
+    if c.tiebreak_detail is None:
+        c.tiebreak_detail = evaluation(run, c, c.done).detail
+    return c.tiebreak_detail
 
 
 def rating_lists(cfg: EventConfig) -> RatingsConfig | None:
@@ -493,7 +515,10 @@ def rank_rounds(run: SwissRun) -> None:
     complete rounds (``CategoryRun.rankings``)."""
     for c in run.categories:
         for r in range(1, c.done + 1):
-            c.rankings[r] = standings(run, c, r)
+            ev = evaluation(run, c, r)
+            c.rankings[r] = rank_evaluation(ev, c.players.select("sno", "name"))
+            if r == c.done:  # kept to explain the standings (tiebreak_detail)
+                c.tiebreak_detail = ev.detail
 
 
 def rate_rounds(run: SwissRun) -> None:

@@ -154,6 +154,26 @@ def test_write_outputs_refuses_to_follow_a_link_out_of_the_event_folder(tmp_path
     assert list((tmp_path / "elsewhere").iterdir()) == []
 
 
+def test_write_outputs_replaces_a_link_it_writes_over_never_what_it_points_to(tmp_path):
+    out = tmp_path / "outputs" / "ev"
+    out.mkdir(parents=True)
+    target = tmp_path / "elsewhere.html"
+    target.write_text("theirs")
+    (out / "index.html").symlink_to(target)
+    assert tasks.write_files(out, {"index.html": "ours"}) == ["index.html"]
+    assert target.read_text() == "theirs"
+    assert not (out / "index.html").is_symlink() and (out / "index.html").read_text() == "ours"
+
+
+def test_write_outputs_leaves_the_files_known_on_disk_unread(tmp_path):
+    out = tmp_path / "ev"
+    tasks.write_files(out, {"a.html": "1", "b.html": "2"})
+    (out / "a.html").write_text("changed by hand")
+    assert tasks.write_files(out, {"a.html": "1", "b.html": "3"}, on_disk={"a.html"}) == ["b.html"]
+    assert (out / "a.html").read_text() == "changed by hand"  # trusted as taken, not compared
+    assert tasks.write_files(out, {"a.html": "1", "b.html": "3"}) == ["a.html"]
+
+
 def test_write_outputs_writes_nested_paths_inside(tmp_path):
     out = tmp_path / "ev"
     assert tasks.write_files(out, {"a/b/c.html": "1", "d.csv": "2"}) == ["a/b/c.html", "d.csv"]

@@ -17,6 +17,7 @@ import platform
 import threading
 import time
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -170,28 +171,59 @@ def render_pdfs(htmls: dict[str, str], previous: dict[str, str],
     return out
 
 
-def write_files(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
-    """Write every output atomically; files that are byte-identical are left untouched.
+def write_files(out_dir: Path, files: dict[str, bytes | str], on_disk: AbstractSet[str] = frozenset()
+                ) -> list[str]:
+    """Write every output atomically; files that are byte-identical are left untouched, and so
+    are those of ``on_disk`` (known to be on disk as they are: taken from there this run,
+    :func:`unchanged_on_disk`) without reading them again.
 
     The last guard against a path made from the inputs (the pages name their files through
-    ``flows.site.names.file_part``): a path that is absolute, holds a NUL or a backslash,
-    or resolves outside ``out_dir`` (``..``, a symbolic link) is refused before anything is
-    written — ValueError naming it, so the event fails and says why."""
+    ``flows.site.names.file_part``): a path that is absolute, holds a NUL or a backslash, has a
+    ``..`` part, or whose folder resolves outside ``out_dir`` (a symbolic link) is refused
+    before anything is written — ValueError naming it, so the event fails and says why. (Its
+    last part may be a link: a write replaces the link, never what it points to.)"""
     root = Path(out_dir).resolve()
+    folders: dict[str, bool] = {}
     for rel in files:
-        target = (root / rel).resolve() if rel and "\0" not in rel else None
-        if (not rel or "\0" in rel or "\\" in rel or Path(rel).is_absolute()
-                or target is None or target == root or not target.is_relative_to(root)):
+        parts = rel.split("/")
+        folder = rel.rpartition("/")[0]
+        if folder not in folders and rel and "\0" not in rel:
+            resolved = (root / folder).resolve()
+            folders[folder] = resolved == root or resolved.is_relative_to(root)
+        if (not rel or "\0" in rel or "\\" in rel or rel.startswith("/") or ".." in parts
+                or "" in parts or "." in parts or not folders[folder]):
             raise ValueError(f"refusing to write {rel!r}: not a file inside {out_dir}")
     written = []
     for rel, data in sorted(files.items()):
         path = out_dir / rel
+        if rel in on_disk and path.exists():
+            continue
         raw = io.as_bytes(data)
         if path.exists() and path.read_bytes() == raw:
             continue
         io.atomic_write(path, raw)
         written.append(rel)
     return written
+
+
+def unchanged_on_disk(pub: Publication) -> set[str]:
+    """The files of ``pub`` still as they were taken from the last run's outputs (verified
+    against their checksums, :meth:`flows.site.pages.Publication.take`), not replaced since."""
+    return {rel for rel in pub.taken_files
+            if rel in pub.files and pub.checksums.get(rel, (None,))[0] is pub.files[rel]}
+
+
+def checksum(pub: Publication, rel: str) -> tuple[str, int]:
+    """The sha256 and the size of ``pub.files[rel]`` as written (UTF-8 for text), hashed once
+    per content (``pub.checksums``: a file taken from the last run comes with the checksum it
+    was verified against)."""
+    data = pub.files[rel]
+    known = pub.checksums.get(rel)
+    if known is not None and known[0] is data:
+        return known[1], known[2]
+    raw = io.as_bytes(data)
+    pub.checksums[rel] = (data, hashlib.sha256(raw).hexdigest(), len(raw))
+    return pub.checksums[rel][1], pub.checksums[rel][2]
 
 
 @task(name="write", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
@@ -452,7 +484,7 @@ def publish_task(pub: Publication, cfg: EventConfig | None, event_dir: Path,
     in one step (flows/pipeline/publish_folder.py): a run killed before the switch leaves the previous
     outputs as they were."""
     staging = publish_folder.stage(pub.out_dir)
-    write_files(staging, pub.files)
+    write_files(staging, pub.files, unchanged_on_disk(pub))
     for rel in sorted(pub.paged):
         for stale in paging.stale_parts(staging, rel, pub.files):
             stale.unlink()
@@ -482,12 +514,9 @@ def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
     outputs = []
     for rel in sorted(set(pub.files) | set(pdfs)):
         entry: dict[str, Any] = {"path": rel}
-        data = pub.files.get(rel)
         path = root / rel
-        if data is not None:  # as written under root (write_files): hashed here, not read back
-            raw = io.as_bytes(data)
-            entry["sha256"] = hashlib.sha256(raw).hexdigest()
-            entry["bytes"] = len(raw)
+        if rel in pub.files:  # as written under root (write_files): hashed once, not read back
+            entry["sha256"], entry["bytes"] = checksum(pub, rel)
         elif path.exists():  # a PDF kept from the last run
             entry["sha256"] = io.sha256(path)
             entry["bytes"] = path.stat().st_size

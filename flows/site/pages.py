@@ -132,6 +132,16 @@ class Publication:
     (the last run did not publish it, or was made by another program), "changed" (what it is
     made of), "files changed on disk" -> how many."""
 
+    checksums: dict[str, tuple[bytes | str, str, int]] = field(default_factory=dict)
+    """Files whose checksum is known: path -> (the content it is of, its sha256, its bytes);
+    valid while ``files[path]`` is that same object (:func:`flows.pipeline.tasks.checksum`).
+    The files taken from the last run (:meth:`take`) come with the checksums they were
+    verified against on disk."""
+
+    taken_files: set[str] = field(default_factory=set)
+    """The files taken from the last run as they are on disk (:meth:`take`): not compared with
+    the disk again when the outputs are written."""
+
     kept_pdfs: dict[str, str] = field(default_factory=dict)
     """The PDFs of groups taken from the last run (path -> sha256 of the HTML they were
     rendered from): not rendered again; their files stay as they are."""
@@ -226,6 +236,7 @@ class Publication:
         """The files of a group the last run wrote (``record``: :meth:`group`), if each is
         still on disk with the checksum recorded; False (nothing taken) otherwise."""
         taken: dict[str, bytes | str] = {}
+        sizes: dict[str, int] = {}
         for rel, (sha, text) in record["files"].items():
             try:
                 raw = (self.out_dir / rel).read_bytes()
@@ -234,7 +245,11 @@ class Publication:
             if hashlib.sha256(raw).hexdigest() != sha:
                 return False
             taken[rel] = raw.decode("utf-8") if text else raw
+            sizes[rel] = len(raw)
         self.files.update(taken)
+        self.taken_files.update(taken)
+        self.checksums.update((rel, (data, record["files"][rel][0], sizes[rel]))
+                              for rel, data in taken.items())
         self.kept_pdfs.update(record["pdfs"])
         self.titles.update(record["titles"])
         self.later_parts.update(record["later_parts"])

@@ -119,7 +119,7 @@ TIERS = {
     # publish: pages, PDFs, letters and messages made in process; no Prefect flow runs
     **dict.fromkeys([
         "test_early_pdfs", "test_gk_letters", "test_gk_site", "test_letters_text", "test_mail", "test_paging",
-        "test_pdf", "test_print_tables", "test_rating_pages", "test_rating_report", "test_standings_pages",
+        "test_hall_pdf", "test_pdf", "test_print_tables", "test_rating_pages", "test_rating_report", "test_standings_pages",
         "test_swiss_letters", "test_swiss_site", "test_table_html", "test_texts_follow_config",
     ], "publish"),
     # cli: the command line, in process or as a subprocess, without Prefect flows

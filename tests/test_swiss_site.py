@@ -45,8 +45,13 @@ def raw_inputs(through: int | None = None) -> dict:
 
 
 def publish(through: int | None = None) -> tuple[Publication, object]:
+    return publish_inputs(raw_inputs(through))
+
+
+def publish_inputs(raw: dict) -> tuple[Publication, object]:
+    """The demo's event published from ``raw`` (its input files as read: :func:`raw_inputs`)."""
     cfg = parse_event_config((NJ / "event.toml").read_text())
-    run = run_swiss(cfg, raw_inputs(through), cfg.event.as_of)
+    run = run_swiss(cfg, raw, cfg.event.as_of)
     pub = Publication(Path("unused"), ctx=event_context(cfg, run.as_of))
     entries(pub, run)
     site.publish_rounds_and_players(pub, run)

@@ -108,7 +108,7 @@ def demo_run(prefect_harness, tmp_path_factory):
 TIERS = {
     # rulebook: the transforms (and the readers and generators that feed them); no Prefect
     **dict.fromkeys([
-        "test_acceleration", "test_architecture", "test_berger", "test_config", "test_dutch",
+        "test_acceleration", "test_architecture", "test_berger", "test_config", "test_dutch", "test_dutch_check",
         "test_dutch_cores", "test_dutch_explain", "test_dutch_matching", "test_dutch_weights",
         "test_gk_advancement", "test_gk_entries", "test_gk_event", "test_gk_prizes",
         "test_gk_results", "test_gk_sections", "test_ingest", "test_junior_entries",

@@ -146,3 +146,44 @@ def test_an_event_built_on_its_last_runs_pairings_equals_one_built_from_scratch(
     shutil.copytree(inputs, fresh_inputs)
     assert run_events(fresh_inputs, fresh, send_mail=False) == {"tiny-swiss": "ok"}
     assert output_files(out / "tiny-swiss", TIMED) == output_files(fresh / "tiny-swiss", TIMED)
+
+
+def swap_blacks(folder: Path, rnd: int, boards: tuple[str, str]) -> None:
+    """The Open's round ``rnd`` as recorded, with the Black players of two boards exchanged."""
+    results = pl.read_csv(NJ / "results.csv", infer_schema=False)
+    part = results.filter(pl.col("round").cast(pl.Int64) <= rnd)
+    at = (pl.col("round") == str(rnd)) & pl.col("white_id").str.starts_with("O")
+    x, y = (part.filter(at & (pl.col("board") == b))["black_id"][0] for b in boards)
+    part.with_columns(black_id=pl.when(at & (pl.col("board") == boards[0])).then(pl.lit(y))
+                      .when(at & (pl.col("board") == boards[1])).then(pl.lit(x))
+                      .otherwise(pl.col("black_id"))).write_csv(folder / "results.csv")
+
+
+def test_a_departure_is_kept_with_the_recorded_round_it_departs_from(tmp_path, monkeypatch):
+    """A round the engine would pair otherwise is kept as its departure (the bracket and pair
+    where the engine stopped) together with the recorded pairing: the next run takes it while
+    the round is recorded the same, and pairs it again once the recorded pairing changes,
+    though the history before it (the key) is the same."""
+    folder = tmp_path / "nj"
+    shutil.copytree(NJ, folder)
+    swap_blacks(folder, 3, ("1", "2"))
+    first = audited(folder)
+    assert [d["round"] for d in first.category("open").audit] == [3]
+    assert [v for v in first.pairings.values() if "departure" in v]
+
+    def no_engine(*args, **kwargs):
+        raise AssertionError("paired again")
+
+    with monkeypatch.context() as m:
+        m.setattr(swiss, "pair_with", no_engine)
+        again = audited(folder, first.pairings)
+    assert again.reused == sum(c.done for c in again.categories)
+    assert [c.audit for c in again.categories] == [c.audit for c in first.categories]
+    assert again.pairings == first.pairings
+
+    swap_blacks(folder, 3, ("3", "4"))  # the same history before round 3, another round 3
+    other = audited(folder, first.pairings)
+    fresh = audited(folder)
+    assert other.reused == sum(c.done for c in other.categories) - 1
+    assert [c.audit for c in other.categories] == [c.audit for c in fresh.categories]
+    assert other.category("open").audit != first.category("open").audit

@@ -83,4 +83,12 @@ def test_audit_reports_a_recorded_round_the_engine_would_pair_otherwise(tmp_path
     c = next(c for c in run.categories if c.cat.id == "open")
     diffs, _ = swiss.audit(run, c)
     assert [(d["category"], d["round"]) for d in diffs] == [("open", 3)]
-    assert "recorded only" in diffs[0]["difference"]
+    # the engine stops in the top bracket at board 1 as it was paired (C.04.3 A.9)
+    sno = dict(zip(c.players["player_id"], c.players["sno"], strict=True))
+    w1, w2 = (sno[part.filter(open3 & (pl.col("board") == b))["white_id"][0]] for b in ("1", "2"))
+    opp = {w1: sno[b2], sno[b1]: w2}  # as recorded now
+    lo, hi = sorted((w1, sno[b1]))
+    assert diffs[0]["difference"] == (
+        f"departs in the 2-point bracket: the engine pairs {lo}-{hi} (and 1 more of the bracket's "
+        f"pairs), recorded {lo} against {opp[lo]} and {hi} against {opp[hi]}; the brackets below "
+        "were not paired again")

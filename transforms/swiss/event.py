@@ -25,7 +25,7 @@ from transforms.core.errors import ChessfedError, Finding, Severity
 from transforms.core.ingest import RawFile, Schema, has_errors, unusable, validate_files
 from transforms.core.model import DutchEdition
 from transforms.core.steps import StepTimer, no_step
-from transforms.fide.dutch.engine import pair_round
+from transforms.fide.dutch.engine import Departure, check_pairing, pair_round
 from transforms.fide.dutch.state import Board
 from transforms.fide.rating_report import point_system_of
 from transforms.fide.ratings import RatingChanges, RatingsConfig, rating_changes
@@ -334,7 +334,9 @@ def pair(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup,
     rule: a declared departure, see :mod:`transforms.national_junior.same_state`). Returns
     the boards and the rule's log. ``t``: the engine's input when the caller has it."""
     t = t if t is not None else engine_input(run, c, r, setup)
-    return pair_with(round_to_pair(run, c, r, t))
+    done = pair_with(round_to_pair(run, c, r, t))
+    assert not isinstance(done, Departure)  # (nothing recorded to depart from)
+    return done
 
 
 class RoundToPair(NamedTuple):
@@ -351,30 +353,40 @@ class RoundToPair(NamedTuple):
     round: int
     tournament: Tournament
     """The engine's input: the category before the round (:func:`engine_input`)."""
+    recorded: frozenset[Board] | None = None
+    """The round's recorded pairing when the audit pairs it (the engine then stops where its
+    pairing departs from it: :func:`~transforms.fide.dutch.engine.check_pairing`); None when
+    the round is to be paired."""
 
 
-def pair_with(job: RoundToPair) -> tuple[list[Board], list[str]]:
+def pair_with(job: RoundToPair) -> tuple[list[Board], list[str]] | Departure:
     """FIDE C.04.3 — :func:`pair` of one round from what :class:`RoundToPair` holds: a rules
     part's pairing where the event's regulations pair that round otherwise, else the Dutch
-    engine's (the edition the event names)."""
+    engine's (the edition the event names). For an audited round (``job.recorded``) the
+    engine stops at the first bracket that departs from the recorded pairing and returns
+    that :class:`~transforms.fide.dutch.engine.Departure` instead of a pairing."""
     for part in job.parts:
         done = part.pair(job.tournament, round_no=job.round, rounds=job.rounds,
                          edition=job.edition, players=job.players)
         if done is not None:
             return done
-    return pair_round(job.tournament, round_no=job.round, edition=job.edition), []
+    if job.recorded is None:
+        return pair_round(job.tournament, round_no=job.round, edition=job.edition), []
+    checked = check_pairing(job.tournament, job.recorded, round_no=job.round, edition=job.edition)
+    return checked if isinstance(checked, Departure) else (checked, [])
 
 
-def round_to_pair(run: SwissRun, c: CategoryRun, r: int, t: Tournament) -> RoundToPair:
+def round_to_pair(run: SwissRun, c: CategoryRun, r: int, t: Tournament,
+                  recorded: frozenset[Board] | None = None) -> RoundToPair:
     """FIDE C.04.3 — what round ``r`` of ``c`` is paired from (:func:`pair_with`), ``t`` its
-    engine input."""
+    engine input, ``recorded`` its recorded pairing when the audit pairs it."""
     s = run.cfg.swiss
     assert s is not None
     return RoundToPair(tuple(p for p in run.cfg.rule_parts() if isinstance(p, PairingRules)),
-                       s.dutch_edition, c.players, c.rounds, r, t)
+                       s.dutch_edition, c.players, c.rounds, r, t, recorded)
 
 
-def pair_or_error(job: RoundToPair) -> tuple[list[Board], list[str]] | str:
+def pair_or_error(job: RoundToPair) -> Paired:
     """FIDE C.04.3 — :func:`pair_with`, or why the engine could not pair the round (its error as
     text: the audit reports it as the round's difference)."""
     try:
@@ -437,14 +449,20 @@ def audit(run: SwissRun, c: CategoryRun, mapper: Mapper = map
     is taken from there; the others are paired through ``mapper``.
 
     The recorded rounds of the demo were paired by this engine, so there this is a regression
-    check; for an event paired elsewhere it checks the other program."""
+    check; for an event paired elsewhere it checks the other program. Decision: a round is
+    paired only as far as its first bracket (A.9) whose pairs the recorded round does not
+    have (:func:`~transforms.fide.dutch.engine.check_pairing`); the difference names that
+    bracket and its first pair (:func:`departure_text`) — the brackets below would start from
+    other players, and pairing them is most of the engine's work on a history paired by
+    another system."""
     keys, paired, todo = audit_plan(run, c)
     paired.update(zip((j.round for j in todo), mapper(pair_or_error, todo)))
     return audit_result(run, c, keys, paired)
 
 
-Paired = tuple[list[Board], list[str]] | str
-"""A round's pairing and the rules' log, or why the engine could not pair it."""
+Paired = tuple[list[Board], list[str]] | Departure | str
+"""A round's pairing and the rules' log, where the engine's pairing departs from the
+recorded one (an audited round), or why the engine could not pair it."""
 
 
 def audit_plan(run: SwissRun, c: CategoryRun
@@ -458,13 +476,20 @@ def audit_plan(run: SwissRun, c: CategoryRun
     for r in range(1, c.done + 1):
         setup = rounds.setup_from_scorecard(c.card, r)
         keys[r] = key = pairing_key(run, c, r, setup, players)
+        recorded = frozenset(rounds.recorded_boards(c.card, r))
         hit = run.known_pairings.get(key)
         if isinstance(hit, dict) and isinstance(hit.get("boards"), str):
             paired[r] = (unpack_boards(hit["boards"]), [str(x) for x in hit.get("log", [])])
             run.reused += 1
             continue
+        if (isinstance(hit, dict) and isinstance(hit.get("departure"), list)
+                and hit.get("recorded") == pack_boards(sorted(recorded, key=str))):
+            score, pairs = hit["departure"]
+            paired[r] = Departure(int(score), [(int(x), int(y)) for x, y in pairs])
+            run.reused += 1
+            continue
         try:
-            todo.append(round_to_pair(run, c, r, engine_input(run, c, r, setup)))
+            todo.append(round_to_pair(run, c, r, engine_input(run, c, r, setup), recorded))
         except ChessfedError as e:
             paired[r] = f"engine: {e}"
     return keys, paired, todo
@@ -473,7 +498,8 @@ def audit_plan(run: SwissRun, c: CategoryRun
 def audit_result(run: SwissRun, c: CategoryRun, keys: dict[int, str],
                  paired: dict[int, Paired]) -> tuple[list[dict], dict[int, list[str]]]:
     """FIDE C.04.3 — the second half of :func:`audit`: every round's pairing compared with the
-    recorded one (the differences, the rules' logs); each pairing kept in ``run.pairings``."""
+    recorded one (the differences, the rules' logs); each pairing kept in ``run.pairings``
+    (a departure with the recorded pairing it departs from)."""
     out = []
     logs: dict[int, list[str]] = {}
     for r in range(1, c.done + 1):
@@ -481,17 +507,40 @@ def audit_result(run: SwissRun, c: CategoryRun, keys: dict[int, str],
         if isinstance(done, str):
             out.append({"category": c.cat.id, "round": r, "difference": done})
             continue
+        recorded = rounds.recorded_boards(c.card, r)
+        if isinstance(done, Departure):
+            run.pairings[keys[r]] = {"departure": [done.score, [list(x) for x in done.pairs]],
+                                     "recorded": pack_boards(sorted(recorded, key=str))}
+            out.append({"category": c.cat.id, "round": r,
+                        "difference": departure_text(done, recorded)})
+            continue
         boards, log = done
         run.pairings[keys[r]] = {"boards": pack_boards(boards), "log": list(log)}
         if log:
             logs[r] = log
-        ours, recorded = set(boards), rounds.recorded_boards(c.card, r)
+        ours = set(boards)
         if ours != recorded:
             only_rec = sorted(recorded - ours, key=str)
             only_ours = sorted(ours - recorded, key=str)
             out.append({"category": c.cat.id, "round": r,
                         "difference": f"recorded only {only_rec}; engine only {only_ours}"})
     return out, logs
+
+
+def departure_text(d: Departure, recorded: set[Board]) -> str:
+    """FIDE C.04.3 A.9 — an audited round's difference where the engine stopped
+    (:func:`audit`): the bracket, the engine's first pair the recorded pairing does not have,
+    and what the recorded pairing gave its two players."""
+    where: dict[int, str] = {}
+    for w, b in recorded:
+        where[w] = "the bye" if b is None else str(b)
+        if b is not None:
+            where[b] = str(w)
+    a, b = d.pairs[0]
+    more = f" (and {len(d.pairs) - 1} more of the bracket's pairs)" if len(d.pairs) > 1 else ""
+    return (f"departs in the {d.score / 10:g}-point bracket: the engine pairs {a}-{b}{more}, "
+            f"recorded {a} against {where.get(a, 'nobody')} and {b} against "
+            f"{where.get(b, 'nobody')}; the brackets below were not paired again")
 
 
 def players_digest(c: CategoryRun) -> str:

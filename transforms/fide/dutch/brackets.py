@@ -28,6 +28,7 @@ score group, is outside the bracket).
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from itertools import repeat
 
 from transforms.fide.dutch.matching import MatchingGraph
@@ -135,7 +136,8 @@ def exchange_weight(base: list[list[int]], bits_: int, si: int, li: int, sri: in
 
 def pair_bracket(g: MatchingGraph, verts: list[int], sgb: int, nsgb: int, sgbv: int,
                  nsgbv: int, base: list[list[int]], width: int, scores: list[int],
-                 matched: list[bool], pool: dict[int, int]) -> list[int]:
+                 matched: list[bool], pool: dict[int, int],
+                 on_fix: Callable[[int, int], None] | None = None) -> list[int]:
     """FIDE C.04.3 B, D — pair one bracket whose weights ``g`` holds; return the mate list.
 
     ``verts``, ``sgb``/``nsgb`` (local) and ``sgbv``/``nsgbv`` (vertices) map the bracket onto
@@ -145,8 +147,10 @@ def pair_bracket(g: MatchingGraph, verts: list[int], sgb: int, nsgb: int, sgbv: 
     ``scores`` the players' scores by local index, ``pool`` the interning pool of the
     bracket's weights. The players paired in the bracket end up ``matched`` and their pairs
     fixed in ``g`` (2017 C4 may still undo them: the caller then re-pairs the bracket); the
-    unmatched residents and moved-down players are the bracket's downfloaters."""
-    b = _Bracket(g, verts, sgb, nsgb, sgbv, nsgbv, base, width, matched, pool, g.solve())
+    unmatched residents and moved-down players are the bracket's downfloaters. ``on_fix``,
+    if given, is called with the two vertices of each pair as it is fixed (the 2025 rules'
+    pairs are final then: ``check_bracket`` may stop the round there)."""
+    b = _Bracket(g, verts, sgb, nsgb, sgbv, nsgbv, base, width, matched, pool, g.solve(), on_fix)
     b.choose_moved_down(scores)
     b.pair_moved_down()
     b.split_remainder()
@@ -164,12 +168,14 @@ class _Bracket:
     the remainder."""
 
     __slots__ = ("g", "verts", "sgb", "nsgb", "sgbv", "nsgbv", "base", "width", "matched",
-                 "pool", "M", "remainder", "rp", "exchanges")
+                 "pool", "M", "remainder", "rp", "exchanges", "on_fix")
 
     def __init__(self, g: MatchingGraph, verts: list[int], sgb: int, nsgb: int, sgbv: int,
                  nsgbv: int, base: list[list[int]], width: int, matched: list[bool],
-                 pool: dict[int, int], M: list[int]):
+                 pool: dict[int, int], M: list[int],
+                 on_fix: Callable[[int, int], None] | None = None):
         self.g, self.verts, self.sgb, self.nsgb = g, verts, sgb, nsgb
+        self.on_fix = on_fix
         self.sgbv, self.nsgbv, self.base, self.width = sgbv, nsgbv, base, width
         self.matched, self.pool, self.M = matched, pool, M
         self.remainder: list[int] = []
@@ -251,6 +257,8 @@ class _Bracket:
             m = M[pv]
             matched[m] = True
             g.fix(pv, m)
+            if self.on_fix is not None:
+                self.on_fix(pv, m)
         self.M = M
 
     def split_remainder(self) -> None:
@@ -391,4 +399,6 @@ class _Bracket:
                 m = M[pv]
                 matched[pv] = matched[m] = True
                 g.fix(pv, m)
+                if self.on_fix is not None:
+                    self.on_fix(pv, m)
         self.M = M

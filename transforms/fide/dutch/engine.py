@@ -36,6 +36,9 @@ Decisions:
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import NamedTuple
+
 from transforms.core.model import SCORECARD_COLUMNS, Colour, DutchEdition, Kind
 from transforms.fide.acceleration import virtual_points
 from transforms.fide.dutch import rules_2017, rules_2025
@@ -47,6 +50,7 @@ from transforms.fide.dutch.state import (
     WIN,
     Board,
     Context,
+    Departed,
     Player,
     Round,
     colour_preferences,
@@ -166,12 +170,55 @@ def pair_round(t: Tournament, *, round_no: int | None = None,
     all be met. The edition is ``edition``, else the file's, else the 2025 rules. ``core``
     names the matching solver (``matching.CORES``: ``compiled`` by default where built,
     ``python`` the reference); both give the same pairing."""
+    boards = _pair(t, round_no, edition, extra_forbidden, core, None)
+    assert not isinstance(boards, Departure)
+    return boards
+
+
+class Departure(NamedTuple):
+    """FIDE C.04.3 A.9 — where the engine's pairing of a round first leaves a recorded one
+    (:func:`check_pairing`)."""
+
+    score: int
+    """The bracket's score, in tenths of a point (its residents' pairing score)."""
+    pairs: list[tuple[int, int]]
+    """The bracket's pairs (start numbers, the lower first) that the recorded pairing does not
+    have."""
+
+
+def check_pairing(t: Tournament, recorded: Iterable[Board], *, round_no: int | None = None,
+                  edition: DutchEdition | str | None = None,
+                  extra_forbidden: frozenset[frozenset[int]] = frozenset(),
+                  core: str | None = None) -> list[Board] | Departure:
+    """FIDE C.04.3 — round ``round_no`` paired as :func:`pair_round` pairs it and checked,
+    bracket by bracket from the top (A.9), against a recorded pairing (``(white, black)``
+    boards, ``(sno, None)`` for the bye). A bracket's pairs are final once it is paired, so at
+    the first bracket whose pairs are not all recorded the round is known to differ: the
+    :class:`Departure` is returned there, and the brackets below are not paired (they would
+    start from other players; on a history paired by another system this is most of the
+    engine's work). Otherwise the whole pairing, exactly :func:`pair_round`'s: the caller
+    compares it with the recorded one (colours, the bye, players the recorded pairing has
+    and the engine does not pair)."""
+    against: dict[int, int | None] = {}
+    for w, b in recorded:
+        against[w] = b
+        if b is not None:
+            against[b] = w
+    return _pair(t, round_no, edition, extra_forbidden, core, against)
+
+
+def _pair(t: Tournament, round_no: int | None, edition: DutchEdition | str | None,
+          extra_forbidden: frozenset[frozenset[int]], core: str | None,
+          against: dict[int, int | None] | None) -> list[Board] | Departure:
     ed = DutchEdition.of(edition or t.edition or DutchEdition.RULES_2025)
     ctx = build_context(t, round_no, ed, extra_forbidden)
-    ctx.core = core
+    ctx.core, ctx.against = core, against
     if not ctx.players:
         return []
-    pairs, bye = _PAIR_BRACKETS[ed](ctx)
+    try:
+        pairs, bye = _PAIR_BRACKETS[ed](ctx)
+    except Departed as d:
+        return Departure(d.score, d.pairs)
     return board_order(allocate_colours(pairs, ctx), bye)
 
 

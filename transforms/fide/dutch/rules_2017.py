@@ -29,7 +29,7 @@ from transforms.core.errors import NoValidPairing
 from transforms.fide.dutch.brackets import Classes, bits, colour_fields, pair_bracket
 from transforms.fide.dutch.criteria import compatible, compatible_rows, eligible_for_bye_2017
 from transforms.fide.dutch.matching import new_graph
-from transforms.fide.dutch.state import DOWN, UP, Context, Player, float_of
+from transforms.fide.dutch.state import DOWN, UP, Context, Player, check_bracket, float_of
 
 
 class BracketWeights:
@@ -236,6 +236,9 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                 special = True
                 continue
 
+        if ctx.against is not None:
+            check_bracket(ctx, pbi[sgb].score if sgb < nsgb else pbi[0].score,
+                          [(pbi[i], pbi[M[i]]) for i in range(nsgb) if matched[i]])
         special = it == N
         new_pbi = []
         new_sgb = 0

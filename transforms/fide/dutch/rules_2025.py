@@ -32,7 +32,16 @@ from transforms.core.errors import NoValidPairing
 from transforms.fide.dutch.brackets import Classes, bits, colour_fields, pair_bracket
 from transforms.fide.dutch.criteria import compatible, eligible_for_bye_2025
 from transforms.fide.dutch.matching import new_graph
-from transforms.fide.dutch.state import DOWN, NONE, UP, WIN, Context, Player, float_of
+from transforms.fide.dutch.state import (
+    DOWN,
+    NONE,
+    UP,
+    WIN,
+    Context,
+    Player,
+    check_bracket,
+    float_of,
+)
 
 
 class RoundWeights:
@@ -333,12 +342,17 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             g.seed_from(local, pbi)
             del local  # (free its matrix before the big solve)
 
+        score = ps[pbi[sgb]].score if sgb < nsgb else ps[pbi[0]].score
         M = pair_bracket(g, pbi, sgb, nsgb, sgbv, nsgbv, base, W.sg_bits,
-                         [ps[v].score for v in pbi], matched, pool)
+                         [ps[v].score for v in pbi], matched, pool,
+                         None if ctx.against is None else
+                         lambda v, m, score=score: check_bracket(ctx, score, [(ps[v], ps[m])]))
 
         # carry the unpaired players to the next bracket
         nxt_score = ps[sg_it].score if sg_it < N else None
         W.single_downfloater_bye = bool(N & 1 and sg_it < N and W.bye_score >= nxt_score)
+        if ctx.against is not None:
+            check_bracket(ctx, score, [(ps[v], ps[M[v]]) for v in pbi[:nsgb] if matched[v]])
         new_pbi = []
         new_sgb = 0
         for idx in range(n):

@@ -146,10 +146,38 @@ class Context:
     """Memo of :func:`float_of`."""
     core: str | None = None
     """The matching core that solves the round (``matching.CORES``; None: the default)."""
+    against: dict[int, int | None] | None = None
+    """A recorded pairing the round is checked against (start number -> opponent, None for the
+    bye), or None: the bracket procedure then stops at the first bracket whose pairs are not
+    all recorded (:func:`check_bracket`; ``engine.check_pairing``)."""
 
     def last_round(self) -> bool:
         return self.expected_rounds is not None and self.played_rounds >= self.expected_rounds - 1
 
+
+
+class Departed(Exception):
+    """FIDE C.04.3 A.9 — a bracket of the round paired otherwise than ``Context.against``:
+    its pairs (start numbers, higher-ranked first) that the recorded pairing does not have,
+    and the bracket's score (tenths). Brackets are paired from the top down and a bracket's
+    pairs are final, so the pairing of the round differs; the brackets below are not paired
+    (they would start from other players)."""
+
+    def __init__(self, score: int, pairs: list[tuple[int, int]]):
+        super().__init__(score, pairs)
+        self.score, self.pairs = score, pairs
+
+
+def check_bracket(ctx: Context, score: int, pairs: list[tuple[Player, Player]]) -> None:
+    """FIDE C.04.3 A.9 — a bracket's final pairs checked against ``ctx.against`` (nothing to
+    check when it is None); raises :class:`Departed` with those it does not hold."""
+    against = ctx.against
+    if against is None:
+        return
+    off = sorted({(min(a.sno, b.sno), max(a.sno, b.sno)) for a, b in pairs
+                  if against.get(a.sno) != b.sno})
+    if off:
+        raise Departed(score, off)
 
 
 def float_of(p: Player, rounds_back: int, ctx: Context) -> int:

@@ -256,7 +256,7 @@ typedef struct {
     int *mate;
     uint8_t *label;     /* 2n */
     int *lea, *leb;     /* 2n labelend (outside vertex, inside vertex); lea -1 = none */
-    int *inb;           /* n */
+    int *inb;           /* n: x itself or a blossom holding x; its top-level blossom: top_of() */
     int *parent;        /* 2n */
     int *base;          /* 2n */
     int **ch, **ea, **eb; int *nch;  /* 2n children and the edges between them */
@@ -293,6 +293,19 @@ static int q_push(Solver *sv, int v) {
     return 0;
 }
 
+/* the top-level blossom holding vertex x (x itself when it is in none). inb[x] names x or a
+   blossom holding it: a new blossom does not rename the vertices of its S children (the
+   parent links reach it; most of a large blossom is S blossoms nested again and again), and
+   the first lookup after it shortens inb[x] to the top. An expansion names the children's
+   vertices again (a released blossom is never named). */
+static inline int top_of(Solver *sv, int x) {
+    int b = sv->inb[x];
+    if (sv->parent[b] == -1) return b;
+    do b = sv->parent[b]; while (sv->parent[b] != -1);
+    sv->inb[x] = b;
+    return b;
+}
+
 /* the vertices of blossom b into sv->leaves, depth-first; returns their count */
 static int leaves_of(Solver *sv, int b) {
     int n = sv->n, cnt = 0;
@@ -309,7 +322,7 @@ static int leaves_of(Solver *sv, int b) {
 
 static void assign_label(Solver *sv, int v, int t, int pa, int pb) {
     for (;;) {
-        int b = sv->inb[v];
+        int b = top_of(sv, v);
         sv->label[v] = sv->label[b] = (uint8_t)t;
         sv->lea[v] = sv->lea[b] = pa;
         sv->leb[v] = sv->leb[b] = pb;
@@ -329,14 +342,14 @@ static int scan_blossom(Solver *sv, int v, int w) {
     int *path = sv->stk;  /* (stk is free here: at most n entries) */
     int np = 0, base = -1;
     while (v != -1 || w != -1) {
-        int b = sv->inb[v];
+        int b = top_of(sv, v);
         if (sv->label[b] & MARK) { base = sv->base[b]; break; }
         path[np++] = b;
         sv->label[b] = S | MARK;
         if (sv->lea[b] == -1) v = -1;
         else {
             int t = sv->lea[b];
-            int bt = sv->inb[t];
+            int bt = top_of(sv, t);
             v = sv->lea[bt];
         }
         if (w != -1) { int x = v; v = w; w = x; }
@@ -348,18 +361,18 @@ static int scan_blossom(Solver *sv, int v, int w) {
 static void add_blossom(Solver *sv, int base, int v, int w) {
     int n = sv->n;
     int *inb = sv->inb;
-    int bb = inb[base], bv = inb[v], bw = inb[w];
+    int bb = top_of(sv, base), bv = top_of(sv, v), bw = top_of(sv, w);
     int b = sv->unused[--sv->nunused];
     /* the cycle: bb, the path from bv back to bb reversed, then the path from bw */
     int nv = 0, nw = 0;
-    for (int x = bv; x != bb; x = inb[sv->lea[x]]) nv++;
-    for (int x = bw; x != bb; x = inb[sv->lea[x]]) nw++;
+    for (int x = bv; x != bb; x = top_of(sv, sv->lea[x])) nv++;
+    for (int x = bw; x != bb; x = top_of(sv, sv->lea[x])) nw++;
     int L = 1 + nv + nw;
     int *ch = malloc(sizeof(int) * L), *ea = malloc(sizeof(int) * L), *eb = malloc(sizeof(int) * L);
     if (!ch || !ea || !eb) { sv->error = 1; free(ch); free(ea); free(eb); return; }
     ch[0] = bb;
     int k = nv;
-    for (int x = bv; x != bb; x = inb[sv->lea[x]]) {
+    for (int x = bv; x != bb; x = top_of(sv, sv->lea[x])) {
         ch[k] = x;
         /* edge between ch[k-1] and ch[k]: (vertex in ch[k-1], vertex in ch[k]) */
         ea[k - 1] = sv->lea[x];
@@ -368,7 +381,7 @@ static void add_blossom(Solver *sv, int base, int v, int w) {
     }
     ea[nv] = v; eb[nv] = w;
     k = nv + 1;
-    for (int x = bw; x != bb; x = inb[sv->lea[x]]) {
+    for (int x = bw; x != bb; x = top_of(sv, sv->lea[x])) {
         ch[k] = x;
         /* edge between ch[k] and ch[k+1] (or ch[0]) */
         ea[k] = sv->leb[x];
@@ -384,15 +397,14 @@ static void add_blossom(Solver *sv, int base, int v, int w) {
     sv->leb[b] = sv->leb[bb];
     n_zero(DV(sv, b), sv->K);
     for (int c = L - 1; c >= 0; c--) {
-        int isT = sv->label[ch[c]] == T;
+        if (ch[c] < n) { inb[ch[c]] = b; if (sv->label[ch[c]] == T) q_push(sv, ch[c]); continue; }
+        if (sv->label[ch[c]] != T) continue;  /* (its vertices reach b through the parents) */
         int cnt = leaves_of(sv, ch[c]);
         for (int q = 0; q < cnt; q++) {
-            int x = sv->leaves[q];
-            if (isT) q_push(sv, x);
-            inb[x] = b;
+            q_push(sv, sv->leaves[q]);
+            inb[sv->leaves[q]] = b;
         }
     }
-    (void)n;
 }
 
 static void release_blossom(Solver *sv, int b) {
@@ -442,7 +454,7 @@ static void expand_blossom(Solver *sv, int b, int endstage) {
     if (!endstage && sv->label[b] == T) {
         int *ch = sv->ch[b], *ea = sv->ea[b], *eb = sv->eb[b];
         int L = sv->nch[b];
-        int entry = sv->inb[sv->leb[b]];
+        int entry = top_of(sv, sv->leb[b]);
         int j = 0;
         while (ch[j] != entry) j++;
         int jstep = (j & 1) ? 1 : -1;
@@ -450,7 +462,7 @@ static void expand_blossom(Solver *sv, int b, int endstage) {
         while (pmod(j, L) != 0) {
             int y = pb;
             sv->label[y] = FREE;
-            sv->label[sv->inb[y]] = FREE;
+            sv->label[top_of(sv, y)] = FREE;
             assign_label(sv, y, T, pa, pb);
             j += jstep;
             if (jstep == 1) { pa = ea[pmod(j, L)]; pb = eb[pmod(j, L)]; }
@@ -557,12 +569,12 @@ static void augment_blossom(Solver *sv, int b0, int v0) {
 static void rematch_path(Solver *sv, int s, int j) {
     int n = sv->n;
     for (;;) {
-        int bs = sv->inb[s];
+        int bs = top_of(sv, s);
         if (bs >= n) augment_blossom(sv, bs, s);
         sv->mate[s] = j;
         if (sv->lea[bs] == -1) break;
         int t = sv->lea[bs];
-        int bt = sv->inb[t];
+        int bt = top_of(sv, t);
         int s2 = sv->lea[bt], j2 = sv->leb[bt];
         if (bt >= n) augment_blossom(sv, bt, j2);
         sv->mate[j2] = s2;
@@ -618,13 +630,13 @@ static int headroom(Solver *sv) {
 /* the least S-S slack from S vertex v to another S blossom: sb[v] and its slack in out */
 static void rescan_s(Solver *sv, int v, limb *out) {
     Graph *g = sv->g;
-    int n = sv->n, K = sv->K, bv = sv->inb[v];
+    int n = sv->n, K = sv->K, bv = top_of(sv, v);
     const uint32_t *row = g->idx + (size_t)v * n;
     const limb *dv = DV(sv, v);
     sv->sb[v] = -1;
     for (int x = 0; x < n; x++) {
         if (!g->tabpos[row[x]]) continue;
-        int bx = sv->inb[x];
+        int bx = top_of(sv, x);
         if (bx == bv || sv->label[bx] != S) continue;
         n_slack(sv->tmp, dv, DV(sv, x), g->tab + (size_t)row[x] * K, K);
         if (sv->sb[v] == -1 || n_cmp(sv->tmp, out, K) < 0) { sv->sb[v] = x; n_copy(out, sv->tmp, K); }
@@ -636,17 +648,17 @@ static void rescan_s(Solver *sv, int v, limb *out) {
    only grow in between, and the scan skips neighbours that joined v's blossom). */
 static int tight_list(Solver *sv, int v) {
     Graph *g = sv->g;
-    int n = sv->n, K = sv->K, bv = sv->inb[v];
+    int n = sv->n, K = sv->K, bv = top_of(sv, v);
     const uint32_t *row = g->idx + (size_t)v * n;
     const limb *dv = DV(sv, v);
     int cnt = 0;
     for (int w = 0; w < n; w++) {
         uint32_t k = row[w];
-        if (!g->tabpos[k] || sv->inb[w] == bv) continue;
+        if (!g->tabpos[k]) continue;
         /* duals stay feasible (every slack >= 0), so tight means a slack of exactly 0, and a
            lowest limb of the sum that is not 0 already says it is not (most edges) */
         const limb *wk = g->tab + (size_t)k * K, *dw = DV(sv, w);
-        if (dv[0] + dw[0] != wk[0]) continue;
+        if (dv[0] + dw[0] != wk[0] || top_of(sv, w) == bv) continue;
         n_slack(sv->tmp, dv, dw, wk, K);
         if (n_sign(sv->tmp, K) > 0) continue;
         if (cnt == sv->captl[v]) {
@@ -667,7 +679,7 @@ static int tight_list(Solver *sv, int v) {
    vertex (bea), with the labels and duals of now */
 static void deferred_scan(Solver *sv, int v) {
     Graph *g = sv->g;
-    int n = sv->n, K = sv->K, bv = sv->inb[v];
+    int n = sv->n, K = sv->K, bv = top_of(sv, v);
     const uint32_t *row = g->idx + (size_t)v * n;
     const limb *dv = DV(sv, v);
     limb *s = sv->tmp, *sbs = sv->s3;
@@ -675,7 +687,7 @@ static void deferred_scan(Solver *sv, int v) {
     for (int x = 0; x < n; x++) {
         uint32_t k = row[x];
         if (!g->tabpos[k]) continue;
-        int bx = sv->inb[x];
+        int bx = top_of(sv, x);
         if (bx == bv) continue;
         if (sv->label[bx] == S) {
             n_slack(s, dv, DV(sv, x), g->tab + (size_t)k * K, K);
@@ -706,7 +718,7 @@ static void solver_run(Solver *sv) {
         sv->nscanned = 0;
         int roots = 0;
         for (int v = 0; v < n; v++)
-            if (sv->mate[v] == -1 && n_sign(DV(sv, v), K) > 0 && sv->label[sv->inb[v]] == FREE) {
+            if (sv->mate[v] == -1 && n_sign(DV(sv, v), K) > 0 && sv->label[top_of(sv, v)] == FREE) {
                 assign_label(sv, v, S, -1, -1);
                 roots = 1;
             }
@@ -716,7 +728,7 @@ static void solver_run(Solver *sv) {
             K = sv->K;
             while (sv->qh < sv->qt && !augmented && !sv->error) {
                 int v = sv->queue[sv->qh++];
-                int bv = sv->inb[v];
+                int bv = top_of(sv, v);
                 if (!sv->scanned_flag[v]) { sv->scanned_flag[v] = 1; sv->scanned[sv->nscanned++] = v; }
                 if (!sv->tlok[v] && tight_list(sv, v) < 0) return;
                 /* only tight edges act during the scan; the rest waits for the next dual
@@ -724,7 +736,7 @@ static void solver_run(Solver *sv) {
                 int *tl = sv->tl[v], ntl = sv->ntl[v];
                 for (int q = 0; q < ntl; q++) {
                     int w = tl[q];
-                    int bw = sv->inb[w];
+                    int bw = top_of(sv, w);
                     if (bw == bv) continue;
                     int lbw = sv->label[bw];
                     if (lbw == FREE) {
@@ -738,7 +750,7 @@ static void solver_run(Solver *sv) {
                         int b0 = scan_blossom(sv, v, w);
                         if (b0 >= 0) {
                             add_blossom(sv, b0, v, w);
-                            bv = sv->inb[v];
+                            bv = top_of(sv, v);
                         } else {
                             augment_matching(sv, v, w);
                             augmented = 1;
@@ -767,13 +779,13 @@ static void solver_run(Solver *sv) {
             limb *s3 = sv->s3, *tmp2 = sv->tmp2;
             for (int v = 0; v < n; v++) {
                 int x = sv->sb[v];
-                if (x == -1 || sv->label[sv->inb[v]] != S || sv->inb[x] == sv->inb[v]) continue;
+                if (x == -1 || sv->label[top_of(sv, v)] != S || top_of(sv, x) == top_of(sv, v)) continue;
                 n_slack(tmp2, DV(sv, v), DV(sv, x), W(g, v, x), K);
                 if (!have3 || n_cmp(tmp2, s3, K) < 0) { have3 = 1; e3 = v; n_copy(s3, tmp2, K); }
             }
             for (int v = 0; v < n; v++) {
                 int x = sv->sb[v];
-                if (x == -1 || sv->label[sv->inb[v]] != S || sv->inb[x] != sv->inb[v]) continue;
+                if (x == -1 || sv->label[top_of(sv, v)] != S || top_of(sv, x) != top_of(sv, v)) continue;
                 /* its edge became internal: its old slack is a lower bound of the new one */
                 n_slack(tmp2, DV(sv, v), DV(sv, x), W(g, v, x), K);
                 if (have3 && n_cmp(tmp2, s3, K) >= 0) continue;
@@ -789,11 +801,11 @@ static void solver_run(Solver *sv) {
             int dtype = 1, dvertex = -1, d2v = -1, dblossom = -1;
             limb *delta = sv->delta;
             for (int v = 0; v < n; v++)
-                if (sv->label[sv->inb[v]] == S && (dvertex == -1 || n_cmp(DV(sv, v), delta, K) < 0)) {
+                if (sv->label[top_of(sv, v)] == S && (dvertex == -1 || n_cmp(DV(sv, v), delta, K) < 0)) {
                     dvertex = v; n_copy(delta, DV(sv, v), K);
                 }
             for (int v = 0; v < n; v++) {
-                if (sv->bea[v] == -1 || sv->label[sv->inb[v]] != FREE) continue;
+                if (sv->bea[v] == -1 || sv->label[top_of(sv, v)] != FREE) continue;
                 const limb *d = best_slack(sv, v);
                 if (n_cmp(d, delta, K) < 0) { dtype = 2; d2v = v; n_copy(delta, d, K); }
             }
@@ -808,7 +820,7 @@ static void solver_run(Solver *sv) {
                     dtype = 4; dblossom = b; n_copy(delta, DV(sv, b), K);
                 }
             for (int v = 0; v < n; v++) {
-                int lb = sv->label[sv->inb[v]];
+                int lb = sv->label[top_of(sv, v)];
                 if (lb == S) n_sub(DV(sv, v), DV(sv, v), delta, K);
                 else if (lb == T) n_add(DV(sv, v), DV(sv, v), delta, K);
             }

@@ -513,8 +513,12 @@ def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Sect
                                                             [("change", "Pairing changed by the rule")])]))
     audits = [d for c in run.categories for d in c.audit]
     audit_sec = Section("Pairing audit", intro=[
+        "Every complete round was compared with its game in the FIDE Berger table."
+        if run.cfg.round_robin is not None else
         "Every complete round was paired again by chessfed's FIDE Dutch engine from the history "
-        "before it and compared with the recorded pairing."],
+        "before it and compared with the recorded pairing. Brackets are paired from the top "
+        "down, so a round that differs is named with the first bracket where it departs; the "
+        "brackets below it are not paired again (they would start from other players)."],
         tables=[table_from_frame(pl.DataFrame(audits, schema={"category": pl.String, "round": pl.Int64,
                                                               "difference": pl.String}),
                                  [("category", "Category"), ("round", "Round"), ("difference", "Difference")],

@@ -26,7 +26,7 @@ from transforms.core.ingest import RawFile, Schema, has_errors, unusable, valida
 from transforms.core.model import DutchEdition
 from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import Departure, check_pairing, pair_round
-from transforms.fide.dutch.state import Board
+from transforms.fide.dutch.state import Board, opponents
 from transforms.fide.rating_report import point_system_of
 from transforms.fide.ratings import RatingChanges, RatingsConfig, rating_changes
 from transforms.fide.standings import allocate_prizes, rank_evaluation
@@ -465,25 +465,34 @@ Paired = tuple[list[Board], list[str]] | Departure | str
 recorded one (an audited round), or why the engine could not pair it."""
 
 
+class Audited(NamedTuple):
+    """FIDE C.04.3 — a complete round as the audit takes it: its :func:`pairing_key` and its
+    recorded pairing."""
+
+    key: str
+    recorded: frozenset[Board]
+
+
 def audit_plan(run: SwissRun, c: CategoryRun
-               ) -> tuple[dict[int, str], dict[int, Paired], list[RoundToPair]]:
-    """FIDE C.04.3 — the first half of :func:`audit`: each complete round's key, the rounds
+               ) -> tuple[dict[int, Audited], dict[int, Paired], list[RoundToPair]]:
+    """FIDE C.04.3 — the first half of :func:`audit`: each complete round's key and record, the rounds
     known from a previous run (``run.known_pairings``) and what the others are paired from."""
     players = players_digest(c)
-    keys: dict[int, str] = {}
+    keys: dict[int, Audited] = {}
     paired: dict[int, Paired] = {}
     todo: list[RoundToPair] = []
     for r in range(1, c.done + 1):
         setup = rounds.setup_from_scorecard(c.card, r)
-        keys[r] = key = pairing_key(run, c, r, setup, players)
+        key = pairing_key(run, c, r, setup, players)
         recorded = frozenset(rounds.recorded_boards(c.card, r))
+        keys[r] = Audited(key, recorded)
         hit = run.known_pairings.get(key)
         if isinstance(hit, dict) and isinstance(hit.get("boards"), str):
             paired[r] = (unpack_boards(hit["boards"]), [str(x) for x in hit.get("log", [])])
             run.reused += 1
             continue
         if (isinstance(hit, dict) and isinstance(hit.get("departure"), list)
-                and hit.get("recorded") == pack_boards(sorted(recorded, key=str))):
+                and hit.get("recorded") == pack_recorded(recorded)):
             score, pairs = hit["departure"]
             paired[r] = Departure(int(score), [(int(x), int(y)) for x, y in pairs])
             run.reused += 1
@@ -495,7 +504,7 @@ def audit_plan(run: SwissRun, c: CategoryRun
     return keys, paired, todo
 
 
-def audit_result(run: SwissRun, c: CategoryRun, keys: dict[int, str],
+def audit_result(run: SwissRun, c: CategoryRun, keys: dict[int, Audited],
                  paired: dict[int, Paired]) -> tuple[list[dict], dict[int, list[str]]]:
     """FIDE C.04.3 — the second half of :func:`audit`: every round's pairing compared with the
     recorded one (the differences, the rules' logs); each pairing kept in ``run.pairings``
@@ -507,15 +516,15 @@ def audit_result(run: SwissRun, c: CategoryRun, keys: dict[int, str],
         if isinstance(done, str):
             out.append({"category": c.cat.id, "round": r, "difference": done})
             continue
-        recorded = rounds.recorded_boards(c.card, r)
+        key, recorded = keys[r]
         if isinstance(done, Departure):
-            run.pairings[keys[r]] = {"departure": [done.score, [list(x) for x in done.pairs]],
-                                     "recorded": pack_boards(sorted(recorded, key=str))}
+            run.pairings[key] = {"departure": [done.score, [list(x) for x in done.pairs]],
+                                 "recorded": pack_recorded(recorded)}
             out.append({"category": c.cat.id, "round": r,
                         "difference": departure_text(done, recorded)})
             continue
         boards, log = done
-        run.pairings[keys[r]] = {"boards": pack_boards(boards), "log": list(log)}
+        run.pairings[key] = {"boards": pack_boards(boards), "log": list(log)}
         if log:
             logs[r] = log
         ours = set(boards)
@@ -527,20 +536,26 @@ def audit_result(run: SwissRun, c: CategoryRun, keys: dict[int, str],
     return out, logs
 
 
-def departure_text(d: Departure, recorded: set[Board]) -> str:
+def departure_text(d: Departure, recorded: Iterable[Board]) -> str:
     """FIDE C.04.3 A.9 — an audited round's difference where the engine stopped
     (:func:`audit`): the bracket, the engine's first pair the recorded pairing does not have,
     and what the recorded pairing gave its two players."""
-    where: dict[int, str] = {}
-    for w, b in recorded:
-        where[w] = "the bye" if b is None else str(b)
-        if b is not None:
-            where[b] = str(w)
+    opp = opponents(recorded)
+
+    def against(sno: int) -> str:
+        return "nobody" if sno not in opp else "the bye" if opp[sno] is None else str(opp[sno])
+
     a, b = d.pairs[0]
     more = f" (and {len(d.pairs) - 1} more of the bracket's pairs)" if len(d.pairs) > 1 else ""
     return (f"departs in the {d.score / 10:g}-point bracket: the engine pairs {a}-{b}{more}, "
-            f"recorded {a} against {where.get(a, 'nobody')} and {b} against "
-            f"{where.get(b, 'nobody')}; the brackets below were not paired again")
+            f"recorded {a} against {against(a)} and {b} against {against(b)}; the brackets "
+            "below were not paired again")
+
+
+def pack_recorded(recorded: Iterable[Board]) -> str:
+    """FIDE C.04.3 — a recorded pairing as the manifest keeps it beside a departure from it
+    (:func:`pack_boards` in a fixed order)."""
+    return pack_boards(sorted(recorded, key=str))
 
 
 def players_digest(c: CategoryRun) -> str:

@@ -54,6 +54,7 @@ from transforms.fide.dutch.state import (
     Player,
     Round,
     colour_preferences,
+    opponents,
 )
 from transforms.fide.trf import Tournament
 
@@ -199,12 +200,7 @@ def check_pairing(t: Tournament, recorded: Iterable[Board], *, round_no: int | N
     engine's work). Otherwise the whole pairing, exactly :func:`pair_round`'s: the caller
     compares it with the recorded one (colours, the bye, players the recorded pairing has
     and the engine does not pair)."""
-    against: dict[int, int | None] = {}
-    for w, b in recorded:
-        against[w] = b
-        if b is not None:
-            against[b] = w
-    return _pair(t, round_no, edition, extra_forbidden, core, against)
+    return _pair(t, round_no, edition, extra_forbidden, core, opponents(recorded))
 
 
 def _pair(t: Tournament, round_no: int | None, edition: DutchEdition | str | None,

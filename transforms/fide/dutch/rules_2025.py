@@ -342,6 +342,8 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
             g.seed_from(local, pbi)
             del local  # (free its matrix before the big solve)
 
+        # checked against a recorded pairing: each pair as pair_bracket fixes it (every pair
+        # of a bracket is fixed there, and is final: ``check_bracket``)
         score = ps[pbi[sgb]].score if sgb < nsgb else ps[pbi[0]].score
         M = pair_bracket(g, pbi, sgb, nsgb, sgbv, nsgbv, base, W.sg_bits,
                          [ps[v].score for v in pbi], matched, pool,
@@ -351,8 +353,6 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         # carry the unpaired players to the next bracket
         nxt_score = ps[sg_it].score if sg_it < N else None
         W.single_downfloater_bye = bool(N & 1 and sg_it < N and W.bye_score >= nxt_score)
-        if ctx.against is not None:
-            check_bracket(ctx, score, [(ps[v], ps[M[v]]) for v in pbi[:nsgb] if matched[v]])
         new_pbi = []
         new_sgb = 0
         for idx in range(n):

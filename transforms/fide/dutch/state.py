@@ -7,6 +7,7 @@ Scores (A.2 score brackets, kept in tenths of a point), colour differences and p
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from transforms.core.model import DutchEdition
@@ -156,9 +157,20 @@ class Context:
 
 
 
+def opponents(boards: Iterable[Board]) -> dict[int, int | None]:
+    """FIDE C.04.3 — each player's opponent in a pairing (``(white, black)`` boards; None for
+    the bye)."""
+    out: dict[int, int | None] = {}
+    for w, b in boards:
+        out[w] = b
+        if b is not None:
+            out[b] = w
+    return out
+
+
 class Departed(Exception):
     """FIDE C.04.3 A.9 — a bracket of the round paired otherwise than ``Context.against``:
-    its pairs (start numbers, higher-ranked first) that the recorded pairing does not have,
+    its pairs (start numbers, the lower first) that the recorded pairing does not have,
     and the bracket's score (tenths). Brackets are paired from the top down and a bracket's
     pairs are final, so the pairing of the round differs; the brackets below are not paired
     (they would start from other players)."""

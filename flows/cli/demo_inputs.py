@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import fields
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 import polars as pl
 
@@ -12,7 +13,9 @@ from flows import io
 from flows.devtools.demo.golden_knights import demo_files
 from flows.devtools.demo.national_junior import demo_national_junior_files
 from flows.devtools.simulate import simulate
+from transforms.core.model import Colour
 from transforms.kinds import parse_event_config
+from transforms.swiss.takeover import Basis, Setting
 
 if TYPE_CHECKING:
     from transforms.fide.trf import Tournament
@@ -50,40 +53,100 @@ def write_demo_inputs(folder: Path) -> list[Path]:
     return written
 
 
+class Imported(NamedTuple):
+    """What :func:`take_over_trf` did."""
+
+    written: list[Path]
+    """The files written (event.toml only when the folder had none)."""
+    settings: list[Setting]
+    """Every event.toml value it chose and why (the assumed ones too)."""
+    toml_kept: bool
+    """The folder had an event.toml, kept as it was (``settings`` say what the file gives)."""
+
+
 def import_trf(trf: Path, event: Path, *, category: str = "open") -> list[Path]:
+    """:func:`take_over_trf`, the files it wrote."""
+    return take_over_trf(trf, event, category=category).written
+
+
+def take_over_trf(trf: Path, event: Path, *, category: str = "open",
+                  today: dt.date | None = None) -> Imported:
     """Start (or take over) an event folder from a TRF: players.csv and results.csv of a plain
     event (no entry rules), and an event.toml to complete when the folder has none — a Swiss
     with the file's Dutch edition, initial colour, bye points and acceleration
     (:func:`trf_acceleration`), or a round robin where the file is one (its type record, or
     every pair met the same number of times: FIDE C.07 15.2). Raises :class:`InputError`
-    (nothing written) for virtual points chessfed cannot carry on."""
+    (nothing written) for virtual points chessfed cannot carry on.
+
+    Every value it chooses comes with where it comes from (:class:`Setting`: a record of the
+    file, round 1 as played, or assumed — ``today`` is the assumed start when the file dates
+    nothing), written as comments at the top of event.toml and returned for the command line
+    to print (:mod:`transforms.swiss.takeover`: :func:`event_dates`, :func:`dutch_edition_of`,
+    :func:`initial_colour_of`, :func:`rounds_of`, :func:`tiebreaks_of`)."""
     from transforms.fide.standings import complete_round_robin_cycles, pairing_regime
     from transforms.fide.trf import parse_trf
-    from transforms.swiss.takeover import players_from_trf, results_from_trf
+    from transforms.swiss.config import SwissConfig
+    from transforms.swiss.takeover import (
+        dutch_edition_of,
+        event_dates,
+        initial_colour_of,
+        pab_points_of,
+        players_from_trf,
+        results_from_trf,
+        rounds_of,
+        tiebreaks_of,
+    )
 
     text = trf.read_text(encoding="utf-8-sig")
     t = parse_trf(text, source=str(trf))
-    rounds = t.total_rounds or int(t.scorecard["round"].max() or 1)
+    rounds, rounds_note = rounds_of(t)
     round_robin = pairing_regime(t).round_robin
     acceleration = "none" if round_robin else trf_acceleration(t, text, str(trf), rounds)
+    start, end, notes = event_dates(t, today=today or dt.date.today())
     event.mkdir(parents=True, exist_ok=True)
-    start = dt.date.today()
     written = [io.atomic_write(event / "players.csv", players_from_trf(t, section=category).write_csv()),
                io.atomic_write(event / "results.csv", results_from_trf(t).write_csv())]
-    if not (event / "event.toml").exists():
-        name = (t.name or event.name).replace("\\", "\\\\").replace('"', '\\"')
-        common = {"id": event.name, "name": name, "start": start, "category": category}
-        if round_robin:
-            cycles = complete_round_robin_cycles(t.scorecard, [p.sno for p in t.players]) or (
-                2 if "DOUBLE" in (t.header.encoded_type + t.header.type).upper() else 1)
-            toml = ROUND_ROBIN_TEMPLATE.format(**common, cycles=min(cycles, 2))
-        else:
-            colour = "black" if t.initial_colour is not None and t.initial_colour.value == "b" else "white"
-            toml = EVENT_TEMPLATE.format(**common, rounds=rounds, edition=t.edition or "2025",
-                                         colour=colour, acceleration=acceleration,
-                                         pab=f"{t.scoring.pab:g}")
+    name = (t.name or event.name).replace("\\", "\\\\").replace('"', '\\"')
+    common = {"id": event.name, "name": name, "start": start, "end": end, "category": category}
+    if round_robin:
+        counted = complete_round_robin_cycles(t.scorecard, [p.sno for p in t.players])
+        double = "DOUBLE" in (t.header.encoded_type + t.header.type).upper()
+        cycles = min(counted or (2 if double else 1), 2)
+        notes.append(Setting("round_robin.cycles", str(cycles), Basis.PLAYED if counted else (
+            Basis.FILE if double else Basis.ASSUMED), f"every pair met {counted} time(s)" if counted
+            else "the type record says double" if double else "a single round robin"))
+        notes.append(PLACEHOLDERS)
+        toml = ROUND_ROBIN_TEMPLATE.format(**common, cycles=cycles, notes=toml_notes(trf, notes))
+    else:
+        start_assumed = any(n.key == "event.start" and n.basis is Basis.ASSUMED for n in notes)
+        edition, edition_note = dutch_edition_of(t, start, start_assumed)
+        colour, colour_note = initial_colour_of(t, edition)
+        default = next(f.default for f in fields(SwissConfig) if f.name == "tiebreaks")
+        tiebreaks, tiebreaks_note = tiebreaks_of(t, default)
+        pab, pab_note = pab_points_of(t)
+        notes += [rounds_note, edition_note, colour_note, Setting(
+            "swiss.acceleration", f'"{acceleration}"', Basis.FILE,
+            "the XXA/250 records: the Baku method's (C.04.5.1)" if acceleration == "baku"
+            else "no virtual points (XXA/250)"), pab_note, tiebreaks_note, PLACEHOLDERS]
+        toml = EVENT_TEMPLATE.format(**common, rounds=rounds, edition=edition,
+                                     colour="white" if colour is Colour.WHITE else "black",
+                                     acceleration=acceleration, pab=f"{pab:g}",
+                                     tiebreaks=", ".join(f'"{c}"' for c in tiebreaks),
+                                     notes=toml_notes(trf, notes))
+    kept = (event / "event.toml").exists()
+    if not kept:
         written.append(io.atomic_write(event / "event.toml", toml))
-    return written
+    return Imported(written, notes, kept)
+
+
+PLACEHOLDERS = Setting("event.venue, organiser, contact, currency; publish.sender", "placeholders",
+                       Basis.ASSUMED, "a TRF has none of them: complete them")
+
+
+def toml_notes(trf: Path, notes: list[Setting]) -> str:
+    """The comment lines at the top of the event.toml :func:`take_over_trf` writes."""
+    head = f"# What import-trf took from {trf.name} and what it assumed (check every 'assumed'):"
+    return "\n".join([head, *(f"#   {n}".replace("\n", " ") for n in notes)])
 
 
 def trf_acceleration(t: Tournament, text: str, source: str, rounds: int) -> str:
@@ -113,12 +176,13 @@ def trf_acceleration(t: Tournament, text: str, source: str, rounds: int) -> str:
 
 
 EVENT_TEMPLATE = """# Taken over from a TRF by `chessfed import-trf`: complete the [event] and [publish] keys.
+{notes}
 [event]
 id = "{id}"
 name = "{name}"
 kind = "swiss"
 start = {start}
-end = {start}
+end = {end}
 venue = "to be completed"
 organiser = "to be completed"
 currency = "EUR"
@@ -133,16 +197,18 @@ dutch_edition = "{edition}"
 initial_colour = "{colour}"
 acceleration = "{acceleration}"
 pab_points = {pab}
+tiebreaks = [{tiebreaks}]
 categories = [{{ id = "{category}", name = "{name}" }}]
 """
 
 ROUND_ROBIN_TEMPLATE = """# Taken over from a TRF by `chessfed import-trf`: complete the [event] and [publish] keys.
+{notes}
 [event]
 id = "{id}"
 name = "{name}"
 kind = "round_robin"
 start = {start}
-end = {start}
+end = {end}
 venue = "to be completed"
 organiser = "to be completed"
 currency = "EUR"

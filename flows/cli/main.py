@@ -356,17 +356,24 @@ def _deploy(args: argparse.Namespace) -> int:
 
 def _import_trf(args: argparse.Namespace) -> int:
     """Exit status: 0 written, 2 the file cannot be taken over (the error names the file, line,
-    column, value and reason; nothing written)."""
-    from flows.cli.demo_inputs import import_trf
+    column, value and reason; nothing written). Prints the files written, then every value of
+    event.toml with where it comes from: a record of the file, the games of round 1, or
+    assumed."""
+    from flows.cli.demo_inputs import take_over_trf
     from transforms.core.errors import ChessfedError
 
     try:
-        written = import_trf(Path(args.trf), Path(args.event), category=args.category)
+        done = take_over_trf(Path(args.trf), Path(args.event), category=args.category)
     except (ChessfedError, OSError, UnicodeDecodeError) as e:
         print(f"chessfed import-trf: {e}", file=sys.stderr)
         return 2
-    for path in written:
+    for path in done.written:
         print(path)
+    print("event.toml exists and is kept as it is; what the file gives, to compare with it:"
+          if done.toml_kept else
+          "what event.toml took from the file and what it assumed (also at its top):")
+    for setting in done.settings:
+        print(f"  {setting}")
     return 0
 
 

@@ -6,6 +6,7 @@ tie-breaks, crosstables, TRF export and prize eligibility are all derived from i
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Mapping
 from enum import StrEnum
 from types import MappingProxyType
@@ -191,9 +192,9 @@ class DutchEdition(StrEnum):
     event.toml ``swiss.dutch_edition``, ``chessfed pair --edition``)."""
 
     RULES_2017 = "2017"
-    """C.04.3 as in force until 31 January 2026."""
+    """C.04.3 as in force until 30 June 2025."""
     RULES_2025 = "2025"
-    """C.04.3 in force from 1 February 2026."""
+    """C.04.3 as revised in 2024, in force from 1 July 2025."""
 
     @classmethod
     def of(cls, value: DutchEdition | str) -> DutchEdition:
@@ -203,6 +204,22 @@ class DutchEdition(StrEnum):
         except ValueError:
             known = " or ".join(repr(m.value) for m in cls)
             raise ValueError(f"unknown Dutch edition {value!r}: expected {known}") from None
+
+    @classmethod
+    def in_force_on(cls, day: dt.date) -> DutchEdition:
+        """The edition of C.04.3 in force on ``day`` (an event is paired by the rules in force
+        on its first day): the 2025 rules from :data:`DUTCH_2025_IN_FORCE`, else 2017."""
+        return cls.RULES_2025 if day >= DUTCH_2025_IN_FORCE else cls.RULES_2017
+
+
+DUTCH_2025_IN_FORCE = dt.date(2025, 7, 1)
+"""The first day of C.04.3 as revised in 2024 (chessfed's 2025 rules).
+
+SOURCE: FIDE Handbook, "C.04.3 FIDE (Dutch) System (effective from 1 July 2025)": "Approved by
+the Council on 13/04/2024. Applied from 1st July, 2025" (handbook.fide.com/chapter/C0403202507;
+the 2017 text is "effective till 30 June 2025", chapter/C0403Till2025); FIDE news of 13 May
+2024, "Updated FIDE (Dutch) System Effective from July 1, 2025"; the TEC's TRF-2026 code table
+for record 192: ``FIDE_DUTCH`` is ``FIDE_DUTCH_2017`` before 1 July 2025, ``_2025`` after."""
 
 
 class Acceleration(StrEnum):

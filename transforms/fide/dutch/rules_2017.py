@@ -1,4 +1,4 @@
-"""FIDE Dutch system, 2017 rules (C.04.3 as in force until 31 January 2026).
+"""FIDE Dutch system, 2017 rules (C.04.3 as in force until 30 June 2025).
 
 Brackets are paired from the top score down. Each bracket is one weighted matching over
 the bracket (moved-down players first, then residents) and the next score group, whose

@@ -1,4 +1,4 @@
-"""FIDE Dutch system, 2025 rules (C.04.3 in force from 1 February 2026).
+"""FIDE Dutch system, 2025 rules (C.04.3 as revised in 2024, in force from 1 July 2025).
 
 One weighted matching over every player still to be paired carries the whole round: the
 players below the current bracket only have to be pairable (C4 completion, C2/C5 bye), the

@@ -1,8 +1,10 @@
-"""Plain I/O helpers used by the Prefect tasks: reading CSVs as strings, atomic writes."""
+"""Plain I/O helpers used by the Prefect tasks: reading CSVs as strings, writing CSV outputs
+that open in a spreadsheet without a formula (:func:`csv_text`), atomic writes."""
 
 from __future__ import annotations
 
 import csv
+import functools
 import hashlib
 import io
 import os
@@ -15,6 +17,8 @@ from transforms.core.errors import Finding, Severity
 
 if TYPE_CHECKING:
     import polars as pl
+
+    from transforms.core.ingest import ReadLimits
 
 
 UTF16_BOMS = (b"\xff\xfe", b"\xfe\xff")
@@ -66,6 +70,10 @@ def decode_lines(data: bytes, name: str) -> tuple[str, dict[int, Finding], list[
                                       f"{codec.upper()}; save it as CSV UTF-8")]
     if data.startswith(b"\xef\xbb\xbf"):
         data = data[3:]
+    try:  # the usual case, at once (each line below would decode the same)
+        return data.decode("utf-8"), {}, []
+    except UnicodeDecodeError:
+        pass
     parts: list[str] = []
     bad: dict[int, Finding] = {}
     for no, raw in enumerate(data.splitlines(keepends=True), start=1):
@@ -84,7 +92,7 @@ def decode_lines(data: bytes, name: str) -> tuple[str, dict[int, Finding], list[
     return "".join(parts), bad, []
 
 
-def read_csv_strings(path: Path) -> tuple[pl.DataFrame, list[Finding]]:
+def read_csv_strings(path: Path, limits: ReadLimits | None = None) -> tuple[pl.DataFrame, list[Finding]]:
     """DESIGN.md Inputs — read a CSV with every column as a string and a ``line`` column
     (1-based physical line; the header is line 1). Nothing raises on any bytes and nothing is
     dropped silently: each problem is a finding and only the rows it touches are set aside.
@@ -94,24 +102,55 @@ def read_csv_strings(path: Path) -> tuple[pl.DataFrame, list[Finding]]:
     - a column named twice in the header: a warning; the first is read, and a row whose two
       cells differ is set aside (which one is meant cannot be known);
     - a column without a name in the header: a warning; its cells are not read;
-    - CSV syntax the reader refuses: that record; reading goes on with the next one.
+    - CSV syntax the reader refuses: that record; reading goes on with the next one;
+    - line breaks, tabs, control and bidirectional formatting characters and a byte order
+      mark inside a cell or a column name: cleaned, with a warning naming each
+      (:func:`transforms.core.ingest.clean_cell`);
+    - past ``limits`` (:class:`~transforms.core.ingest.ReadLimits`; default: the event
+      folder's, :func:`input_limits`): a file larger than ``file_bytes`` is not read, one with
+      more than ``rows`` rows is read no further, and neither gives a row (one error naming
+      the limit each); a row with a cell longer than ``cell_chars`` is set aside.
     A BOM and CRLF line ends are accepted without a finding; blank lines are skipped."""
     import polars as pl  # (here, so that ``chessfed pair`` starts without it)
 
+    from transforms.core.ingest import (
+        cell_past_reader,
+        cell_too_long,
+        clean_cell,
+        file_too_large,
+        too_many_rows,
+        visible,
+    )
+
     name = path.name
-    text, bad_lines, findings = decode_lines(path.read_bytes(), name)
+    limits = limits or input_limits(path)
+    size = path.stat().st_size
+    if size > limits.file_bytes:  # not read at all
+        return pl.DataFrame(), [file_too_large(name, size, limits)]
+    with open(path, "rb") as fh:  # never more than the limit, whatever the file (a device, a growing file)
+        data = fh.read(limits.file_bytes + 1)
+    if len(data) > limits.file_bytes:
+        return pl.DataFrame(), [file_too_large(name, len(data), limits)]
+    text, bad_lines, findings = decode_lines(data, name)
+    del data
     if not text.strip():
         return pl.DataFrame(), [*findings, Finding(name, 1, "", "", Severity.ERROR,
                                                    "the file is empty (a header line is required)")]
     if 1 in bad_lines:
         findings.append(bad_lines.pop(1))
-    physical = re.split(r"\r\n|\r|\n", text)  # as the reader counts lines
+    odd = _inside_lines().search(text) is not None  # else only a record of several lines needs cleaning
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
-        header = [h.strip() for h in next(reader)]
+        raw_header = next(reader)
     except (StopIteration, csv.Error) as e:
         return pl.DataFrame(), [*findings, Finding(name, 1, "", "", Severity.ERROR,
                                                    f"the header line cannot be read: {e}")]
+    header = []
+    for h in raw_header:
+        cleaned, why = clean_cell(h, "a column name")
+        header.append(cleaned.strip())
+        if why:
+            findings.append(Finding(name, 1, cleaned.strip(), visible(h), Severity.WARNING, why))
     first: dict[str, int] = {}
     for i, h in enumerate(header):
         if not h:
@@ -124,29 +163,58 @@ def read_csv_strings(path: Path) -> tuple[pl.DataFrame, list[Finding]]:
                                     "differ is set aside"))
         else:
             first[h] = i
+    physical: list[str] = []
+
+    def lines_of(start: int, stop: int) -> str:  # the physical lines, split once when a row needs them
+        if not physical:
+            physical.extend(re.split(r"\r\n|\r|\n", text))  # as the reader counts lines
+        return "\n".join(physical[start - 1:stop])
+
     rows: list[list[str]] = []
     lines: list[int] = []
     end = reader.line_num
+    count = 0
     while True:
         try:
             rec = next(reader)
         except StopIteration:
             break
         except csv.Error as e:  # the reader goes on with the next record
-            findings.append(Finding(name, end + 1, "", "", Severity.ERROR, f"CSV syntax: {e}; the row is set aside"))
+            if "field larger than field limit" in str(e):
+                findings.append(cell_past_reader(name, end + 1, limits))
+            else:
+                findings.append(Finding(name, end + 1, "", "", Severity.ERROR,
+                                        f"CSV syntax: {e}; the row is set aside"))
             end = reader.line_num
+            count += 1
             continue
         line, end = end + 1, reader.line_num  # where the record starts (a quoted cell may span lines)
+        if not rec or all(not c.strip() for c in rec):
+            continue  # blank line
+        count += 1
+        if count > limits.rows:  # read no further: none of the file's rows is used
+            return pl.DataFrame(), [too_many_rows(name, limits)]
         undecodable = [bad_lines[n] for n in range(line, end + 1) if n in bad_lines]
         if undecodable:
             findings.extend(undecodable)
             continue
-        if not rec or all(not c.strip() for c in rec):
-            continue  # blank line
         if len(rec) != len(header):
-            findings.append(Finding(name, line, "", "\n".join(physical[line - 1:end]), Severity.ERROR,
+            findings.append(Finding(name, line, "", lines_of(line, end), Severity.ERROR,
                                     f"{len(rec)} fields, the header has {len(header)}: the row is set aside"))
             continue
+        if max(map(len, rec)) > limits.cell_chars:
+            longest = max(range(len(rec)), key=lambda i: len(rec[i]))
+            findings.append(cell_too_long(name, line, header[longest], rec[longest], limits))
+            continue
+        cleaned_cells: list[Finding] = []
+        if odd or end > line:
+            for i, c in enumerate(rec):
+                cleaned, why = clean_cell(c)
+                if why:
+                    rec[i] = cleaned
+                    if header[i] and first[header[i]] == i:  # a cell that is read
+                        cleaned_cells.append(Finding(name, line, header[i], visible(c),
+                                                     Severity.WARNING, why))
         clash = [(h, i) for i, h in enumerate(header) if h and first[h] != i and rec[i].strip() != rec[first[h]].strip()]
         if clash:
             for h, i in clash:
@@ -154,12 +222,53 @@ def read_csv_strings(path: Path) -> tuple[pl.DataFrame, list[Finding]]:
                                         f"the header names {h!r} twice and this row's two cells differ "
                                         f"({rec[first[h]]!r} and {rec[i]!r}): the row is set aside"))
             continue
+        findings.extend(cleaned_cells)
         rows.append(rec)
         lines.append(line)
     cols = {h: [r[i] for r in rows] for h, i in first.items()}
     frame = pl.DataFrame({"line": lines, **cols},
                          schema={"line": pl.Int64, **{h: pl.String for h in cols}})
     return frame, findings
+
+
+@functools.cache
+def _inside_lines() -> re.Pattern[str]:
+    """The characters :func:`transforms.core.ingest.clean_cell` takes out but CR and LF (which
+    end the records): a text without any needs no cell cleaned but in a record of several
+    lines."""
+    from transforms.core.ingest import REMOVED, SPACED
+
+    chars = (SPACED + REMOVED).replace("\r", "").replace("\n", "")
+    return re.compile("[" + "".join(f"\\u{ord(c):04x}" for c in chars) + "]")
+
+
+def input_limits(path: Path) -> ReadLimits:
+    """The limits an input file is read under: those its event folder's event.toml gives it
+    (:func:`transforms.kinds.read_limits`), the defaults where the folder has no event.toml or
+    one that cannot be used (the run reports that before it reads any input). Each event.toml
+    is parsed once as long as it is unchanged."""
+    toml = path.parent / "event.toml"
+    try:
+        st = toml.stat()
+    except OSError:
+        from transforms.core.ingest import ReadLimits
+
+        return ReadLimits()
+    return folder_limits(str(toml), st.st_mtime_ns, st.st_size, path.name)
+
+
+@functools.lru_cache(maxsize=64)
+def folder_limits(toml: str, mtime_ns: int, size: int, name: str) -> ReadLimits:
+    """:func:`input_limits` of the file ``name`` beside ``toml`` (as of its time and size)."""
+    from transforms.core.errors import ConfigError
+    from transforms.core.ingest import ReadLimits
+    from transforms.kinds import parse_event_config, read_limits
+
+    try:
+        cfg = parse_event_config(Path(toml).read_text(encoding="utf-8"), file=toml)
+    except (ConfigError, OSError, ValueError):  # reported by the run's check of event.toml
+        return ReadLimits()
+    return read_limits(cfg, name)
 
 
 def sha256(path: Path) -> str:
@@ -185,6 +294,70 @@ each gets this mode before it takes its name."""
 def as_bytes(data: bytes | str) -> bytes:
     """An output's bytes as written: text in UTF-8."""
     return data.encode("utf-8") if isinstance(data, str) else data
+
+
+FORMULA_TRIGGERS = "=+-@\t\r\n\uff1d\uff0b\uff0d\uff20"
+"""The characters a spreadsheet may start a formula with (OWASP "CSV Injection": ``=``, ``+``,
+``-``, ``@``, TAB, CR; LF; and the full-width ``＝ ＋ － ＠`` an IME types)."""
+_SPACE = " \t\n\r\x0b\x0c\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000"
+"""Unicode White_Space, spelled out so that Python's ``re`` and polars' regex mean the same."""
+FORMULA_START = f"^'*[{_SPACE}]*[=+\\-@\t\r\n\uff1d\uff0b\uff0d\uff20]"
+"""A cell that a spreadsheet could read as a formula: a trigger first, also after leading
+white space — or after apostrophes (so that the mark :func:`neutral_cell` adds can be told from
+one the value had: :func:`original_cell`)."""
+PLAIN_NUMBER = r"[+-]?[0-9]+(?:\.[0-9]+)?"
+"""A number as the outputs write it (``-12``, ``+3.5``): read by a spreadsheet as that number."""
+
+
+def neutral_cell(value: str) -> str:
+    """OWASP "CSV Injection" — one text cell as a CSV output writes it: a leading apostrophe
+    when it could start a formula (:data:`FORMULA_START`), else as it is.
+
+    Decision: a plain number (:data:`PLAIN_NUMBER`, e.g. ``-12``, ``+3.5``) is left as it is:
+    a spreadsheet reads it as that number, not a formula, and the CSV outputs are the contract
+    other programs read (rating changes are negative numbers). A value that already starts
+    with apostrophes before a trigger (``'=x``) gets one more, so that :func:`original_cell`
+    gives back every value exactly."""
+    if re.match(FORMULA_START, value) and not re.fullmatch(PLAIN_NUMBER, value):
+        return "'" + value
+    return value
+
+
+def original_cell(value: str) -> str:
+    """The value :func:`neutral_cell` was given, from what it wrote (for a reader of a CSV the
+    run wrote: the delivery ledger, a Golden Knights proposal copied into the inputs)."""
+    rest = value[1:]
+    return rest if value.startswith("'") and neutral_cell(rest) != rest else value
+
+
+def neutral_text(cell: pl.Expr) -> pl.Expr:
+    """:func:`neutral_cell` of every value of a String expression, vectorised (nulls stay)."""
+    import polars as pl
+
+    formula = cell.str.contains(FORMULA_START) & ~cell.str.contains(f"^{PLAIN_NUMBER}$")
+    return pl.when(formula).then(pl.lit("'") + cell).otherwise(cell)
+
+
+def original_text(cell: pl.Expr) -> pl.Expr:
+    """:func:`original_cell` of every value of a String expression, vectorised."""
+    import polars as pl
+
+    rest = cell.str.slice(1)
+    marked = cell.str.starts_with("'") & rest.str.contains(FORMULA_START) \
+        & ~rest.str.contains(f"^{PLAIN_NUMBER}$")
+    return pl.when(marked).then(rest).otherwise(cell)
+
+
+def csv_text(frame: pl.DataFrame) -> str:
+    """OWASP "CSV Injection" — the text of every CSV output (RFC 4180 quoting, polars'
+    ``write_csv``), each text cell and column name through :func:`neutral_cell`: a name from
+    the inputs (``=HYPERLINK(…)``) opens in a spreadsheet as text, never as a formula. Numeric,
+    date and boolean columns are written as they are; categorical ones as text, neutralised."""
+    import polars as pl
+
+    text = [c for c, t in frame.schema.items() if t == pl.String or isinstance(t, (pl.Categorical, pl.Enum))]
+    safe = frame.with_columns(neutral_text(pl.col(c).cast(pl.String)).alias(c) for c in text)
+    return safe.rename({c: neutral_cell(c) for c in safe.columns}).write_csv()
 
 
 def atomic_write(path: Path, data: bytes | str) -> Path:

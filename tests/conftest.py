@@ -111,16 +111,17 @@ TIERS = {
         "test_acceleration", "test_architecture", "test_berger", "test_config", "test_dutch", "test_dutch_check",
         "test_dutch_cores", "test_dutch_explain", "test_dutch_matching", "test_dutch_weights",
         "test_gk_advancement", "test_gk_entries", "test_gk_event", "test_gk_prizes",
-        "test_gk_results", "test_gk_sections", "test_ingest", "test_junior_entries",
+        "test_gk_results", "test_gk_sections", "test_ingest", "test_input_cells", "test_junior_entries",
         "test_malformed", "test_ratings", "test_same_state", "test_scorecard", "test_standings",
         "test_swiss_progress", "test_swiss_round", "test_tiebreaks", "test_tiebreaks_reference",
         "test_trf", "test_trf2026", "test_trf_import", "test_trf_points", "test_vocabularies",
     ], "rulebook"),
     # publish: pages, PDFs, letters and messages made in process; no Prefect flow runs
     **dict.fromkeys([
-        "test_early_pdfs", "test_gk_letters", "test_gk_site", "test_letters_text", "test_mail", "test_paging",
+        "test_csv_cells", "test_early_pdfs", "test_gk_letters", "test_gk_site", "test_letters_text", "test_mail", "test_paging",
         "test_hall_pdf", "test_pdf", "test_print_tables", "test_rating_pages", "test_rating_report", "test_standings_pages",
         "test_swiss_letters", "test_swiss_site", "test_table_html", "test_texts_follow_config",
+        "test_untrusted_mail",
     ], "publish"),
     # cli: the command line, in process or as a subprocess, without Prefect flows
     **dict.fromkeys([
@@ -130,7 +131,8 @@ TIERS = {
     ], "cli"),
     # flows: end-to-end flows under the shared Prefect harness (prefect_harness, demo_run)
     **dict.fromkeys([
-        "test_audit_cache", "test_kept_groups", "test_bad_day", "test_bad_inputs", "test_concurrency", "test_e2e", "test_hostile",
+        "test_audit_cache", "test_kept_groups", "test_bad_day", "test_bad_inputs", "test_concurrency", "test_csv_run",
+        "test_e2e", "test_hostile", "test_input_limits",
         "test_plain_events", "test_print", "test_privacy", "test_rerender",
         "test_unchanged",
     ], "flows"),

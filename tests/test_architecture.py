@@ -6,7 +6,8 @@ every module of every subpackage, so that they hold as the house grows:
   interpreter setting and writes no frozen dataclass behind its back;
 - every public rule function's docstring starts with the text it carries out;
 - the import graph of ``flows/`` and ``transforms/`` has no cycle;
-- no private name (``_name``) crosses a module, tests included.
+- no private name (``_name``) crosses a module, tests included;
+- every CSV the flows write goes through ``flows.io.csv_text`` or ``neutral_cell``.
 """
 
 from __future__ import annotations
@@ -23,8 +24,10 @@ PACKAGES = ("flows", "transforms", "tests")
 ALLOWED_IMPORTS = {"polars", "transforms", "__future__"}
 STDLIB_OK = {"dataclasses", "datetime", "decimal", "enum", "typing", "types", "collections",
              "itertools", "functools", "math", "re", "random", "tomllib", "heapq", "bisect",
-             "operator", "statistics", "string", "abc", "copy", "contextlib", "hashlib"}
-"""The standard library's pure modules (hashlib: a checksum of values, e.g. a pairing's key). Not ``os``, ``sys``, ``io``, ``pathlib``, ``time``,
+             "operator", "statistics", "string", "abc", "copy", "contextlib", "hashlib",
+             "unicodedata", "email"}
+"""The standard library's pure modules (hashlib: a checksum of values, e.g. a pairing's key;
+unicodedata: a character's category; email: parsing an address, ``email.utils``). Not ``os``, ``sys``, ``io``, ``pathlib``, ``time``,
 ``subprocess``, ``socket``, ``logging``: the flows do I/O, read the clock and the environment."""
 FORBIDDEN_CALLS = {"open", "input", "print", "exec", "eval", "breakpoint", "__import__"}
 FORBIDDEN_ATTRS = {("datetime", "now"), ("datetime", "today"), ("datetime", "utcnow"),
@@ -286,3 +289,74 @@ def test_prefect_is_used_through_its_public_interface_only():
                     and rel(path).startswith("flows/")):
                 found.append(f"{rel(path)}:{node.lineno} calls a task's .fn")
     assert not found, "\n".join(found)
+
+
+CSV_WRITE_METHODS = {"write_csv", "sink_csv", "to_csv"}
+CSV_WRITER_CLASSES = {"writer", "DictWriter"}
+CSV_HELPER = "flows/io.py"
+"""Where the one CSV writer of the outputs is (``csv_text``, ``neutral_cell``)."""
+INPUT_WRITERS = {
+    "flows/cli/demo_inputs.py": "the demo inputs and import-trf's players.csv and results.csv: "
+                                "input files the program reads back as they are written",
+}
+"""Modules under flows/ that write CSV files that are inputs, not outputs (flows/devtools too:
+benchmarks and generators of inputs)."""
+
+
+def csv_writes_without_helper(source: str) -> list[int]:
+    """The lines of ``source`` that write a CSV around :func:`flows.io.csv_text`: a polars
+    ``write_csv`` (or ``sink_csv``, a pandas ``to_csv``), or a ``csv.writer``/``DictWriter``
+    made in a function that never calls ``neutral_cell``."""
+    t = ast.parse(source)
+    from_csv = {a.asname or a.name for node in ast.walk(t) if isinstance(node, ast.ImportFrom)
+                and node.module == "csv" for a in node.names if a.name in CSV_WRITER_CLASSES}
+    lines = []
+
+    def visit(node: ast.AST, neutral: bool) -> None:
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda)):
+            neutral = any((isinstance(n, ast.Name) and n.id == "neutral_cell")
+                          or (isinstance(n, ast.Attribute) and n.attr == "neutral_cell")
+                          for n in ast.walk(node))
+        if isinstance(node, ast.Attribute) and node.attr in CSV_WRITE_METHODS:
+            lines.append(node.lineno)
+        if isinstance(node, ast.Call) and not neutral and (
+                (isinstance(node.func, ast.Attribute) and node.func.attr in CSV_WRITER_CLASSES
+                 and isinstance(node.func.value, ast.Name) and node.func.value.id == "csv")
+                or (isinstance(node.func, ast.Name) and node.func.id in from_csv)):
+            lines.append(node.lineno)
+        for child in ast.iter_child_nodes(node):
+            visit(child, neutral)
+
+    visit(t, False)
+    return sorted(set(lines))
+
+
+def test_every_csv_the_flows_write_goes_through_the_formula_neutraliser():
+    """OWASP "CSV Injection": every CSV a run or a command writes is made by
+    ``flows.io.csv_text`` (frames) or with ``flows.io.neutral_cell`` on every cell (the
+    ``csv`` module's writers), so that no cell from the inputs opens as a formula."""
+    found = [f"{rel(path)}:{line}" for path in sources("flows")
+             if not rel(path).startswith("flows/devtools/")
+             and rel(path) not in (CSV_HELPER, *INPUT_WRITERS)
+             for line in csv_writes_without_helper(path.read_text(encoding="utf-8"))]
+    assert not found, "CSV written without flows.io.csv_text/neutral_cell:\n" + "\n".join(found)
+    assert csv_writes_without_helper((ROOT / "flows/cli/demo_inputs.py").read_text()) != []
+
+
+def test_the_csv_check_sees_a_frame_written_and_a_writer_without_neutral_cell():
+    source = '''
+import csv
+from csv import DictWriter as W
+def a(frame):
+    return frame.write_csv()
+def b(out):
+    csv.writer(out).writerow(["=1+1"])
+def c(out, rows):
+    w = W(out, fieldnames=["k"])
+    w.writerows({"k": neutral_cell(r)} for r in rows)
+def d(out):
+    W(out, fieldnames=["k"])
+def e(frame):
+    return csv_text(frame)
+'''
+    assert csv_writes_without_helper(source) == [5, 7, 12]

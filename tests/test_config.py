@@ -78,3 +78,50 @@ def test_bad_or_missing_key_is_an_error_naming_the_key(text, key):
 def test_invalid_toml_names_the_file():
     with pytest.raises(ConfigError, match="not valid TOML"):
         parse_event_config("[event\nid=1", file="e.toml")
+
+
+# ----------------------------------------------------------------------------- header values (Step 18)
+
+ONE_LINE = {"\n": "U+000A", "\r": "U+000D", "\t": "U+0009", "\x00": "U+0000", "\x85": "U+0085",
+            "\u2028": "U+2028", "\u2029": "U+2029", "\u202e": "U+202E", "\u2066": "U+2066"}
+
+
+@pytest.mark.parametrize("brk", list(ONE_LINE), ids=list(ONE_LINE.values()))
+@pytest.mark.parametrize("line, key", [
+    ('sender = "a@b.example"', "publish.sender"),
+    ('name = "X Open"', "event.name"),
+    ('[publish]', "publish.subject_prefix"),
+    ('categories = [{ id = "open", name = "Open" }]', "swiss.categories[0].name"),
+])
+def test_a_line_break_or_control_character_in_any_value_is_a_config_error_naming_the_key(
+        brk, line, key):
+    """Every event.toml string is one line of printable text: a line break, control or bidi
+    character in the sender, the subject prefix or a name that reaches a letter's subject
+    once left every letter unmade without a word; now the run says which key (Decision:
+    refused, not cleaned — the file is the office's own)."""
+    escaped = brk.encode("unicode_escape").decode().replace("\\x", "\\u00")
+    new = {
+        "publish.sender": f'sender = "a@b.example{escaped}"',
+        "event.name": f'name = "X{escaped}Open"',
+        "publish.subject_prefix": f'[publish]\nsubject_prefix = "[X]{escaped} "',
+        "swiss.categories[0].name": f'categories = [{{ id = "open", name = "Op{escaped}en" }}]',
+    }[key]
+    with pytest.raises(ConfigError) as e:
+        parse_event_config(MINIMAL.replace(line, new))
+    assert e.value.key == key and ONE_LINE[brk] in e.value.reason
+
+
+@pytest.mark.parametrize("sender", [
+    "Results <a@b.example>, attacker@evil.example", "a@b.example; c@d.example",
+    "Results <a@b.example> c@d.example", "a@b.example c@d.example", "", "not an address"])
+def test_the_sender_is_one_address(sender):
+    with pytest.raises(ConfigError) as e:
+        parse_event_config(MINIMAL.replace('sender = "a@b.example"', f'sender = "{sender}"'))
+    assert e.value.key == "publish.sender"
+
+
+@pytest.mark.parametrize("sender", ["a@b.example", "Results <a@b.example>",
+                                    '\\"Results, Open\\" <a@b.example>', "Ré Sults <a@b.example>"])
+def test_a_sender_with_a_display_name_is_accepted(sender):
+    cfg = parse_event_config(MINIMAL.replace('sender = "a@b.example"', f'sender = "{sender}"'))
+    assert cfg.publish.sender == sender.replace('\\"', '"')

@@ -277,7 +277,8 @@ def test_a_dry_run_writes_the_outbox_and_sends_nothing(tmp_path, prefect_harness
             f'[publish]\nsender = "r@x.example"\nsmtp_host = "127.0.0.1"\nsmtp_port = {ctl.port}\n'
             '[swiss]\nrounds = 5\ncategories = [{ id = "open", name = "Open" }]\n')
         pub = Publication(tmp_path, ctx=event_context(cfg, dt.date(2024, 9, 20)))
-        out = tasks.compose_letters(pub, cfg, three(), {}, dt.date(2024, 9, 20))
+        out, unmade = tasks.compose_letters(pub, cfg, three(), {}, dt.date(2024, 9, 20))
+        assert unmade == []
         report = tasks.send_letters(pub, cfg, tmp_path, three(), out, send_mail=False)
         assert report["dry_run"] is True and report["would_send"] == 3
         assert sorted(k for k in pub.files if k.startswith("outbox/")) == [
@@ -418,7 +419,7 @@ def test_a_changed_letter_after_it_went_is_a_correction_that_says_what_changed(t
 
         def run(letters):
             pub = Publication(tmp_path, ctx=event_context(c, dt.date(2024, 9, 20)))
-            out = tasks.compose_letters(pub, c, letters, {}, dt.date(2024, 9, 20))
+            out, _ = tasks.compose_letters(pub, c, letters, {}, dt.date(2024, 9, 20))
             for rel, data in pub.files.items():  # what the run publishes before it sends
                 (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
                 (tmp_path / rel).write_bytes(data)
@@ -448,3 +449,193 @@ def test_a_changed_letter_after_it_went_is_a_correction_that_says_what_changed(t
     assert "What changed: 'Round 5: you won.' is now 'Round 5: a draw.'." in first_line
     assert text.split("\n")[2] == "Dear Bob,"
     assert new["Date"] != "Fri, 20 Sep 2024 18:00:00 +0000"  # the Date of sending
+    # a rebuild after the correction went: the outbox keeps the copy bob received (its
+    # Message-ID is the ledger's), not the letter made again without the correction's marks
+    kept = message_from_bytes((tmp_path / "outbox/bob.eml").read_bytes(), policy=policy.default)
+    assert kept["Message-ID"] == new["Message-ID"] == ledger(tmp_path)["bob"]["sent_message_id"]
+    assert kept["Subject"] == "[T] Correction: Round 5"
+    for key in ("ann", "cy"):
+        got = message_from_bytes((tmp_path / f"outbox/{key}.eml").read_bytes(), policy=policy.default)
+        assert got["Message-ID"] == ledger(tmp_path)[key]["sent_message_id"]
+
+
+# ----------------------------------------------------------------------------- crashes in delivery
+
+DELIVER = """
+import sys
+from pathlib import Path
+from flows.mail import outbox
+from dataclasses import replace
+from tests.test_delivery import cfg, outgoing, three
+outbox.deliver(Path(sys.argv[1]), Path(sys.argv[1]), replace(cfg(int(sys.argv[2])), smtp_timeout=60),
+               outgoing(three()), env={})
+"""
+
+
+class Stalls(Inbox):
+    """Takes the first message; at ``stage`` ("RCPT" or "DATA") of the second it tells the test
+    (``reached``) and answers nothing, so that the test can kill the client there."""
+
+    def __init__(self, stage: str) -> None:
+        super().__init__()
+        self.stage, self.reached = stage, threading.Event()
+        self.forever = None
+
+    async def _stall(self):
+        import asyncio
+
+        self.reached.set()
+        self.forever = asyncio.Event()
+        await self.forever.wait()  # never set: the client is killed meanwhile
+
+    async def handle_RCPT(self, server, session, envelope, address, options):
+        if self.stage == "RCPT" and len(self.received) == 1:
+            await self._stall()
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.stage == "DATA" and len(self.received) == 1:
+            await self._stall()
+        return await super().handle_DATA(server, session, envelope)
+
+
+def killed_at(stage: str, out: Path) -> Stalls:
+    """``outbox.deliver`` of three letters in a process of its own, killed (SIGKILL) while the
+    server is at ``stage`` of the second."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    root = Path(__file__).resolve().parent.parent
+    stalls = Stalls(stage)
+    ctl = start(stalls)
+    try:
+        proc = subprocess.Popen([sys.executable, "-c", DELIVER, str(out), str(ctl.port)], cwd=root,
+                                env={**os.environ, "PYTHONPATH": str(root)})
+        try:
+            deadline = time.monotonic() + 60
+            while not stalls.reached.wait(0.05):
+                assert proc.poll() is None, "the client ended before the server reached " + stage
+                assert time.monotonic() < deadline, "the server never reached " + stage
+        finally:
+            proc.send_signal(signal.SIGKILL)
+            proc.wait()
+    finally:
+        ctl.stop()
+    return stalls
+
+
+def test_a_run_killed_while_the_server_is_at_rcpt_leaves_the_letter_pending_and_it_goes_once(tmp_path):
+    """Step 18: a run killed before the server was given the message (at RCPT) leaves it as it
+    was: the next run sends it — every letter delivered exactly once, none lost."""
+    stalls = killed_at("RCPT", tmp_path)
+    assert [e.rcpt_tos[0] for e in stalls.received] == ["ann@x.example"]
+    rows = ledger(tmp_path)
+    assert rows["ann"]["status"] == "sent" and "bob" not in rows  # never handed over
+    inbox = Inbox()
+    ctl = start(inbox)
+    try:
+        d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port), outgoing(three()), env={})
+    finally:
+        ctl.stop()
+    assert (d.sent, d.skipped, d.unknown) == (2, 1, 0)
+    got = sorted(e.rcpt_tos[0] for e in stalls.received + inbox.received)
+    assert got == ["ann@x.example", "bob@x.example", "cy@x.example"]
+
+
+def test_a_run_killed_during_data_leaves_the_letter_unknown_until_the_office_resolves_it(
+        tmp_path, capsys):
+    """Step 18: killed while the server had the message (DATA): its fate is unknown — not sent
+    again by any run, listed with the command that resolves it; ``chessfed mail`` exits 4 until
+    the office says; ``--resend`` makes it pending (the next delivery sends it once),
+    ``--delivered`` records it sent."""
+    import argparse
+
+    from flows.cli import mail as mail_cli
+
+    out = tmp_path / "outputs"
+    event = tmp_path / "inputs" / "t"
+    event.mkdir(parents=True)
+    (event / "event.toml").write_text(
+        '[event]\nid = "t"\nname = "T"\nkind = "swiss"\nstart = 2024-09-16\nend = 2024-09-20\n'
+        'venue = "V"\norganiser = "O"\ncurrency = "INR"\ncontact = "c"\n'
+        '[publish]\nsender = "r@x.example"\n'
+        '[swiss]\nrounds = 5\ncategories = [{ id = "open", name = "Open" }]\n')
+    killed_at("DATA", out / "t")
+    assert ledger(out / "t")["bob"]["status"] == "sending"
+    inbox = Inbox()
+    ctl = start(inbox)
+    try:
+        d = outbox.deliver(out / "t", event, cfg(ctl.port), outgoing(three()), env={})
+    finally:
+        ctl.stop()
+    assert (d.sent, d.unknown) == (1, 1) and [e.rcpt_tos[0] for e in inbox.received] == ["cy@x.example"]
+    assert ledger(out / "t")["bob"]["status"] == "unknown"
+
+    def mail_cmd(**kw) -> int:
+        args = argparse.Namespace(inputs=str(tmp_path / "inputs"), out=str(out), only=["t"],
+                                  retry=False, delivered=[], resend=[])
+        for k, v in kw.items():
+            setattr(args, k, v)
+        return mail_cli.main(args)
+
+    capsys.readouterr()
+    assert mail_cmd() == 4
+    said = capsys.readouterr().out
+    assert "1 of unknown fate to resolve" in said
+    assert "--only t --delivered bob" in said and "--resend bob" in said
+    assert mail_cmd(resend=["ann"]) == 2  # sent, not of unknown fate: refused, nothing changed
+    assert ledger(out / "t")["ann"]["status"] == "sent"
+    assert mail_cmd(resend=["bob"]) == 4  # now pending: still to deliver
+    assert ledger(out / "t")["bob"]["status"] == "pending"
+    inbox2 = Inbox()
+    ctl = start(inbox2)
+    try:
+        d = outbox.deliver(out / "t", event, cfg(ctl.port), outgoing(three()), env={})
+    finally:
+        ctl.stop()
+    assert (d.sent, d.skipped) == (1, 2) and [e.rcpt_tos[0] for e in inbox2.received] == ["bob@x.example"]
+    assert mail_cmd() == 0
+
+
+def test_a_letter_marked_delivered_is_recorded_sent_and_never_goes_again(tmp_path):
+    killed_at("DATA", tmp_path)
+    outbox.deliver(tmp_path, tmp_path, cfg(free_port(), smtp_retries=1), [], env={})  # marks it
+    assert ledger(tmp_path)["bob"]["status"] == "unknown"
+    assert outbox.resolve(tmp_path, "bob", "sent", dt.datetime(2024, 9, 25, tzinfo=dt.UTC)) == ""
+    row = ledger(tmp_path)["bob"]
+    assert row["status"] == "sent" and row["sent_sha256"] == row["content_sha256"]
+    inbox = Inbox()
+    ctl = start(inbox)
+    try:
+        d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port), outgoing(three()), env={})
+    finally:
+        ctl.stop()
+    assert (d.sent, d.skipped) == (1, 2) and [e.rcpt_tos[0] for e in inbox.received] == ["cy@x.example"]
+
+
+def test_a_connection_lost_during_data_is_of_unknown_fate_never_sent_twice(tmp_path):
+    """The server dropped the connection after it was given the message, before it answered:
+    it may have the message, so the letter is not retried (never twice) but unknown."""
+
+    class Drops(Inbox):
+        async def handle_DATA(self, server, session, envelope):
+            if envelope.rcpt_tos == ["bob@x.example"]:
+                self.received.append(envelope)
+                server.transport.close()  # gone without an answer
+                return "250 never heard"
+            return await super().handle_DATA(server, session, envelope)
+
+    inbox = Drops()
+    ctl = start(inbox)
+    try:
+        d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port, smtp_retries=3), outgoing(three()), env={})
+    finally:
+        ctl.stop()
+    assert (d.sent, d.unknown, d.pending) == (2, 1, 0)
+    assert sorted(e.rcpt_tos[0] for e in inbox.received) == ["ann@x.example", "bob@x.example",
+                                                             "cy@x.example"]
+    assert ledger(tmp_path)["bob"]["status"] == "unknown"
+    assert "during DATA" in ledger(tmp_path)["bob"]["reply"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from flows.io import atomic_write
+from flows.io import atomic_write, csv_text
 from flows.site.render import plural
 from transforms.core.errors import Severity
 
@@ -50,5 +50,5 @@ def run(args: argparse.Namespace) -> int:
     print(f"{args.trf}: {t.format}, {len(t.players)} players: {plural(errors, 'error')}, "
           f"{plural(len(found) - errors, 'warning')}")
     if args.csv:
-        atomic_write(args.csv, findings_frame(found).write_csv())
+        atomic_write(args.csv, csv_text(findings_frame(found)))
     return EXIT_REJECTED if errors else EXIT_OK

@@ -1,10 +1,13 @@
-"""``chessfed mail [INPUTS] [--out OUTPUTS] [--only EVENT] [--retry]``: the letters not delivered
-yet, event by event (pending, failed, of unknown fate, superseded, with the server's answer),
-and with ``--retry`` the pending ones sent now and the failed ones once more, as the outbox
-keeps them (:mod:`flows.mail.stored`) — so that nobody edits the delivery ledger by hand.
+"""``chessfed mail [INPUTS] [--out OUTPUTS] [--only EVENT] [--retry] [--delivered KEY]
+[--resend KEY]``: the letters not delivered yet, event by event (pending, failed, of unknown
+fate, superseded, with the server's answer; and those the last run could not make), with
+``--retry`` the pending ones sent now and the failed ones once more, as the outbox keeps them
+(:mod:`flows.mail.stored`), and with ``--delivered`` / ``--resend`` the office's word on a letter
+of unknown fate — so that nobody edits the delivery ledger by hand.
 
-Exit status: 0 nothing is left to deliver, 2 a wrong command (an unknown event, a folder that
-is not one), 4 letters are still pending or failed (``flows.pipeline.run_index.EXIT_CODES``)."""
+Exit status: 0 nothing is left to deliver or resolve, 2 a wrong command (an unknown event or
+letter, a folder that is not one), 4 letters are still pending, failed, not made or of unknown
+fate (``flows.pipeline.run_index.EXIT_CODES``)."""
 
 from __future__ import annotations
 
@@ -20,6 +23,12 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
     m.add_argument("--only", action="append", help="this event folder only (repeatable)")
     m.add_argument("--retry", action="store_true",
                    help="send every pending letter now, and the failed ones once more")
+    m.add_argument("--delivered", action="append", default=[], metavar="KEY",
+                   help="a letter of unknown fate arrived (the recipient has it): recorded as "
+                        "sent, never sent again (repeatable; with --only EVENT)")
+    m.add_argument("--resend", action="append", default=[], metavar="KEY",
+                   help="a letter of unknown fate did not arrive: pending again, sent by "
+                        "--retry or the next run (repeatable; with --only EVENT)")
     m.set_defaults(func=main)
 
 
@@ -37,11 +46,28 @@ def main(args: argparse.Namespace) -> int:
     if unknown:
         print(f"chessfed mail: no event folder {', '.join(unknown)} under {inputs}", file=sys.stderr)
         return 2
+    if (args.delivered or args.resend) and len(args.only or []) != 1:
+        print("chessfed mail: --delivered and --resend need the event: --only EVENT (one)",
+              file=sys.stderr)
+        return 2
     left = 0
     for folder in folders:
         if args.only and folder.name not in args.only:
             continue
         out_dir = out / folder.name
+        for keys, status in ((args.delivered, "sent"), (args.resend, "pending")):
+            for key in keys:
+                try:
+                    with publish_folder.event_lock(out_dir):
+                        why = mailing.resolve(folder, out_dir, key, status)
+                except publish_folder.Busy as e:
+                    print(f"chessfed mail: {e}", file=sys.stderr)
+                    return 2
+                if why:
+                    print(f"chessfed mail: {why}", file=sys.stderr)
+                    return 2
+                print(f"{folder.name}: {key} " + ("recorded as delivered" if status == "sent"
+                                                  else "to send again (pending)"))
         rows = mailing.waiting(out_dir)
         if args.retry and any(r["status"] in ("pending", "failed") for r in rows):
             cfg = mailing.event_config(folder, out_dir)
@@ -59,10 +85,24 @@ def main(args: argparse.Namespace) -> int:
                       f"{d.failed} failed")
                 rows = mailing.waiting(out_dir)
         todo = [r for r in rows if r["status"] in ("pending", "failed")]
-        left += len(todo)
+        unknown = [r for r in rows if r["status"] == "unknown"]
+        unmade = mailing.not_made(out_dir)
+        left += len(todo) + len(unknown) + len(unmade)
+        others = len(rows) - len(todo) - len(unknown)
         print(f"{folder.name}: {len(todo)} letters to deliver"
-              + (f", {len(rows) - len(todo)} others to look at" if len(rows) > len(todo) else ""))
+              + (f", {len(unknown)} of unknown fate to resolve" if unknown else "")
+              + (f", {len(unmade)} not made" if unmade else "")
+              + (f", {others} others to look at" if others else ""))
         for r in rows:
             print(f"  {r['status']:<10} {r['key']}  to {r['recipient']}  «{r['subject']}»  "
                   f"{r['reply']}")
+        for r in unmade:
+            print(f"  {'not made':<10} {r.get('key', '')}  {r.get('reason', '')}")
+        if unmade:
+            print("  (not made: correct the value the reason names; the next run makes and "
+                  "sends the letter)")
+        for r in unknown:
+            print(f"  resolve {r['key']}: ask its recipient, then "
+                  f"`chessfed mail {args.inputs} --out {args.out} --only {folder.name} "
+                  f"--delivered {r['key']}` if it arrived, else `… --resend {r['key']}`")
     return 4 if left else 0

@@ -32,7 +32,7 @@ from pathlib import Path
 
 import polars as pl
 
-from flows.io import atomic_write
+from flows.io import atomic_write, csv_text
 from transforms.core.errors import ChessfedError
 from transforms.fide.standings import RegimeSource, pairing_regime, rank_players
 from transforms.fide.tiebreaks import explain_tiebreaks, parse_code, parse_edition
@@ -74,7 +74,7 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
 
 def standings_csv(ranking: pl.DataFrame, codes: list[str]) -> str:
     """The CSV contract: rank,sno,name,points,<codes...>."""
-    return ranking.select("rank", "sno", "name", "points", *codes).write_csv()
+    return csv_text(ranking.select("rank", "sno", "name", "points", *codes))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -94,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
             why = explain_tiebreaks(tournament.scorecard, players, codes, edition=edition,
                                     rounds=args.rounds, round_robin=regime.round_robin,
                                     unrated_rating=args.unrated_rating)
-            atomic_write(args.explain, why.write_csv())
+            atomic_write(args.explain, csv_text(why))
     except (ChessfedError, OSError) as exc:
         print(f"chessfed standings: {exc}", file=sys.stderr)
         return 2

@@ -140,6 +140,13 @@ def correction_for(row: dict[str, str] | None, digest: str, msg: EmailMessage,
     return Correction(sent_id, refs, sent_time, what_changed(old, plain_text(msg.as_bytes())))
 
 
+def parsed(data: bytes) -> EmailMessage:
+    """A message from its bytes (an .eml file)."""
+    msg = message_from_bytes(data, policy=policy.default)
+    assert isinstance(msg, EmailMessage)  # (the default policy's message class)
+    return msg
+
+
 def plain_text(data: bytes) -> str:
     """The plain-text part of a message as bytes (an .eml file), "" if it has none."""
     msg = message_from_bytes(data, policy=policy.default)

@@ -4,16 +4,20 @@ over SMTP (STARTTLS or implicit TLS, AUTH from the environment) after everything
 published, recorded in the delivery ledger ``outbox/ledger.csv``.
 
 The ledger is what makes a rerun safe: a message is sent when its key is new or its content
-changed since it was sent, never again otherwise. Its row is written (atomically) before a
-message goes out (``sending``) and after the server's answer (``sent``; ``failed`` only for a
-permanent answer about the recipient; ``pending`` for everything else: a 4xx answer, a
-connection refused or lost, a timeout, a session the server refuses — AUTH, TLS — or content it
-refuses). A message whose content changed after its recipient got it is a correction
-(:class:`flows.mail.messages.Correction`). Decision: a row still ``sending`` when a run starts
-belongs to a run that was killed while that message was with the server; whether the server took it cannot be known, so it is
-not sent again (never twice) but marked ``unknown`` and listed for the office with the
-failures. The credentials come only from ``CHESSFED_SMTP_USER`` and ``CHESSFED_SMTP_PASSWORD``
-and are written nowhere.
+changed since it was sent, never again otherwise. Its row is written (atomically) once the
+server has accepted the sender and the recipient and the message is about to be handed over
+(``sending``, just before DATA: from then on it may have arrived) and after the server's
+answer (``sent``; ``failed`` only for a permanent answer about the recipient; ``pending`` for
+everything else: a 4xx answer, a connection refused or lost, a timeout, a session the server
+refuses — AUTH, TLS — or content it refuses). A run stopped before DATA leaves the message as
+it was (pending, or no row): the next run sends it. A message whose content changed after its
+recipient got it is a correction (:class:`flows.mail.messages.Correction`). Decision: a row
+still ``sending`` when a run starts belongs to a run that was killed while the server had that
+message; whether the server took it cannot be known, so it is not sent again (never twice) but
+marked ``unknown``, shown on the console and by the exit status of every run and of ``chessfed
+mail`` until the office says what became of it (``chessfed mail --delivered KEY`` or
+``--resend KEY``). The credentials come only from ``CHESSFED_SMTP_USER`` and
+``CHESSFED_SMTP_PASSWORD`` and are written nowhere.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from email.utils import format_datetime, parseaddr
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from flows.io import atomic_write
+from flows.io import atomic_write, neutral_cell, original_cell
 
 if TYPE_CHECKING:  # annotations only: the unchanged-event check imports this module without
     from transforms.core.config import PublishConfig  # loading the rulebook (polars
@@ -112,20 +116,27 @@ def dated(data: bytes, when: dt.datetime) -> bytes:
 
 def read_ledger(path: Path) -> dict[str, dict[str, str]]:
     """The ledger's rows by key (none if there is no ledger yet); a column an older ledger does
-    not have reads as empty."""
+    not have reads as empty. Each cell as it was given to :func:`write_ledger`
+    (:func:`flows.io.original_cell`: without the mark against formulas)."""
     if not path.exists():
         return {}
     with open(path, newline="", encoding="utf-8") as fh:
-        return {r["key"]: {k: r.get(k, "") or "" for k in FIELDS} for r in csv.DictReader(fh)}
+        rows = [{k: original_cell(r.get(k) or "") for k in FIELDS} for r in csv.DictReader(fh)]
+    return {r["key"]: r for r in rows}
 
 
 def write_ledger(path: Path, rows: Mapping[str, Mapping[str, str]]) -> None:
-    """The whole ledger, atomically (temporary file + rename), rows by key."""
+    """The whole ledger, atomically (temporary file + rename), rows by key; each cell through
+    :func:`flows.io.neutral_cell` (a recipient's name or a subject from the inputs opens in a
+    spreadsheet as text, never as a formula; :func:`read_ledger` gives back the value). Lines
+    end with CRLF (RFC 4180): the csv module quotes a cell holding a character of its line end,
+    so a carriage return in a server's reply stays inside its cell."""
     out = io.StringIO()
-    w = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\n")
+    w = csv.DictWriter(out, fieldnames=FIELDS, lineterminator="\r\n")
     w.writeheader()
     for key in sorted(rows):
-        w.writerow({k: rows[key].get(k, "") for k in FIELDS})
+        row = rows[key]
+        w.writerow({k: neutral_cell("" if row.get(k) is None else str(row[k])) for k in FIELDS})
     atomic_write(path, out.getvalue().encode("utf-8"))
 
 
@@ -168,6 +179,12 @@ class SessionRefused(Exception):
     """The server cannot be used for any message now: it refused the session (TLS, AUTH or the
     sender) — a permanent answer about the session, not about a recipient. Every message stays
     pending for the next run."""
+
+
+class Uncertain(Exception):
+    """The connection was lost or timed out while the server had the message (DATA sent, its
+    answer never came): it may have been delivered. Decision: not sent again (never twice),
+    of unknown fate until the office says (``chessfed mail --delivered`` / ``--resend``)."""
 
 
 class Permanent(Exception):
@@ -255,9 +272,12 @@ def about_recipient(code: int, reply: str, *, rcpt: bool) -> bool:
     return code >= 500 and (status.startswith("5.1.") or status == "5.2.1")
 
 
-def send_one(smtp: smtplib.SMTP, sender: str, o: Outgoing, data: bytes | None = None) -> str:
+def send_one(smtp: smtplib.SMTP, sender: str, o: Outgoing, data: bytes | None = None,
+             given: Callable[[], None] = lambda: None) -> str:
     """One message in one transaction (MAIL, RCPT, DATA), each answer checked; returns the
-    server's final answer. ``data``: the bytes to send (default the message's own)."""
+    server's final answer. ``data``: the bytes to send (default the message's own); ``given``:
+    called once MAIL and RCPT are accepted, just before DATA hands the message over (the
+    ledger's ``sending``)."""
     stage = "MAIL"
     try:
         code, reply = smtp.mail(sender)
@@ -268,6 +288,7 @@ def send_one(smtp: smtplib.SMTP, sender: str, o: Outgoing, data: bytes | None = 
         if code >= 400:
             raise _refusal(smtp, "RCPT", code, reply)
         stage = "DATA"
+        given()
         code, reply = smtp.data(data if data is not None else o.data)
         if code >= 400:
             raise _refusal(smtp, "DATA", code, reply)
@@ -275,6 +296,8 @@ def send_one(smtp: smtplib.SMTP, sender: str, o: Outgoing, data: bytes | None = 
     except smtplib.SMTPResponseException as e:  # e.g. DATA refused before the content
         raise _refusal(smtp, stage, e.smtp_code, e.smtp_error) from None
     except (OSError, smtplib.SMTPServerDisconnected) as e:
+        if stage == "DATA":  # the server may have the message: its answer never came
+            raise Uncertain(f"{type(e).__name__} during DATA: {e}") from None
         raise Transient(f"{type(e).__name__}: {e}") from None
 
 
@@ -367,11 +390,11 @@ def deliver(out_dir: Path, event_dir: Path, cfg: PublishConfig, outgoing: list[O
                         smtp = connect(cfg, event_dir, env)
                     if gap:
                         sleep(max(0.0, last + gap - time.monotonic()))
-                    record(o, "sending", "", attempt=False)
                     last = time.monotonic()
                     when = now()
                     data = dated(o.data, when)
-                    reply = send_one(smtp, sender, o, data)
+                    reply = send_one(smtp, sender, o, data,
+                                     given=lambda o=o: record(o, "sending", "", attempt=False))
                 except Transient as e:
                     record(o, "pending", str(e))
                     if smtp is not None and not _alive(smtp):
@@ -397,6 +420,12 @@ def deliver(out_dir: Path, event_dir: Path, cfg: PublishConfig, outgoing: list[O
                 except Permanent as e:
                     record(o, "failed", str(e))
                     report.failed += 1
+                    break
+                except Uncertain as e:
+                    record(o, "unknown", str(e))
+                    report.unknown += 1
+                    if smtp is not None and not _alive(smtp):
+                        smtp = None
                     break
                 atomic_write(out_dir / f"{SENT}{o.key}.eml", data)
                 record(o, "sent", reply, when=when)
@@ -450,6 +479,59 @@ def stored_messages(out_dir: Path, ledger: Mapping[str, Mapping[str, str]], *,
             continue
         out.append(Outgoing.of(key, msg, row["content_sha256"]))
     return out
+
+
+def received_copy(out_dir: Path, row: Mapping[str, str] | None, digest: str,
+                  message_id: str) -> bytes | None:
+    """The message as its recipient received it (``outbox/sent/<key>.eml``) when the ledger's
+    ``row`` says the version sent says what ``digest`` says (:func:`sent_version`) but went
+    with another Message-ID than ``message_id`` (the letter made again now): a correction,
+    whose marks a rebuild would not make again. None otherwise — the letter made now is then
+    the one its recipient has (the same Message-ID; only the Date differs, which
+    ``outbox/sent/`` keeps as it went). So the outbox never holds a version nobody received."""
+    if not row or row.get("status") != "sent" or sent_version(row)[0] != digest \
+            or row.get("sent_message_id") in ("", message_id):
+        return None
+    path = Path(out_dir) / f"{SENT}{row['key']}.eml"
+    if not path.is_file():
+        return None
+    data = path.read_bytes()
+    msg = message_from_bytes(data, policy=policy.default)
+    if str(msg["Message-ID"] or "") != row.get("sent_message_id"):
+        return None
+    return data
+
+
+def resolve(out_dir: Path, key: str, status: str, now: dt.datetime) -> str:
+    """The office's word on a letter of unknown fate (``chessfed mail --delivered`` /
+    ``--resend``): ``sent`` (its recipient has it: the ledger records the version it was
+    sending as sent, and the outbox's copy of it is kept as the one sent) or ``pending`` (it
+    did not arrive: the next run, or ``--retry``, sends it once). Returns "" when done, else
+    why not (no such letter, not of unknown fate)."""
+    path = Path(out_dir) / LEDGER
+    ledger = read_ledger(path)
+    row = ledger.get(key)
+    if row is None:
+        return f"no letter {key!r} in {path}"
+    if row["status"] != "unknown":
+        return f"letter {key!r} is {row['status']}, not of unknown fate"
+    stamp = now.isoformat()
+    if status == "sent":
+        copy = Path(out_dir) / f"outbox/{key}.eml"
+        refs = ""
+        if copy.is_file():
+            msg = message_from_bytes(copy.read_bytes(), policy=policy.default)
+            if str(msg["Message-ID"] or "") == row["message_id"]:
+                atomic_write(Path(out_dir) / f"{SENT}{key}.eml", copy.read_bytes())
+                refs = str(msg["References"] or "")
+        row |= {"status": "sent", "reply": "marked delivered by the office", "time": stamp,
+                "sent_sha256": row["content_sha256"], "sent_message_id": row["message_id"],
+                "sent_time": row["time"] or stamp, "references": refs}
+    else:
+        row |= {"status": "pending", "reply": "to send again: marked not delivered by the office",
+                "time": stamp}
+    write_ledger(path, ledger)
+    return ""
 
 
 def undelivered(ledger: Mapping[str, Mapping[str, str]]) -> list[Mapping[str, str]]:

@@ -46,6 +46,32 @@ def waiting(out_dir: Path) -> list[dict[str, str]]:
     return outbox.undelivered(outbox.read_ledger(Path(out_dir) / outbox.LEDGER))
 
 
+def not_made(out_dir: Path) -> list[dict[str, str]]:
+    """The letters the event's last run meant to send and could not make (its manifest's
+    mail report: key, kind, reason)."""
+    try:
+        manifest = json.loads((Path(out_dir) / "manifest.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return []
+    mail = manifest.get("mail") if isinstance(manifest, dict) else None
+    rows = mail.get("not_made_letters") if isinstance(mail, dict) else None
+    return [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
+
+
+def resolve(folder: Path, out_dir: Path, key: str, status: str) -> str:
+    """The office's word on a letter of unknown fate (:func:`flows.mail.outbox.resolve`), then
+    the mail page and manifest brought up to date (:func:`after_mail`); "" when done, else
+    why not. The caller holds the event's lock."""
+    why = outbox.resolve(Path(out_dir), key, status,
+                         dt.datetime.now(dt.UTC).replace(microsecond=0))
+    if why:
+        return why
+    cfg = event_config(folder, out_dir)
+    if cfg is not None and (Path(out_dir) / "manifest.json").exists():
+        after_mail(Path(out_dir), cfg, outbox.Delivery())
+    return ""
+
+
 def send_stored(folder: Path, out_dir: Path, cfg: Any, *, again: tuple[str, ...] = (),
                 env: Any = None) -> outbox.Delivery:
     """Send the event's pending letters as its outbox keeps them (and those of the statuses
@@ -67,10 +93,11 @@ def after_mail(out_dir: Path, cfg: Any, d: outbox.Delivery) -> None:
     manifest = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
     ledger = outbox.read_ledger(out_dir / outbox.LEDGER)
     mail = dict(manifest.get("mail") or {})
-    counts = {s: sum(r["status"] == s for r in ledger.values()) for s in ("pending", "failed")}
+    counts = {s: sum(r["status"] == s for r in ledger.values())
+              for s in ("pending", "failed", "unknown")}
     mail.update(counts)
     mail["sent_later"] = int(mail.get("sent_later") or 0) + d.sent
-    mail["reason"] = d.reason if counts["pending"] else ""
+    mail["reason"] = (d.reason or mail.get("reason", "")) if counts["pending"] else ""
     try:
         as_of = dt.date.fromisoformat(manifest.get("as_of", ""))
     except ValueError:

@@ -12,6 +12,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.states import State
 from prefect.utilities.annotations import quote
 
+from flows.io import original_text
 from flows.mail.gk_letters import gk_letters
 from flows.mail.letters import Letter, without_addresses
 from flows.mail.messages import bulletin_letters
@@ -30,11 +31,27 @@ from flows.site.present import Section
 from flows.site.render import plural
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding
-from transforms.core.ingest import RawFile, unusable, validate_files
+from transforms.core.ingest import RawFile, limit_said, unusable, validate_files
 from transforms.core.steps import StepTimer, no_step
 from transforms.golden_knights.event import GKResult, run_golden_knights
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
 from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
+
+READ_BACK = {"sections.csv": "proposed_sections.csv", "carried_in.csv": "carried_forward.csv"}
+"""Input files the office makes by copying a CSV of a run (GK rule 9's carried entries, the
+director's sections): input file -> the output it is copied from."""
+
+
+def read_back(raw: dict[str, RawFile]) -> dict[str, RawFile]:
+    """The files of :data:`READ_BACK` with every cell as the run had it before it wrote the
+    CSV (:func:`flows.io.original_text`: without the apostrophe it put before a cell that
+    could start a formula), so that a copied proposal names the same entries; the other files
+    as they are."""
+    def cells(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.with_columns(original_text(pl.col(c)).alias(c)
+                                  for c, t in frame.schema.items() if t == pl.String)
+    return {name: (cells(frame), found) if name in READ_BACK else (frame, found)
+            for name, (frame, found) in raw.items()}
 
 
 def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date) -> GKResult:
@@ -53,7 +70,7 @@ def rulebook(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, step: St
     them (None when members.csv or entries.csv cannot be read at all: see
     :func:`publish_site`)."""
     with step("validate"):
-        typed, findings = validate_files(raw, dict(cfg.files) or GK_SCHEMAS,
+        typed, findings = validate_files(read_back(raw), dict(cfg.files) or GK_SCHEMAS,
                                          cfg.required_files or GK_REQUIRED)
     res = None
     if not unusable(findings, "members.csv", "entries.csv"):
@@ -91,8 +108,9 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
     findings = list(findings)
     if unusable(findings, "members.csv", "entries.csv"):
         res = None
-        msg = ("members.csv or entries.csv cannot be read (see the validation report): nothing else "
-               "is computed.")
+        msg = limit_said(findings, "members.csv", "entries.csv") or (
+            "members.csv or entries.csv cannot be read (see the validation report): nothing else "
+            "is computed.")
         pub.withhold(msg)
         pub.notes.append(msg)
         pub.state = "event"
@@ -135,7 +153,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir:
     pub = Publication(out_dir, ctx={**event_context(cfg, as_of), "notice": notice},
                       timings=step.timings, on_pdf=tasks.early_pdfs(out_dir, renderer))
     with step("validate"):
-        typed, findings = validate(quote(raw), dict(cfg.files) or GK_SCHEMAS,
+        typed, findings = validate(quote(read_back(raw)), dict(cfg.files) or GK_SCHEMAS,
                                    cfg.required_files or GK_REQUIRED)
     res = None
     if not unusable(findings, "members.csv", "entries.csv"):

@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from urllib.parse import quote
 
 from flows.site import render
 
@@ -29,7 +30,7 @@ EXIT_CODES = {
     1: "every event published, but some input rows were rejected (office/validation.html)",
     2: "an event failed or could not be run (its pages published before stay up)",
     3: "an event was held back at its last good state, or published in part (office/held.html)",
-    4: "letters are pending or failed (office/mail.html; `chessfed mail --retry`)",
+    4: "letters are pending, failed, not made or of unknown fate (office/mail.html; `chessfed mail`)",
 }
 """The exit status of ``chessfed run`` (and of ``chessfed mail``): when several apply, the first
 of 2, 3, 4, 1 wins, 0 only when none does."""
@@ -94,6 +95,16 @@ def outcome(out: Path, name: str, status: str, *, unchanged: bool = False) -> Ou
         codes.append(4)
         text += (f"; {failed} {'letter' if failed == 1 else 'letters'} failed for good "
                  f"({name}/office/mail.html)")
+    unmade, unknown = int(mail.get("not_made") or 0), int(mail.get("unknown") or 0)
+    if unmade:
+        codes.append(4)
+        text += (f"; {unmade} {'letter' if unmade == 1 else 'letters'} could not be made "
+                 f"(a line break or control character in a header value: {name}/office/mail.html)")
+    if unknown:
+        codes.append(4)
+        text += (f"; {unknown} {'letter' if unknown == 1 else 'letters'} of unknown fate (a run "
+                 "stopped while the server had it): `chessfed mail --only "
+                 f"{name}` says how to resolve")
     if unchanged:
         text += " (unchanged since its last run)"
     code = next((c for c in PRECEDENCE if c in codes), 0)
@@ -138,10 +149,19 @@ def site_index(out: Path, folders: list[str], status: dict[str, str],
             detail += " (not run this time)"
         # Decision: no error text on this public page (the office's console, run.json and the
         # event's office pages say what went wrong).
-        events.append({"href": f"{name}/index.html", "name": title, "status": state,
+        events.append({"href": folder_href(name), "name": title, "status": state,
                        "css": "ok" if state == "published" else "warning", "detail": detail})
     return render.render_page("site.html", title="Events", subtitle=(
         "Every event of this folder: its pages, standings, pairings and prizes."), events=events)
+
+
+def folder_href(name: str) -> str:
+    """DESIGN.md "Publishing on a bad day" (input never trusted) — the link from the run's index
+    to an event folder's home: the name percent-encoded (RFC 3986: every character but letters,
+    digits and ``-._~``), so that a folder named ``javascript:alert(1)`` is never a URL scheme
+    (its colon is ``%3A``) and one named ``..\\x`` or ``a?b#c`` is one path segment that stays
+    on the site."""
+    return quote(name, safe="") + "/index.html"
 
 
 def listed_events(out: Path, folders: list[str]) -> list[str]:

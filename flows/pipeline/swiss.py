@@ -11,6 +11,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.states import State
 from prefect.utilities.annotations import quote
 
+from flows.io import csv_text
 from flows.mail.letters import Letter, without_addresses
 from flows.mail.messages import bulletin_letters
 from flows.mail.swiss_letters import swiss_letters
@@ -217,7 +218,7 @@ def fide_rating_reports(pub: Publication, run: SwissRun) -> None:
         text = write_trf(t)
         found = check_rating_report(parse_trf(text, source=rel), source=rel)
         pub.files[rel] = text
-        pub.files[f"{OFFICE}fide/rating-report-{file_part(c.cat.id)}-check.csv"] = findings_frame(found).write_csv()
+        pub.files[f"{OFFICE}fide/rating-report-{file_part(c.cat.id)}-check.csv"] = csv_text(findings_frame(found))
         errors = sum(f.severity is Severity.ERROR for f in found)
         pub.notes.append(f"FIDE rating report {c.cat.id} ({rules.format}): {plural(errors, 'error')}, "
                          f"{plural(len(found) - errors, 'warning')} for FIDE (fide/rating-report-"

@@ -18,6 +18,7 @@ import threading
 import time
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
+from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
@@ -111,7 +112,7 @@ def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError,
     last_good.held_page(pub, pub.withheld, date, None, pub.findings)
     manifest = {"event": event_dir.name, "error": str(error),
                 last_good.KEY: last_good.record("not published", date, "", pub.withheld)}
-    files = {**pub.files, "manifest.json": json.dumps(manifest, indent=2) + "\n"}
+    files = {**pub.files, **DENIED, "manifest.json": json.dumps(manifest, indent=2) + "\n"}
     staging = publish_folder.stage(out_dir)
     write_files(staging, files)
     publish_folder.publish(staging, out_dir)
@@ -455,15 +456,16 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
             pub.files[rel] = data
     letters = letters or []
     with step("messages") as info:
-        outgoing = compose_task(quote(pub), cfg, quote(letters), quote(pdfs), as_of)
-        info["detail"] = f"{len(outgoing)} messages"
+        outgoing, unmade = compose_task(quote(pub), cfg, quote(letters), quote(pdfs), as_of)
+        info["detail"] = f"{len(outgoing)} messages" + (f", {len(unmade)} not made" if unmade else "")
     pub.files.update(DENIED)
     with step("write"):
         publish_task(quote(pub), cfg, event_dir, input_names, as_of, quote(pdfs),
-                     {"messages": len(letters), "by_kind": _by_kind(letters), "state": "not sent yet"})
+                     {"messages": len(letters), "by_kind": _by_kind(letters), "state": "not sent yet",
+                      **unmade_report(unmade)})
     with step("mail"):  # after the switch: the ledger of what went is the published one
         mail_report = mail_task(quote(pub), cfg, event_dir, quote(letters), quote(outgoing),
-                                send_mail)
+                                send_mail, quote(unmade))
     step.finish(time.perf_counter() - started)
     key = None
     if inputs_sha is not None and cfg is not None:
@@ -497,11 +499,12 @@ def publish_task(pub: Publication, cfg: EventConfig | None, event_dir: Path,
 
 @task(name="mail", cache_policy=NO_CACHE)
 def mail_task(pub: Publication, cfg: EventConfig | None, event_dir: Path, letters: list[Letter],
-              outgoing: list[outbox.Outgoing], send_mail: bool) -> dict[str, Any]:
+              outgoing: list[outbox.Outgoing], send_mail: bool,
+              unmade: list[Unmade] = ()) -> dict[str, Any]:
     """:func:`send_letters` as the flow's mail step. No task retries: each message is retried
     by the outbox itself (``[publish] smtp_retries``, with backoff), and what still waits stays
     pending for the next run (``chessfed mail --retry``)."""
-    return send_letters(pub, cfg, event_dir, letters, outgoing, send_mail)
+    return send_letters(pub, cfg, event_dir, letters, outgoing, send_mail, unmade)
 
 
 def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
@@ -550,21 +553,29 @@ def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
 
 @task(name="messages", cache_policy=NO_CACHE)
 def compose_task(pub: Publication, cfg: EventConfig | None, letters: list[Letter],
-                 pdfs: dict[str, bytes | None], as_of: dt.date) -> list[outbox.Outgoing]:
+                 pdfs: dict[str, bytes | None], as_of: dt.date
+                 ) -> tuple[list[outbox.Outgoing], list[Unmade]]:
     """:func:`compose_letters` as the flow's step that writes every letter as its message."""
     return compose_letters(pub, cfg, letters, pdfs, as_of)
 
 
 def compose_letters(pub: Publication, cfg: EventConfig | None, letters: list[Letter],
-                    pdfs: dict[str, bytes | None], as_of: dt.date) -> list[outbox.Outgoing]:
+                    pdfs: dict[str, bytes | None], as_of: dt.date
+                    ) -> tuple[list[outbox.Outgoing], list[Unmade]]:
     """Every letter as its message, put in the outbox (``outbox/<key>.eml``); attachments
     from this run's files, else the published ones. The Date header is the run's date at
     18:00 UTC, so a rerun writes the same bytes (the message goes with the Date it is sent
     at). A letter whose recipient already got another version of it is a correction
     (:func:`flows.mail.messages.correction_for`: its subject and first line say so, it refers
-    to the letter it corrects); the ledger compares the letter without those marks."""
+    to the letter it corrects); the ledger compares the letter without those marks.
+
+    Returns the messages and the letters that could not be made (:class:`Unmade`: a header
+    the email library refuses), which the run counts and shows (DESIGN.md "Publishing on a
+    bad day": nothing is lost without a word). A letter whose recipient received this very
+    content as a correction keeps, in the outbox, the copy that went (``outbox/sent/<key>.eml``:
+    :func:`flows.mail.outbox.received_copy`), not a version nobody received."""
     if not letters:
-        return []
+        return [], []
     assert cfg is not None
     files = {**{k: v for k, v in pub.files.items() if isinstance(v, bytes)},
              **{k: v for k, v in pdfs.items() if v is not None}}
@@ -574,7 +585,8 @@ def compose_letters(pub: Publication, cfg: EventConfig | None, letters: list[Let
             files[rel] = path.read_bytes()
     date = dt.datetime.combine(as_of, dt.time(18, 0)).strftime("%a, %d %b %Y %H:%M:%S +0000")
     ledger = outbox.read_ledger(pub.out_dir / outbox.LEDGER)
-    out = []
+    out: list[outbox.Outgoing] = []
+    unmade: list[Unmade] = []
     for letter in letters:
         try:
             kw: dict[str, Any] = {
@@ -593,10 +605,36 @@ def compose_letters(pub: Publication, cfg: EventConfig | None, letters: list[Let
                 msg = mail.compose(letter, **kw, correction=correction)
         except ValueError as e:  # a header the email library refuses (e.g. a line break)
             pub.notes.append(without_addresses(f"mail: no message {letter.key}: {e}"))
+            unmade.append(Unmade(letter.key, letter.kind, letter.to_email, str(e)))
             continue
-        pub.files[f"outbox/{letter.key}.eml"] = msg.as_bytes()
+        received = outbox.received_copy(pub.out_dir, row, digest, str(msg["Message-ID"]))
+        if received is not None:  # as it went: its Date, Message-ID and a correction's marks
+            pub.files[f"outbox/{letter.key}.eml"] = received
+            msg = mail.parsed(received)
+        else:
+            pub.files[f"outbox/{letter.key}.eml"] = msg.as_bytes()
         out.append(outbox.Outgoing.of(letter.key, msg, digest))
-    return out
+    return out, unmade
+
+
+@dataclass(frozen=True)
+class Unmade:
+    """A letter the run meant to send and could not make: its key, kind, recipient and why."""
+
+    key: str
+    kind: str
+    recipient: str
+    reason: str
+
+
+def unmade_report(unmade: list[Unmade]) -> dict[str, Any]:
+    """The manifest's record of the letters not made (none: nothing), without addresses (the
+    office's mail page shows them)."""
+    if not unmade:
+        return {}
+    return {"not_made": len(unmade),
+            "not_made_letters": [{"key": u.key, "kind": u.kind,
+                                  "reason": without_addresses(u.reason)} for u in unmade]}
 
 
 def mail_how(cfg: EventConfig | None, send_mail: bool) -> str:
@@ -617,11 +655,15 @@ def _by_kind(letters: list[Letter]) -> dict[str, int]:
 
 
 def send_letters(pub: Publication, cfg: EventConfig | None, event_dir: Path, letters: list[Letter],
-                 outgoing: list[outbox.Outgoing], send_mail: bool) -> dict[str, Any]:
+                 outgoing: list[outbox.Outgoing], send_mail: bool,
+                 unmade: list[Unmade] = ()) -> dict[str, Any]:
     """Deliver through SMTP when configured (and not a dry run), then the office's mail page
-    again with the ledger's state; what happened goes to the manifest. Any failure here is
-    noted, never raised: the site is already published."""
-    report: dict[str, Any] = {"messages": len(letters), "by_kind": _by_kind(letters)}
+    again with the ledger's state and the letters not made (``unmade``); what happened goes to
+    the manifest (with the ledger's letters of unknown fate, however old: each stays on the
+    console and in the exit status until the office resolves it with ``chessfed mail``). Any
+    failure here is noted, never raised: the site is already published."""
+    report: dict[str, Any] = {"messages": len(letters), "by_kind": _by_kind(letters),
+                              **unmade_report(list(unmade))}
     if cfg is None:
         return report
     ledger_path = pub.out_dir / outbox.LEDGER
@@ -631,8 +673,8 @@ def send_letters(pub: Publication, cfg: EventConfig | None, event_dir: Path, let
             d = outbox.deliver(pub.out_dir, event_dir, cfg.publish, outgoing, env=os.environ,
                                stored=held, supersede=not held)
             report |= {"sent": d.sent, "failed": d.failed, "pending": d.pending,
-                       "not_sent_again": d.skipped, "unknown": d.unknown,
-                       "superseded": d.superseded, "reason": d.reason}
+                       "not_sent_again": d.skipped, "superseded": d.superseded,
+                       "reason": d.reason}
             pub.notes.append(f"mail: {d.sent} sent, {d.skipped} already sent, {d.failed} failed, "
                              f"{d.pending} pending through {cfg.publish.smtp_host}:{cfg.publish.smtp_port}")
             pub.notes.extend(f"mail: {n}" for n in d.notes)
@@ -644,8 +686,13 @@ def send_letters(pub: Publication, cfg: EventConfig | None, event_dir: Path, let
         report["error"] = f"{type(e).__name__}: {e}"
         pub.notes.append(f"mail: delivery stopped: {type(e).__name__}: {e}")
     ledger = outbox.read_ledger(ledger_path)
+    unknown = sum(r["status"] == "unknown" for r in ledger.values())
+    if unknown:
+        report["unknown"] = unknown
     pages.publish_mail_page(pub, by_kind=report["by_kind"], ledger=list(ledger.values()),
-                            undelivered=outbox.undelivered(ledger), how=mail_how(cfg, send_mail))
+                            undelivered=outbox.undelivered(ledger), how=mail_how(cfg, send_mail),
+                            unmade=[{"key": u.key, "kind": u.kind, "recipient": u.recipient,
+                                     "reason": u.reason} for u in unmade])
     write_files(pub.out_dir, {pages.MAIL_PAGE: pub.files[pages.MAIL_PAGE]})
     return report
 

@@ -24,6 +24,7 @@ from typing import NamedTuple
 
 import polars as pl
 
+from flows.io import csv_text
 from flows.site import gk_awards, gk_members, gk_sections
 from flows.site.gk_links import (
     AWARDS,
@@ -64,7 +65,7 @@ class GKPublished(NamedTuple):
 
 
 def _csv(pub: Publication, name: str, frame: pl.DataFrame) -> None:
-    pub.files[name] = frame.drop("line", strict=False).write_csv()
+    pub.files[name] = csv_text(frame.drop("line", strict=False))
 
 
 def section_link(from_rel: str) -> pl.Expr:

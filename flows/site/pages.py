@@ -19,7 +19,7 @@ from typing import Any
 import polars as pl
 import segno
 
-from flows.io import as_bytes
+from flows.io import as_bytes, csv_text
 from flows.site import paging, render
 from flows.site.present import Section, Table, printed_sections, table_from_frame
 from flows.site.render import plural
@@ -409,7 +409,7 @@ def publish_validation(pub: Publication, cfg: EventConfig | None, findings: list
                        as_of: dt.date) -> pl.DataFrame:
     frame = findings_frame(findings)
     pub.findings = list(findings)
-    pub.files[f"{OFFICE}validation.csv"] = frame.write_csv()
+    pub.files[f"{OFFICE}validation.csv"] = csv_text(frame)
     n_err = frame.filter(pl.col("severity") == "error").height
     n_warn = frame.height - n_err
     section = Section(
@@ -587,11 +587,17 @@ LEDGER_COLUMNS = [("key", "Message"), ("recipient", "To"), ("subject", "Subject"
                   ("time", "Time")]
 
 
+UNMADE_COLUMNS = [("key", "Message"), ("kind", "Kind"), ("recipient", "To"), ("reason", "Why")]
+
+
 def publish_mail_page(pub: Publication, *, by_kind: dict[str, int], ledger: list[dict[str, str]],
-                      undelivered: list[dict[str, str]], how: str) -> None:
+                      undelivered: list[dict[str, str]], how: str,
+                      unmade: list[dict[str, str]] = ()) -> None:
     """The office's mail page (``office/mail.html``): the messages of this run by kind, how
-    they went (``how``: outbox only, dry run, or the SMTP server) and every message the office
-    must look at (failed for good, pending, fate unknown), from the delivery ledger."""
+    they went (``how``: outbox only, dry run, or the SMTP server), the letters this run could
+    not make (``unmade``: key, kind, recipient, reason) and every message the office must look
+    at (failed for good, pending, fate unknown), from the delivery ledger. It says "every
+    message went out" only when no letter is in either list."""
     counts: dict[str, int] = {}
     for row in ledger:
         counts[row["status"]] = counts.get(row["status"], 0) + 1
@@ -600,7 +606,14 @@ def publish_mail_page(pub: Publication, *, by_kind: dict[str, int], ledger: list
     status = pl.DataFrame({"status": list(counts), "n": list(counts.values())},
                           schema={"status": pl.String, "n": pl.Int64})
     rows = pl.DataFrame(undelivered, schema={c: pl.String for c, _ in LEDGER_COLUMNS})
+    not_made = pl.DataFrame(list(unmade), schema={c: pl.String for c, _ in UNMADE_COLUMNS})
     pub.page(MAIL_PAGE, title="Mail", subtitle=how, pdf=False, sections=[
+        *([Section(f"Not made: {render.plural(len(unmade), 'letter')}", intro=[
+            "This run meant to send these letters and could not make them: a value that "
+            "reaches the message's headers (a name, an address, the subject) holds a line "
+            "break or control character. Correct it in the input file (or event.toml); the "
+            "next run makes and sends the letter."],
+            tables=[table_from_frame(not_made, UNMADE_COLUMNS)])] if unmade else []),
         Section("This run's messages", intro=[
             "One message per recipient, each also kept as outbox/<message>.eml. A message is "
             "sent again only when what it says changed."],
@@ -616,7 +629,11 @@ def publish_mail_page(pub: Publication, *, by_kind: dict[str, int], ledger: list
             "server said the recipient's address cannot take mail (5xx to the recipient): correct "
             "the address in the input file (the letter then goes to the new one), or run "
             "`chessfed mail --retry` once the mailbox works. Superseded: a later letter about the "
-            "same thing replaced it before it could go. Unknown: a run was stopped while the "
-            "server had the message; it is not sent again (it may have arrived)."],
-            tables=[table_from_frame(rows, LEDGER_COLUMNS, empty="Nothing: every message went out.")]),
+            "same thing replaced it before it could go. Unknown: a run was stopped (or the "
+            "connection lost) while the server had the message; it is not sent again (it may "
+            "have arrived): ask the recipient, then `chessfed mail --delivered KEY` (it arrived) "
+            "or `chessfed mail --resend KEY` (it did not: the next run sends it)."],
+            tables=[table_from_frame(rows, LEDGER_COLUMNS, empty=(
+                "Nothing in the ledger to look at; the letters not made are listed above."
+                if unmade else "Nothing: every message went out."))]),
     ])

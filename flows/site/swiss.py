@@ -13,6 +13,7 @@ from dataclasses import replace
 
 import polars as pl
 
+from flows.io import csv_text
 from flows.site import render, swiss_ratings
 from flows.site.pages import OFFICE, LinkGroup, Publication, group_key
 from flows.site.present import Details, Section, Table, fmt, table_from_frame
@@ -77,10 +78,10 @@ def entries(pub: Publication, run) -> list[Section]:
     (``entries.html``: accepted entries by category and state; no birth date, no fee)."""
     e = run.entries
     cur = run.cfg.event.currency
-    pub.files[f"{OFFICE}entries/decisions.csv"] = e.decisions.drop("line").write_csv()
-    pub.files[f"{OFFICE}entries/entry-list.csv"] = e.entry_list.write_csv()
-    pub.files[f"{OFFICE}entries/by-category-state.csv"] = e.by_category_state.write_csv()
-    pub.files[f"{OFFICE}entries/ledger.csv"] = e.ledger.write_csv()
+    pub.files[f"{OFFICE}entries/decisions.csv"] = csv_text(e.decisions.drop("line"))
+    pub.files[f"{OFFICE}entries/entry-list.csv"] = csv_text(e.entry_list)
+    pub.files[f"{OFFICE}entries/by-category-state.csv"] = csv_text(e.by_category_state)
+    pub.files[f"{OFFICE}entries/ledger.csv"] = csv_text(e.ledger)
     dec = e.decisions
     n_acc = dec.filter(pl.col("status") == "accepted").height
     rejected = dec.filter(pl.col("status") == "rejected")
@@ -215,7 +216,7 @@ def standings_of_round(pub: Publication, run, r: int, last: int) -> None:
                                 + swiss_ratings.change_notes(run)))
             frames.append(c.rankings[r].with_columns(pl.lit(c.cat.id).alias("category"))
                           .select("category", *c.rankings[r].columns))
-    pub.files[rel.replace(".html", ".csv")] = pl.concat(frames).write_csv()
+    pub.files[rel.replace(".html", ".csv")] = csv_text(pl.concat(frames))
     pub.page(rel, title=f"Standings after round {r}", subtitle="", sections=secs,
              prev=round_rel("standings", r - 1) if r > 1 else None,
              next=round_rel("standings", r + 1) if r < last else None,
@@ -403,7 +404,7 @@ def pairings_of_round(pub: Publication, run, r: int, per_round: dict[int, list[t
         frames.append(f.select(pl.lit(c.cat.id).alias("category"), "round", "board",
                                pl.col("white_id"), pl.col("w_name").alias("white"),
                                pl.col("black_id"), pl.col("b_name").alias("black"), "result"))
-    pub.files[rel.replace(".html", ".csv")] = pl.concat(frames).write_csv()
+    pub.files[rel.replace(".html", ".csv")] = csv_text(pl.concat(frames))
     prev, nxt = r - 1 in per_round, r + 1 in per_round
     pub.page(rel, title=f"Pairings — round {r}", subtitle="", sections=secs, pdf=False,
              prev=round_rel("pairings", r - 1) if prev else None,
@@ -524,8 +525,8 @@ def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Sect
                                  [("category", "Category"), ("round", "Round"), ("difference", "Difference")],
                                  numeric=["round"], empty="Every recorded round is identical to the engine's pairing.")])
     out.append(audit_sec)
-    pub.files["pairings/audit.csv"] = pl.DataFrame(audits, schema={"category": pl.String, "round": pl.Int64,
-                                                                   "difference": pl.String}).write_csv()
+    pub.files["pairings/audit.csv"] = csv_text(pl.DataFrame(audits, schema={
+        "category": pl.String, "round": pl.Int64, "difference": pl.String}))
     return out
 
 
@@ -576,7 +577,7 @@ def prizes(pub: Publication, run) -> list[Section]:
         frames.append(p.select(pl.lit(cid).alias("category"), "place", "sno", "name", "state", "points",
                                "amount", "flag", pl.col("by").alias("decided_by"), "value", "next_value",
                                "next_sno"))
-    pub.files["prizes.csv"] = pl.concat(frames).write_csv()
+    pub.files["prizes.csv"] = csv_text(pl.concat(frames))
     pub.page(page, title="Prize list", subtitle="", sections=secs, jumps=jumps(page, run))
     return secs
 

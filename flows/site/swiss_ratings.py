@@ -37,6 +37,7 @@ from dataclasses import replace
 
 import polars as pl
 
+from flows.io import csv_text
 from flows.site.names import file_part
 from flows.site.pages import OFFICE, Publication
 from flows.site.present import Section, fmt, table_from_frame
@@ -353,7 +354,7 @@ def rating_change_files(pub: Publication, run) -> None:
     for c in run.categories:
         for name, rc in c.ratings.items():
             rel = f"{OFFICE}{file_part(name, lower=True)}/rating-change-{file_part(c.cat.id)}.csv"
-            pub.files[rel] = rating_change_frame(c, rc).write_csv()
+            pub.files[rel] = csv_text(rating_change_frame(c, rc))
 
 
 def change_notes(run) -> list[str]:

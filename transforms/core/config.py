@@ -13,9 +13,11 @@ import datetime as dt
 import re
 import types
 import typing
+import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
+from email.utils import getaddresses
 from enum import Enum
 from typing import Any
 
@@ -90,6 +92,9 @@ class PublishConfig:
     with a host and no spaces; left out: no QR code."""
 
     def __post_init__(self) -> None:
+        problem = one_address(self.sender)
+        if problem:
+            raise ConfigError("", "sender", problem)
         if self.smtp_tls and self.smtp_starttls:
             raise ConfigError("", "smtp_tls", "smtp_tls (implicit TLS) and smtp_starttls exclude each other")
         if not 0 < self.smtp_port < 65536:
@@ -105,6 +110,22 @@ class PublishConfig:
         if self.site_url and not SITE_URL.fullmatch(self.site_url):
             raise ConfigError("", "site_url", f"{self.site_url!r} is not an absolute http(s) "
                               "address such as 'https://results.example.org/open-2024/'")
+
+
+def one_address(sender: str) -> str:
+    """DESIGN.md "Publishing" (messages: one From) — why ``sender`` is not one address, with an
+    optional display name (``results@fed.example`` or ``Results <results@fed.example>``), ""
+    when it is: a second address (``"Results <a@x.example>, b@y.example"``), none, or one that
+    is not ``local@domain.tld``. Line breaks and control characters are refused for every
+    event.toml string (:func:`unprintable`)."""
+    pairs = [p for p in getaddresses([sender]) if any(p)]
+    if len(pairs) != 1:
+        return (f"{sender!r} names {len(pairs)} addresses: the sender is one address, e.g. "
+                "'Results <results@fed.example>'")
+    if not re.fullmatch(EMAIL_ADDRESS, pairs[0][1]):
+        return (f"{sender!r} is not one address local@domain.tld (with an optional name: "
+                "'Results <results@fed.example>')")
+    return ""
 
 
 SITE_URL = re.compile(r"https?://[A-Za-z0-9](?:[A-Za-z0-9.-]*[A-Za-z0-9])?(?::[0-9]{1,5})?"
@@ -164,6 +185,51 @@ class ScheduleConfig:
             raise ConfigError("", "timezone", f"{self.timezone!r} is not a time zone name such as 'Asia/Kolkata'")
 
 
+CSV_FIELD_LIMIT = 131_072
+"""The longest cell the CSV reader reads at all (Python's ``csv.field_size_limit()``, which
+chessfed leaves as it is): the most ``[limits] cell_chars`` may be."""
+SWISS_PLAYERS_PER_CATEGORY = 5_000
+"""The default of ``[limits] players_per_category`` in a Swiss: above the largest Swiss the
+project benchmarks (4,000 players, 1.1 GB at its peak) and more than twice the largest real
+opens (about 2,000)."""
+ROUND_ROBIN_PLAYERS_PER_CATEGORY = 500
+"""The default in a round robin: 499 rounds (every player meets every other), far above any
+real one, while its Berger table (n²/2 games) stays small."""
+
+
+@dataclass(frozen=True)
+class InputLimits:
+    """``[limits]``: how large an input may be. A file past a limit (a federation's whole
+    rating list exported as players.csv by mistake) is refused with a validation row naming
+    the file, the limit and this key, found before the file is read whole, instead of failing
+    a later step for want of memory. Every kind; an event that really is larger raises the key.
+    The defaults are far above real events."""
+
+    rows: int = 500_000
+    """Data rows (after the header) of any one input file: reading stops past them and none
+    of the file's rows is used. Default: five times a season's results file (100,000 rows)."""
+    file_bytes: int = 50_000_000
+    """Bytes of any one input file, checked before it is read: a larger file is not read.
+    Default 50 MB (a 2,000-player players.csv is under 1 MB; 100,000 results about 3 MB)."""
+    cell_chars: int = 10_000
+    """Characters of any one cell: a row with a longer cell is set aside (reported). At most
+    131,072 (the CSV reader reads no longer cell). Default: a page of text; a name is under 100."""
+    players_per_category: int | None = None
+    """Players in one category of a Swiss or a round robin: a larger category is not paired or
+    published. players.csv may have at most this many rows per category of the event (reading
+    stops past them). Left out: 5,000 in a Swiss, 500 in a round robin. Not a key of
+    correspondence events (their rules make the sections: ``[golden_knights] section_size``)."""
+
+    def __post_init__(self) -> None:
+        for name in ("rows", "file_bytes", "cell_chars", "players_per_category"):
+            value = getattr(self, name)
+            if value is not None and value < 1:
+                raise ConfigError("", name, f"must be at least 1, got {value}")
+        if self.cell_chars > CSV_FIELD_LIMIT:
+            raise ConfigError("", "cell_chars", f"{self.cell_chars:,} is more than {CSV_FIELD_LIMIT:,}, "
+                              "the longest cell the CSV reader reads")
+
+
 @dataclass(frozen=True)
 class EventConfig:
     """A whole event.toml: what every event has (``[event]``, ``[publish]``, ``[schedule]``)
@@ -192,6 +258,9 @@ class EventConfig:
     and its rules part ask for them, in the input reference's order."""
     required_files: tuple[str, ...] = ()
     """Those of ``files`` the event must have."""
+    limits: InputLimits = dataclasses.field(default_factory=InputLimits)
+    """``[limits]``: how large its inputs may be (``players_per_category`` filled in with its
+    kind's default at load)."""
 
     def __getattr__(self, name: str) -> Any:
         # only for names the instance does not have: a table of the registry's (None when the
@@ -216,6 +285,30 @@ class EventConfig:
 
 
 _WHEN = {dt.datetime: "a datetime YYYY-MM-DDTHH:MM", dt.date: "a date YYYY-MM-DD"}
+
+BIDI_CONTROLS = frozenset("\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e"
+                          "\u2066\u2067\u2068\u2069")
+"""The bidirectional formatting characters (Unicode UAX #9): invisible, they reorder the text
+around them as it is shown ("Trojan Source", CVE-2021-42574)."""
+
+
+def unprintable(value: str) -> str:
+    """DESIGN.md "Publishing" (no header someone else wrote) — the line breaks, control and
+    bidirectional formatting characters ``value`` holds, named ("a line break or control
+    character (U+2028)"), or "" when it holds none: control characters (Unicode category Cc:
+    C0, DEL, C1 with U+0085; a tab too), the line and paragraph separators U+2028 and U+2029
+    and :data:`BIDI_CONTROLS`.
+
+    Decision: an event.toml string holding one is a configuration error naming the key, not
+    cleaned: the file is the office's own, a one-word fix, and a sender, subject prefix,
+    event, stage or category name reaches the headers of every letter (a line break there
+    once left every letter unmade)."""
+    bad = sorted({ch for ch in value if unicodedata.category(ch) in ("Cc", "Zl", "Zp")
+                  or ch in BIDI_CONTROLS})
+    if not bad:
+        return ""
+    return ("a line break or control character ("
+            + ", ".join(f"U+{ord(ch):04X}" for ch in bad) + ")")
 
 
 def _convert(value: Any, tp: Any, *, file: str, key: str) -> Any:
@@ -288,6 +381,10 @@ def _convert(value: Any, tp: Any, *, file: str, key: str) -> Any:
             raise ConfigError(file, key, f"expected an amount, got {value!r}") from None
     if tp is str:
         if isinstance(value, str):
+            bad = unprintable(value)
+            if bad:
+                raise ConfigError(file, key, f"{value!r} holds {bad}: every event.toml value is "
+                                  "one line of printable text (it may reach a letter's header)")
             return value
         raise ConfigError(file, key, f"expected a string, got {value!r}")
     if tp in _WHEN:  # a datetime is also a date, so a date must not be one

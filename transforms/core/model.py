@@ -277,7 +277,10 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-EMAIL_ADDRESS = r"^[^@\s<>,;\"()\[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$"
+EMAIL_ADDRESS = r"^[A-Za-z0-9!#$%&'*+/=?^_`{|}~.-]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$"
 """DESIGN.md Inputs (email columns) — one address ``local@domain.tld``: no spaces or line
 breaks, no angle brackets, commas, semicolons or quotes (so a cell can never name a second
-recipient or reach another header), a domain with at least one dot."""
+recipient or reach another header), a domain with at least one dot. Decision: the part before
+the ``@`` is ASCII (RFC 5322 ``atext`` and dots): an address with other letters there needs a
+server that speaks SMTPUTF8 (RFC 6531), which the letters do not ask for, so it is an error row
+of the input rather than a letter that cannot be made."""

@@ -174,7 +174,7 @@ def _readings(text: str) -> list[tuple[str, dt.date]]:
 
 
 def read_trf_date(text: str) -> TrfDate | None:
-    """TRF ``042``/``052``/``132`` — a date as real files write it: ``2025/06/10``,
+    """FIDE C.04 Annex 2 (TRF ``042``/``052``/``132``) — a date as real files write it: ``2025/06/10``,
     ``2025-06-10``, ``2025.06.10``, ``10.06.2025``, ``10/06/2025``, ``10-06-2025``, and the
     ``132`` record's ``25/06/10``; None when it is none of these or no day of the calendar.
 
@@ -233,7 +233,7 @@ def _round_dates(texts: tuple[str, ...], start: dt.date | None, end: dt.date | N
 
 
 def event_dates(t: Tournament, *, today: dt.date) -> tuple[dt.date, dt.date, list[Setting]]:
-    """TRF ``042``, ``052``, ``132`` — ``[event] start`` and ``end`` of an event taken over:
+    """FIDE C.04 Annex 2 (TRF ``042``, ``052``, ``132``) — ``[event] start`` and ``end`` of an event taken over:
     the start and end records, else the first and last round dates, else ``today`` for the
     start and the start for the end (assumed, and said so). Decisions: an end before the
     start is taken as the start (assumed); a date that reads as two days is assumed, in the
@@ -415,7 +415,7 @@ def initial_colour_of(t: Tournament, edition: DutchEdition) -> tuple[Colour, Set
 
 
 def rounds_of(t: Tournament) -> tuple[int, Setting]:
-    """TRF ``XXR``/``142`` — ``swiss.rounds`` of an event taken over; without the record, the
+    """FIDE C.04 Annex 2 (TRF ``XXR``/``142``) — ``swiss.rounds`` of an event taken over; without the record, the
     last round the file has (assumed: the event may have more)."""
     if t.total_rounds:
         tag = "XXR" if t.line("rounds")[1].startswith("XXR") else "142"
@@ -428,7 +428,7 @@ def rounds_of(t: Tournament) -> tuple[int, Setting]:
 
 
 def tiebreaks_of(t: Tournament, default: tuple[str, ...]) -> tuple[tuple[str, ...], Setting]:
-    """TRF-2026 ``202`` — ``swiss.tiebreaks`` of an event taken over: the record's codes in
+    """FIDE C.04 Annex 2 (TRF-2026 ``202``) — ``swiss.tiebreaks`` of an event taken over: the record's codes in
     chessfed's spelling (``BH/C1`` → ``BH-C1``); without the record, or with a code chessfed
     does not know, ``default`` (assumed, naming the code)."""
     from transforms.core.errors import ChessfedError

@@ -272,7 +272,9 @@ def folder_limits(toml: str, mtime_ns: int, size: int, name: str) -> ReadLimits:
 
 
 def sha256(path: Path) -> str:
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    """A file's checksum, read in pieces (an input past its limits is never read whole)."""
+    with open(path, "rb") as fh:
+        return hashlib.file_digest(fh, "sha256").hexdigest()
 
 
 def _umask() -> int:

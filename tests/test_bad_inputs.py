@@ -251,7 +251,8 @@ KINDS = [
     Kind("empty-required-value", "swiss", cell(P, 8, "name", ""),
          ((P, 8, "name", "", E, "a value is required"),), WITHOUT_S7),
     Kind("line-break-in-a-name", "swiss", cell(P, 8, "name", "Kapoor,\nGita"),
-         ((P, 8, "name", "Kapoor,\nGita", W, "a line break or control character"),)),
+         ((P, 8, "name", "Kapoor,[U+000A]Gita", W, "a line break or tab in a one-line value "
+           "(U+000A LINE FEED as a space): read as 'Kapoor, Gita'"),)),
     Kind("duplicate-id", "swiss", cell(P, 8, "player_id", "S1"),
          ((P, 8, "player_id", "S1", E, "duplicate player_id: first on line 2"),), WITHOUT_S7),
     Kind("duplicate-row", "swiss", append(P, SWISS_FILES[P].splitlines()[7]),

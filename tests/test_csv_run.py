@@ -45,7 +45,8 @@ is also in the cells of players who are set aside, so that it reaches the office
 INPUT_COPIES = "office/published-inputs/"
 """The copy of the event's input files that a run keeps with its outputs and a later, held run
 reads back as its inputs (:mod:`flows.pipeline.last_good`): the office's own files, byte for
-byte (checked), in the office folder the web server denies; not outputs of the run."""
+byte (checked), named ``.txt`` so that they open in a text editor (``last_good.KEPT``): no
+``.csv`` file there."""
 NEUTRAL = {neutral_cell(p): p for p in PAYLOADS}
 """Each payload as a CSV of the run must write it (every one of them is marked)."""
 HEADER = ["player_id", "name", "section", "gender", "birth_date", "nationality", "state",
@@ -164,13 +165,15 @@ def test_no_csv_of_a_run_on_formula_inputs_holds_a_formula(tmp_path, prefect_har
             "office/entries/by-category-state.csv", "office/entries/ledger.csv",
             "office/fide/rating-report-open-check.csv", "office/fide/rating-change-open.csv",
             "outbox/ledger.csv"} <= names, sorted(names)
-    copies = [p for p in files if p.relative_to(event).as_posix().startswith(INPUT_COPIES)]
-    assert {p.name for p in copies} == {"players.csv", "results.csv", "associations.csv"}
-    for p in copies:  # the event's own files, byte for byte: inputs, not outputs of the run
-        assert p.read_bytes() == (inputs / "formulas" / p.name).read_bytes()
+    assert not [p for p in files if p.relative_to(event).as_posix().startswith(INPUT_COPIES)]
+    copies = sorted((event / INPUT_COPIES).iterdir())
+    assert {p.name for p in copies} == {"event.toml.txt", "players.csv.txt", "results.csv.txt",
+                                        "associations.csv.txt"}
+    for p in copies:  # the event's own files, byte for byte, named to open as text
+        assert p.read_bytes() == (inputs / "formulas" / p.name.removesuffix(".txt")).read_bytes()
     marked: dict[str, int] = {}
     cells = 0
-    files = [p for p in files if p not in copies]
+    files = [p for p in files if p not in copies]  # (none: the copies are .txt)
     for path in files:
         with open(path, newline="", encoding="utf-8") as fh:
             for row in csv.reader(fh):

@@ -40,7 +40,7 @@ SCHEMAS = [*SWISS_SCHEMAS.values(), NJ_SCHEMAS["players.csv"], NJ_SCHEMAS["assoc
 ENUMERATED = [(s.file, c) for s in SCHEMAS for c in s.columns if c.vocabulary is not None]
 TABLES = [config.EventInfo, config.PublishConfig, config.Recipient, swiss_config.SwissConfig,
           swiss_config.Category, RoundRobinConfig, JuniorEntryRules, NationalJuniorPlay, GKRules,
-          RatingReportRules]
+          RatingReportRules, config.InputLimits]
 
 
 def test_the_committed_reference_is_what_the_generator_writes():

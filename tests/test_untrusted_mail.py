@@ -131,3 +131,32 @@ def test_the_office_of_a_first_run_with_an_unusable_event_toml_is_denied_to_the_
     assert (out / "office" / ".htaccess").read_text() == tasks.DENY
     assert (out / "outbox" / ".htaccess").read_text() == tasks.DENY
     assert "manifest.json" in (out / ".htaccess").read_text()
+
+
+def test_the_last_good_inputs_are_kept_as_text_and_copies_of_an_earlier_version_still_read(tmp_path):
+    """The copies of a good run's inputs (office/published-inputs/) are the input files byte
+    for byte — not marked as CSV outputs are — so they are named ``.txt`` (a text editor, not a
+    spreadsheet, opens them); copies kept without the suffix by an earlier version are read."""
+    from flows.pipeline import last_good
+
+    event = tmp_path / "inputs" / "t"
+    event.mkdir(parents=True)
+    (event / "event.toml").write_text(TOML)
+    (event / "players.csv").write_text('player_id,name\n1,"=HYPERLINK(""http://x"",""y"")"\n')
+    kept = last_good.snapshot(event, ["players.csv", "results.csv"])
+    assert kept == {"office/published-inputs/event.toml.txt": TOML.encode(),
+                    "office/published-inputs/players.csv.txt": (event / "players.csv").read_bytes()}
+    out = tmp_path / "outputs" / "t"
+    manifest(out, {})
+    for rel, data in kept.items():
+        (out / rel).parent.mkdir(parents=True, exist_ok=True)
+        (out / rel).write_bytes(data)
+    last = last_good.find(out)
+    assert last is not None and last.suffix == ".txt"
+    assert tasks.check_config(last.folder, last.suffix).event.id == "t"
+    assert tasks.read_inputs.fn(last.folder, ["players.csv"], last.suffix)["players.csv"][0].height == 1
+    for rel in kept:  # as an earlier version kept them
+        (out / rel).rename(out / rel.removesuffix(".txt"))
+    last = last_good.find(out)
+    assert last is not None and last.suffix == ""
+    assert tasks.check_config(last.folder, last.suffix).event.id == "t"

@@ -9,7 +9,7 @@ the one place that knows them all; :mod:`transforms.core` knows none.
 | ``correspondence`` (stages of round-robin sections) | ``kind = "correspondence"`` | ``[golden_knights]`` | :mod:`transforms.golden_knights.schemas` |
 | the National Junior's rules (part of a Swiss) | ``[entries] rules = "national-junior-2024"`` | ``[entries]``, ``[national_junior]`` | :mod:`transforms.national_junior.schemas` |
 
-Every event also has ``[event]``, ``[publish]`` and optionally ``[schedule]``
+Every event also has ``[event]``, ``[publish]`` and optionally ``[schedule]`` and ``[limits]``
 (:mod:`transforms.core.config`). A kind's or a part's table in an event of another kind is an
 error, not ignored.
 """
@@ -25,14 +25,17 @@ from enum import StrEnum
 from typing import Any
 
 from transforms.core.config import (
+    ROUND_ROBIN_PLAYERS_PER_CATEGORY,
+    SWISS_PLAYERS_PER_CATEGORY,
     EventConfig,
     EventInfo,
+    InputLimits,
     PublishConfig,
     ScheduleConfig,
     from_table,
 )
 from transforms.core.errors import ConfigError
-from transforms.core.ingest import Schema
+from transforms.core.ingest import ReadLimits, Schema
 from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.ratings import RatingsConfig
 from transforms.golden_knights import schemas as gk_schemas
@@ -87,6 +90,9 @@ class KindSpec:
     rules: tuple[str, ...] = ()
     """Its own tables that the run asks as rules (a round robin's ``[round_robin]`` pairs
     every round by the Berger tables)."""
+    players_per_category: int = 0
+    """The default of ``[limits] players_per_category``: the most players one category of
+    players.csv may have; 0: not a key of this kind (its rules make its sections)."""
 
 
 @dataclass(frozen=True)
@@ -118,13 +124,14 @@ KINDS: dict[EventKind, KindSpec] = {
                                                "fide_report": Table(RatingReportRules),
                                                "ratings": Table(RatingsConfig)},
                               swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED, _check_swiss,
-                              parts=(NJ_NAME,)),
+                              parts=(NJ_NAME,), players_per_category=SWISS_PLAYERS_PER_CATEGORY),
     EventKind.ROUND_ROBIN: KindSpec(EventKind.ROUND_ROBIN,
                                     {"round_robin": Table(RoundRobinConfig, required=True),
                                      "fide_report": Table(RatingReportRules),
                                      "ratings": Table(RatingsConfig)},
                                     swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED,
-                                    rules=("round_robin",)),
+                                    rules=("round_robin",),
+                                    players_per_category=ROUND_ROBIN_PLAYERS_PER_CATEGORY),
     EventKind.CORRESPONDENCE: KindSpec(EventKind.CORRESPONDENCE,
                                        {"golden_knights": Table(GKRules, required=True)},
                                        gk_schemas.SCHEMAS, gk_schemas.REQUIRED),
@@ -138,7 +145,7 @@ PARTS: dict[str, PartSpec] = {
 }
 """Every rules part, by the name ``[entries] rules`` gives it."""
 
-COMMON = ("event", "publish", "schedule")
+COMMON = ("event", "publish", "schedule", "limits")
 KNOWN = frozenset({*COMMON, *(t for k in KINDS.values() for t in k.tables),
                    *(t for p in PARTS.values() for t in p.tables)})
 """Every table name event.toml may have."""
@@ -205,6 +212,7 @@ def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
         part.check(tables, event, file)
     schedule = (from_table(ScheduleConfig, data["schedule"], file=file, key="schedule")
                 if "schedule" in data else None)
+    limits = event_limits(data.get("limits", {}), kind, file)
     schemas, required = kind.schemas, kind.required
     if part is not None and part.schemas:
         schemas, required = part.schemas, part.required or kind.required
@@ -212,7 +220,43 @@ def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
                        known=KNOWN - set(COMMON),
                        parts=kind.rules + (tuple(part.tables) if part else ()),
                        source=file, schedule=schedule, files=types.MappingProxyType(dict(schemas)),
-                       required_files=tuple(required))
+                       required_files=tuple(required), limits=limits)
+
+
+def event_limits(table: Any, kind: KindSpec, file: str) -> InputLimits:
+    """DESIGN.md Inputs (every input bounded) — ``[limits]`` (every key optional), with
+    ``players_per_category`` the kind's default where it is left out. Decision: the key in a
+    kind without one (a correspondence event: its rules make its sections) is an error, not
+    ignored."""
+    if not isinstance(table, dict):
+        raise ConfigError(file, "limits", f"expected a table, got {table!r}")
+    limits = from_table(InputLimits, table, file=file, key="limits")
+    if limits.players_per_category is None:
+        return dataclasses.replace(limits, players_per_category=kind.players_per_category or None)
+    if not kind.players_per_category:
+        raise ConfigError(file, "limits.players_per_category", f"not a key of kind = "
+                          f"{kind.kind.value!r} events: their rules make the sections")
+    return limits
+
+
+def read_limits(cfg: EventConfig, file: str) -> ReadLimits:
+    """DESIGN.md Inputs (every input bounded) — the limits the event's ``file`` is read under:
+    ``[limits] rows``, ``file_bytes`` and ``cell_chars``; in a kind with categories (a Swiss,
+    a round robin) players.csv has at most ``players_per_category`` rows for each category of
+    event.toml, so that a whole rating list is refused as it is read, not paired."""
+    lim = cfg.limits
+    base = ReadLimits(rows=lim.rows, file_bytes=lim.file_bytes, cell_chars=lim.cell_chars)
+    system = cfg.tables.get("swiss") or cfg.tables.get("round_robin")
+    per = lim.players_per_category
+    if file != swiss_schemas.PLAYERS.file or system is None or not per \
+            or not kind_of(cfg).players_per_category:
+        return base
+    n = len(system.categories)
+    if per * n >= lim.rows:
+        return base
+    held = (f"its {n} categories hold at [limits] players_per_category = {per:,} each" if n > 1
+            else f"its one category holds at [limits] players_per_category = {per:,}")
+    return dataclasses.replace(base, rows=per * n, rows_key="players_per_category", rows_held=held)
 
 
 def kind_of(cfg: EventConfig) -> KindSpec:

@@ -203,6 +203,15 @@ def conventions() -> list[str]:
         "and `HALF-POINT  BYE` are all `HPB`; `no association` is `no_association`); the "
         "recognised wording is read as its code. A wording that two codes share would mean "
         "neither.",
+        "- A cell is one line of text: each run of line breaks and tabs in it (CR, LF, VT, FF, "
+        "U+0085, U+2028, U+2029, TAB) is read as one space, and the other control characters, "
+        "the bidirectional formatting characters (U+200E, U+200F, U+061C, U+202A-U+202E, "
+        "U+2066-U+2069) and a byte-order mark inside the text are removed, each with a warning "
+        "showing the value with them written as `[U+2028]`; so are column names. The zero-width "
+        "joiner and non-joiner (U+200D, U+200C) are kept.",
+        "- Sizes: a file may have at most `[limits] file_bytes` bytes and `rows` rows (players.csv: "
+        "`players_per_category` for each category), and a cell `cell_chars` characters "
+        "(`event.toml` below).",
         "- Every bad cell is reported in `outputs/<event>/validation.csv` (and "
         "`validation.html`) with file, line, column, value and reason; a row with an error is "
         "set aside, never dropped silently.",
@@ -365,6 +374,11 @@ def event_toml() -> list[str]:
     out += config_table("[schedule]", config.ScheduleConfig,
                         "Both kinds (optional): when `chessfed deploy` has the office's Prefect "
                         "server run the event.")
+    out += config_table("[limits]", config.InputLimits,
+                        "Every kind (optional): how large an input may be. A file past a limit is "
+                        "an error in the validation report naming the file, the limit and its key, "
+                        "and what depends on the file waits; raise the key for an event that "
+                        "really is larger.")
     return out
 
 

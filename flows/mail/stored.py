@@ -36,7 +36,7 @@ def event_config(folder: Path, out_dir: Path) -> Any:
         if last is None:
             return None
         try:
-            return check_config(last.folder)
+            return check_config(last.folder, last.suffix)
         except ConfigError:
             return None
 

@@ -70,6 +70,7 @@ def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: boo
     again)."""
     if renderer == "dask":
         join_dask_cluster()
+    progress.failed_step(folder.name)  # none left from an earlier run of this process
     try:
         with publish_folder.event_lock(out_dir):
             if checked:
@@ -79,9 +80,13 @@ def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: boo
             return _run_event(folder, out_dir, as_of, send_mail, renderer)
     except publish_folder.Busy as e:
         return f"error: {e}", folder.name
+    except MemoryError:  # no traceback (nothing in it the office can act on): what and where
+        where = progress.failed_where(folder.name)
+        return (f"error: MemoryError (out of memory) {where}: an input may be far larger than "
+                "the event (see [limits] in inputs/README.md)"), folder.name
     except Exception as e:  # noqa: BLE001 - one event's failure must not stop the others
-        traceback.print_exc()
-        return f"error: {e}", folder.name
+        traceback.print_exc()  # never an empty reason: the error's type, the event, the step
+        return f"error: {str(e) or f'{type(e).__name__} {progress.failed_where(folder.name)}'}", folder.name
     finally:
         discard_early_pdfs(out_dir)
 
@@ -116,7 +121,7 @@ def _run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bo
         if last is None:  # never published whole: nothing to hold, the office is told
             publish_config_error(folder, out_dir, err, as_of)
             return f"error: {err}", folder.name
-        cfg = check_config(last.folder)  # its flow holds the last good publication
+        cfg = check_config(last.folder, last.suffix)  # its flow holds the last good publication
     runner = correspondence_event if cfg.event.kind == EventKind.CORRESPONDENCE else swiss_event
     if renderer == "dask":
         # On a Dask worker the event's flow is a flow run of its own (an empty context):

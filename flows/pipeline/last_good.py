@@ -40,6 +40,13 @@ from flows.site.present import Section
 INPUTS = PUBLISHED_INPUTS
 """Where a run keeps the inputs its public pages were built from (inside the event's outputs,
 so that they switch with them)."""
+KEPT = ".txt"
+"""Put after the name of each kept copy (``players.csv.txt``). Decision (Step 18, every file a
+run writes safe to open): the copies are the input files byte for byte — what a later run reads
+back must be exactly what the good run read — so a cell of theirs is not marked as the CSV
+outputs' are (``flows.io.csv_text``); named ``.txt`` they open in a text editor, not in a
+spreadsheet that would take a cell such as ``=HYPERLINK(…)`` for a formula. Copies kept by an
+earlier version, without the suffix, are still read."""
 KEY = "publication"
 """The manifest's entry saying what the public pages show (:func:`record`)."""
 HELD_PAGE = f"{OFFICE}held.html"
@@ -61,12 +68,15 @@ class LastGood:
     """The run date on which a hold began (ISO), "" when the pages were not held."""
     files: dict[str, bytes]
     """The copy's files by their path in the outputs (carried from run to run)."""
+    suffix: str = KEPT
+    """What the copies' names carry after the input's name (:data:`KEPT`; "" for copies kept
+    by an earlier version)."""
 
 
 def snapshot(event_dir: Path, names: list[str]) -> dict[str, bytes]:
     """The inputs of a good run, to keep with its outputs: event.toml and every file of
     ``names`` the event folder has (by path in the outputs)."""
-    return {f"{INPUTS}{n}": (event_dir / n).read_bytes()
+    return {f"{INPUTS}{n}{KEPT}": (event_dir / n).read_bytes()
             for n in ["event.toml", *names] if (event_dir / n).is_file()}
 
 
@@ -75,8 +85,9 @@ def find(out_dir: Path) -> LastGood | None:
     published, published only in part, or published before copies were kept)."""
     info = manifest_of(out_dir).get(KEY)
     folder = Path(out_dir) / INPUTS
+    suffix = KEPT if (folder / f"event.toml{KEPT}").is_file() else ""
     if not isinstance(info, dict) or info.get("status") not in ("current", "held") \
-            or not (folder / "event.toml").is_file():
+            or not (folder / f"event.toml{suffix}").is_file():
         return None
     try:
         as_of = dt.date.fromisoformat(str(info.get("as_of")))
@@ -84,7 +95,8 @@ def find(out_dir: Path) -> LastGood | None:
         return None
     files = {f"{INPUTS}{p.name}": p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
     return LastGood(folder, as_of, str(info.get("state", "")),
-                    str(info.get("since", "")) if info.get("status") == "held" else "", files)
+                    str(info.get("since", "")) if info.get("status") == "held" else "", files,
+                    suffix)
 
 
 def held_notice(last: LastGood) -> str:

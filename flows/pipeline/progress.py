@@ -17,6 +17,24 @@ from typing import Any
 LOGGER = logging.getLogger("chessfed.progress")
 LOGGER.setLevel(logging.INFO)  # every step, wherever Prefect's logging level stands
 
+FAILED_IN: dict[str, str] = {}
+"""Event -> the step an exception left, the innermost first (:meth:`Steps.__call__`), until
+:func:`failed_step` takes it: where the event's failure is told to have happened."""
+
+
+def failed_step(event: str) -> str:
+    """The step of ``event`` an exception left since this was last asked ("" when none did),
+    forgotten once told."""
+    return FAILED_IN.pop(event, "")
+
+
+def failed_where(event: str) -> str:
+    """Where ``event``'s run failed, as its status says it (never an empty reason): the event,
+    and the step the exception left when one did (:func:`failed_step`)."""
+    step = failed_step(event)
+    return f"while running event {event}" + (f", in its step {step!r}" if step else "")
+
+
 STEPS = ("read", "validate", "standings", "ratings", "audit", "pairing", "prizes", "rules",
          "pages", "pdfs", "letters", "messages", "write", "mail")
 """The steps an event's timings may have (``<step>_s`` in the manifest), in run order."""
@@ -38,6 +56,9 @@ class Steps:
         t = time.perf_counter()
         try:
             yield info
+        except BaseException:
+            FAILED_IN.setdefault(self.event, name)
+            raise
         finally:
             s = time.perf_counter() - t
             key = f"{name}_s"

@@ -43,11 +43,12 @@ from transforms.core.ingest import RawFile
 from transforms.kinds import parse_event_config
 
 
-def check_config(folder: Path) -> EventConfig:
+def check_config(folder: Path, suffix: str = "") -> EventConfig:
     """Read and load event.toml (every table is validated at load, so a bad key is reported
-    before any step runs: ConfigError names the file and the key)."""
+    before any step runs: ConfigError names the file and the key); ``suffix``: what the file's
+    name carries after ``event.toml`` (a last good publication's copy: ``event.toml.txt``)."""
     name = f"{folder.name}/event.toml"
-    path = folder / "event.toml"
+    path = folder / f"event.toml{suffix}"
     if not path.exists():
         raise ConfigError(name, "", "event.toml is missing")
     try:
@@ -72,11 +73,13 @@ def read_config(event_dir: Path) -> EventConfig | ConfigError:
 
 
 @task(name="read-inputs", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
-def read_inputs(event_dir: Path, names: list[str]) -> dict[str, RawFile]:
-    """Read every CSV the event has among ``names`` as strings (absent files are skipped)."""
+def read_inputs(event_dir: Path, names: list[str], suffix: str = "") -> dict[str, RawFile]:
+    """Read every CSV the event has among ``names`` as strings (absent files are skipped);
+    ``suffix``: what the files' names carry after the input's name (a last good
+    publication's copies: ``players.csv.txt``)."""
     out = {}
     for name in names:
-        path = event_dir / name
+        path = event_dir / f"{name}{suffix}"
         if path.exists():
             out[name] = io.read_csv_strings(path)
     return out
@@ -421,8 +424,8 @@ def settle(pub: Publication | None, cfg: EventConfig | None, letters: list[Lette
         return pub, cfg, [x for x in letters if x.kind != "bulletin"] + last_good.letters(
             cfg, withheld, pub.findings, date, None)
     discard_early_pdfs(out_dir)  # the public PDFs are the last good ones
-    good_cfg = check_config(last.folder)
-    good_raw = read_inputs(last.folder, list(good_cfg.files) or names)
+    good_cfg = check_config(last.folder, last.suffix)
+    good_raw = read_inputs(last.folder, list(good_cfg.files) or names, last.suffix)
     good, _ = assemble(good_cfg, good_raw, last.as_of, out_dir, "held", step,
                        notice=last_good.held_notice(last))
     held = last_good.hold(good, current, last, withheld, date, current.findings)

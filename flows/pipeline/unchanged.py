@@ -88,7 +88,8 @@ def inputs_fingerprint(event_dir: Path) -> str:
     for p in sorted(files):
         if p.is_file():
             h.update(f"{p.relative_to(event_dir).as_posix()}\0".encode())
-            h.update(hashlib.sha256(p.read_bytes()).digest())
+            with open(p, "rb") as fh:  # in pieces: an input far past [limits] file_bytes costs no memory
+                h.update(hashlib.file_digest(fh, "sha256").digest())
     return h.hexdigest()
 
 

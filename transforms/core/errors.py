@@ -26,7 +26,9 @@ class Finding:
     column: str
     """The column (or config key) at fault, empty when the whole row is at fault."""
     value: str
-    """The offending value exactly as read."""
+    """The offending value exactly as read; where the reader cleaned a cell, with each
+    character it took out written as its code point (``Ann[U+2028]Lee``); for a whole-file
+    limit, what was found (``more than 5,000 rows``)."""
     severity: Severity
     reason: str
     """A sentence a person can act on."""

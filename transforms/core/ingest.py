@@ -21,6 +21,7 @@ from enum import Enum, StrEnum
 
 import polars as pl
 
+from transforms.core.config import CSV_FIELD_LIMIT, InputLimits
 from transforms.core.countries import CodeList
 from transforms.core.errors import Finding, Severity
 from transforms.core.model import (
@@ -50,7 +51,77 @@ class ColType(StrEnum):
 
 
 LINE_BREAK = r"[\r\n\x00-\x08\x0b\x0c\x0e-\x1f\x7f]"
-"""Line breaks and other control characters: not part of any one-line value."""
+"""Line breaks and other control characters: not part of any one-line value. (A cell read
+from a CSV file is already clean: :func:`clean_cell`; this is the net for a frame made
+otherwise.)"""
+
+SPACED = "\t\n\x0b\x0c\r\x85\u2028\u2029"
+"""The line breaks of Unicode (UAX #14: LF, VT, FF, CR, NEL, LINE SEPARATOR, PARAGRAPH
+SEPARATOR) and the tab: a cell reads each run of them as one space."""
+BIDI_FORMATTING = "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+"""The bidirectional formatting characters (UAX #9: the marks, embeddings, overrides and
+isolates): invisible, they reorder the text shown around them ("Trojan Source")."""
+REMOVED = ("".join(chr(c) for c in (*range(0x20), 0x7F, *range(0x80, 0xA0)) if chr(c) not in SPACED)
+           + BIDI_FORMATTING + "\ufeff")
+"""What a cell reads without: the other control characters (C0, DEL, C1), the bidirectional
+formatting characters and a byte order mark inside the text."""
+CHAR_NAMES = {0x00: "NULL", 0x09: "TAB", 0x0A: "LINE FEED", 0x0B: "VERTICAL TAB",
+              0x0C: "FORM FEED", 0x0D: "CARRIAGE RETURN", 0x1B: "ESCAPE", 0x7F: "DELETE",
+              0x85: "NEXT LINE", 0x061C: "ARABIC LETTER MARK", 0x200E: "LEFT-TO-RIGHT MARK",
+              0x200F: "RIGHT-TO-LEFT MARK", 0x202A: "LEFT-TO-RIGHT EMBEDDING",
+              0x202B: "RIGHT-TO-LEFT EMBEDDING", 0x202C: "POP DIRECTIONAL FORMATTING",
+              0x202D: "LEFT-TO-RIGHT OVERRIDE", 0x202E: "RIGHT-TO-LEFT OVERRIDE",
+              0x2028: "LINE SEPARATOR", 0x2029: "PARAGRAPH SEPARATOR",
+              0x2066: "LEFT-TO-RIGHT ISOLATE", 0x2067: "RIGHT-TO-LEFT ISOLATE",
+              0x2068: "FIRST STRONG ISOLATE", 0x2069: "POP DIRECTIONAL ISOLATE",
+              0xFEFF: "BYTE ORDER MARK"}
+"""How a finding names the characters :func:`clean_cell` takes out (Unicode's names; a
+control character without one is "control character")."""
+INVISIBLE = re.compile("[" + "".join(f"\\u{ord(c):04x}" for c in SPACED + REMOVED) + "]")
+"""Any character a cell is cleaned of."""
+_SPACES = re.compile("[" + "".join(f"\\u{ord(c):04x}" for c in SPACED) + "]+")
+_REMOVE = re.compile("[" + "".join(f"\\u{ord(c):04x}" for c in REMOVED) + "]")
+
+
+def visible(value: str) -> str:
+    """DESIGN.md Outputs (validation) — ``value`` with each character :func:`clean_cell` takes
+    out written as its code point (``Ann[U+2028]Lee``): how a finding shows the value, so that
+    a person sees what is there."""
+    return INVISIBLE.sub(lambda m: f"[U+{ord(m.group()):04X}]", value)
+
+
+def clean_cell(value: str, what: str = "a one-line value") -> tuple[str, str]:
+    """DESIGN.md Inputs (a cell is one line of text) — ``value`` as read, and why it changed
+    ("" when it did not; ``what`` the value is, as the reason says it): each run of line breaks and tabs (:data:`SPACED`, U+2028 and U+0085
+    among them) is one space; the other control characters, the bidirectional formatting
+    characters and a byte order mark inside the text (:data:`REMOVED`) are removed.
+
+    Decision: cleaned with a warning, not refused: each is invisible or a line break in a
+    spreadsheet cell, none is part of a name, an id or a code, and refusing would set aside a
+    player for a character the office cannot see (a U+2028 pasted with a name once left that
+    player without letters: an email header refuses it). The warning names each character
+    and what the value is read as. A space, not nothing, for a line break: it separated two
+    words ("Kapoor,\\nGita"). ZERO WIDTH JOINER and NON-JOINER (U+200D, U+200C) are kept:
+    Indic and Arabic scripts need them to spell names; so are other format characters
+    (U+200B, U+00AD), which are not controls and change no order."""
+    found = sorted(set(INVISIBLE.findall(value)))
+    if not found:
+        return value, ""
+    cleaned = _SPACES.sub(" ", _REMOVE.sub("", value))
+    classes = []
+    if any(c in SPACED for c in found):
+        classes.append("a line break or tab")
+    if any(c in REMOVED and c not in BIDI_FORMATTING and c != "\ufeff" for c in found):
+        classes.append("a control character")
+    if any(c in BIDI_FORMATTING for c in found):
+        classes.append("a bidirectional formatting character (it reorders the text shown "
+                       "around it)")
+    if "\ufeff" in found:
+        classes.append("a byte order mark inside the text")
+    details = ", ".join(f"U+{ord(c):04X} {CHAR_NAMES.get(ord(c), 'control character')} "
+                        f"{'as a space' if c in SPACED else 'removed'}" for c in found)
+    shown = cleaned if len(cleaned) <= 120 else cleaned[:120] + "…"
+    return cleaned, f"{' and '.join(classes)} in {what} ({details}): read as {shown!r}"
 
 
 _POLARS = {
@@ -369,6 +440,109 @@ def has_errors(findings: list[Finding], *files: str) -> bool:
     """DESIGN.md Outputs (validation) — whether any of ``files`` has an error finding (the steps
     that read it do not run)."""
     return any(f.severity is Severity.ERROR and f.file in files for f in findings)
+
+
+@dataclass(frozen=True)
+class ReadLimits:
+    """How large one input file may be as it is read: event.toml's ``[limits]`` as the event's
+    kind applies them to that file (:func:`transforms.kinds.read_limits`)."""
+
+    rows: int = InputLimits.rows
+    """Data rows after the header: reading stops past them."""
+    file_bytes: int = InputLimits.file_bytes
+    """Bytes of the file: a larger one is not read."""
+    cell_chars: int = InputLimits.cell_chars
+    """Characters of one cell: a row with a longer one is set aside."""
+    rows_key: str = "rows"
+    """The ``[limits]`` key that sets ``rows`` (players.csv: ``players_per_category``)."""
+    rows_held: str = ""
+    """Why ``rows`` is what it is when ``rows_key`` is not ``rows`` ("its 2 categories hold at
+    [limits] players_per_category = 5,000 each")."""
+
+
+LIMIT_COLUMN = "limits."
+"""How a whole-file limit's validation row names its column: the ``[limits]`` key
+(``limits.rows``), which :func:`past_limit` looks for."""
+
+
+def _raise_it(key: str, when: str = "the file is right") -> str:
+    return f"if {when}, raise {key} in event.toml's [limits] table"
+
+
+def file_too_large(file: str, size: int, limits: ReadLimits) -> Finding:
+    """DESIGN.md Inputs (every input bounded) — the validation row of a file larger than
+    ``[limits] file_bytes``: it is not read, and nothing of it is used."""
+    return Finding(file, None, f"{LIMIT_COLUMN}file_bytes", f"{size:,} bytes", Severity.ERROR,
+                   f"the file is {size:,} bytes, more than [limits] file_bytes = "
+                   f"{limits.file_bytes:,}: it is not read, and none of its rows is used "
+                   f"({_raise_it('file_bytes')})")
+
+
+def too_many_rows(file: str, limits: ReadLimits) -> Finding:
+    """DESIGN.md Inputs (every input bounded) — the validation row of a file with more rows
+    than its limit (``[limits] rows``; players.csv: ``players_per_category`` for each
+    category): reading stopped there, and none of its rows is used.
+
+    Decision: none rather than the first rows up to the limit: a file that long is not the
+    event's (a whole rating list exported by mistake), and its first rows are no more the
+    event's than the others."""
+    held = limits.rows_held or f"[limits] rows = {limits.rows:,}"
+    guess = " (a whole rating list exported by mistake?)" if limits.rows_key != "rows" else ""
+    return Finding(file, None, f"{LIMIT_COLUMN}{limits.rows_key}", f"more than {limits.rows:,} rows",
+                   Severity.ERROR,
+                   f"the file has more than {limits.rows:,} rows, more than {held}{guess}: "
+                   f"reading stopped there, and none of its rows is used "
+                   f"({_raise_it(limits.rows_key)})")
+
+
+def cell_too_long(file: str, line: int, column: str, value: str, limits: ReadLimits) -> Finding:
+    """DESIGN.md Inputs (every input bounded) — the validation row of a cell longer than
+    ``[limits] cell_chars``: its row is set aside (the value shown is its beginning)."""
+    start = visible(value[:60]) + ("…" if len(value) > 60 else "")
+    return Finding(file, line, column, f"{start} ({len(value):,} characters)", Severity.ERROR,
+                   f"a cell of {len(value):,} characters, more than [limits] cell_chars = "
+                   f"{limits.cell_chars:,}: the row is set aside ({_raise_it('cell_chars', 'the value is right')})")
+
+
+def cell_past_reader(file: str, line: int, limits: ReadLimits) -> Finding:
+    """DESIGN.md Inputs (every input bounded) — the validation row of a cell longer than the
+    CSV reader reads at all (:data:`~transforms.core.config.CSV_FIELD_LIMIT`): its row is set
+    aside."""
+    return Finding(file, line, "", "", Severity.ERROR,
+                   f"a cell of more than {CSV_FIELD_LIMIT:,} characters, more than [limits] "
+                   f"cell_chars = {limits.cell_chars:,}: the row is set aside")
+
+
+def past_limit(findings: list[Finding], *files: str) -> Finding | None:
+    """DESIGN.md Inputs (every input bounded) — the first finding that one of ``files`` is
+    past a limit of ``[limits]`` as a whole (too large, too many rows, too many players in a
+    category), or None."""
+    return next((f for f in findings if f.severity is Severity.ERROR and f.file in files
+                 and f.line is None and f.column.startswith(LIMIT_COLUMN)), None)
+
+
+def limit_said(findings: list[Finding], *files: str, then: str = "nothing else is computed") -> str:
+    """DESIGN.md Inputs (every input bounded) — why a run stops at one of ``files`` when it is
+    past a limit of ``[limits]`` (the file, the limit and how to raise it: what the office's
+    console line and held page say, ``then`` what waits), or "" when none is."""
+    f = past_limit(findings, *files)
+    if f is None:
+        return ""
+    return f"{f.file}: {f.reason}; {then}."
+
+
+def crowded_categories(players: pl.DataFrame, categories: Iterable[str], limit: int,
+                       file: str = "players.csv") -> list[Finding]:
+    """DESIGN.md Inputs (every input bounded) — a category with more players than ``[limits]
+    players_per_category``: one error each (no row of it is at fault; the event is not paired
+    or published until it is corrected or the limit raised)."""
+    counts = dict(players.group_by("section").len().iter_rows()) if players.height else {}
+    return [Finding(file, None, f"{LIMIT_COLUMN}players_per_category", f"{cat}: {counts[cat]:,} players",
+                    Severity.ERROR,
+                    f"category {cat!r} has {counts[cat]:,} players, more than [limits] "
+                    f"players_per_category = {limit:,}: it is not paired or published "
+                    f"({_raise_it('players_per_category', 'the event really is this large')})")
+            for cat in categories if counts.get(cat, 0) > limit]
 
 
 def _values(enum) -> frozenset[str]:

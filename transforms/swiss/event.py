@@ -20,9 +20,21 @@ from typing import Any, NamedTuple
 
 import polars as pl
 
-from transforms.core.config import EventConfig
+from transforms.core.config import (
+    ROUND_ROBIN_PLAYERS_PER_CATEGORY,
+    SWISS_PLAYERS_PER_CATEGORY,
+    EventConfig,
+)
 from transforms.core.errors import ChessfedError, Finding, Severity
-from transforms.core.ingest import RawFile, Schema, has_errors, unusable, validate_files
+from transforms.core.ingest import (
+    RawFile,
+    Schema,
+    crowded_categories,
+    has_errors,
+    limit_said,
+    unusable,
+    validate_files,
+)
 from transforms.core.model import DutchEdition
 from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import Departure, check_pairing, pair_round
@@ -176,12 +188,21 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
     players = typed.get("players.csv")
     if players is None or unusable(findings, "players.csv"):
         return SwissRun(cfg, as_of, typed, findings, None, [],
-                        blocked="players.csv is missing or cannot be read (see the validation report): "
-                                "nothing else is computed.")
+                        blocked=limit_said(findings, "players.csv") or
+                        "players.csv is missing or cannot be read (see the validation report): "
+                        "nothing else is computed.")
     players = player_frame(players, cfg)
     findings += check_players(players, cfg, as_of)
     bad = {f.line for f in findings if f.file == "players.csv" and f.severity is Severity.ERROR}
     players = players.filter(~pl.col("line").is_in(sorted(x for x in bad if x is not None)))
+    crowded = crowded_categories(players, [c.id for c in cfg.swiss.categories],
+                                 cfg.limits.players_per_category or (
+                                     ROUND_ROBIN_PLAYERS_PER_CATEGORY if rr is not None
+                                     else SWISS_PLAYERS_PER_CATEGORY))
+    if crowded:
+        findings += crowded
+        return SwissRun(cfg, as_of, typed, findings, None, [],
+                        blocked=limit_said(findings, "players.csv"))
     entries = None
     for part in cfg.rule_parts():
         if isinstance(part, EntryRules):
@@ -219,8 +240,9 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
             findings += part.check_results(results)
     run = SwissRun(cfg, as_of, typed, findings, entries, [])
     if has_errors(findings, "results.csv"):
-        run.blocked = ("results.csv has errors: standings and pairings wait until they are "
-                       "corrected (see the validation report).")
+        run.blocked = limit_said(findings, "results.csv", then="standings and pairings wait") or (
+            "results.csv has errors: standings and pairings wait until they are corrected (see "
+            "the validation report).")
     players = sc.assign_start_numbers(players)
     for cat in cfg.swiss.categories:
         cp = players.filter(pl.col("section") == cat.id)

@@ -51,6 +51,13 @@ BROKEN_PLAYERS = (
     "B,Bea,open,F,2006-01-01,IND,TN,3,1800,,quota,,2024-08-01T10:00,2000,true,\n")
 
 
+def event_table(event_id: str, name: str, as_of: str = "2024-09-16") -> str:
+    """The ``[event]`` table of a small test event (a Swiss in Hall, 16-20 September 2024)."""
+    return (f'\n[event]\nid = "{event_id}"\nname = "{name}"\nkind = "swiss"\nstart = 2024-09-16\n'
+            f'end = 2024-09-20\nvenue = "Hall"\norganiser = "O"\ncurrency = "INR"\ncontact = "c"\n'
+            f'as_of = {as_of}\n')
+
+
 TIMED = ("manifest.json", "run.json")
 """The outputs that hold a run's timings: they differ from run to run."""
 

@@ -25,6 +25,7 @@ from pathlib import Path
 
 from flows.io import FORMULA_START, PLAIN_NUMBER, neutral_cell
 from flows.mail.outbox import LEDGER, read_ledger
+from tests.conftest import event_table
 
 ROOT = Path(__file__).resolve().parent.parent
 FORMULAS = ROOT / "tests" / "data" / "hostile" / "formulas.txt"
@@ -69,19 +70,7 @@ def closed_port() -> int:
 
 def event_toml(port: int) -> str:
     office = json.dumps(PAYLOADS[0])  # a TOML basic string is written as a JSON one
-    return f"""
-[event]
-id = "formulas"
-name = "Formula Open"
-kind = "swiss"
-start = 2024-09-16
-end = 2024-09-20
-venue = "Hall"
-organiser = "O"
-currency = "INR"
-contact = "c"
-as_of = 2024-09-18
-[publish]
+    return event_table("formulas", "Formula Open", as_of="2024-09-18") + f"""[publish]
 sender = "results@x.example"
 recipients = [{{ name = {office}, email = "arb@x.example", role = "office" }}]
 smtp_host = "127.0.0.1"

@@ -500,6 +500,17 @@ class Stalls(Inbox):
         return await super().handle_DATA(server, session, envelope)
 
 
+def deliver_three(out: Path, event: Path | None = None) -> tuple[outbox.Delivery, list[str]]:
+    """``outbox.deliver`` of the three letters to a fresh server: what it did and who got one."""
+    inbox = Inbox()
+    ctl = start(inbox)
+    try:
+        d = outbox.deliver(out, event or out, cfg(ctl.port), outgoing(three()), env={})
+    finally:
+        ctl.stop()
+    return d, [e.rcpt_tos[0] for e in inbox.received]
+
+
 def killed_at(stage: str, out: Path) -> Stalls:
     """``outbox.deliver`` of three letters in a process of its own, killed (SIGKILL) while the
     server is at ``stage`` of the second."""
@@ -534,14 +545,9 @@ def test_a_run_killed_while_the_server_is_at_rcpt_leaves_the_letter_pending_and_
     assert [e.rcpt_tos[0] for e in stalls.received] == ["ann@x.example"]
     rows = ledger(tmp_path)
     assert rows["ann"]["status"] == "sent" and "bob" not in rows  # never handed over
-    inbox = Inbox()
-    ctl = start(inbox)
-    try:
-        d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port), outgoing(three()), env={})
-    finally:
-        ctl.stop()
+    d, got = deliver_three(tmp_path)
     assert (d.sent, d.skipped, d.unknown) == (2, 1, 0)
-    got = sorted(e.rcpt_tos[0] for e in stalls.received + inbox.received)
+    got = sorted([e.rcpt_tos[0] for e in stalls.received] + got)
     assert got == ["ann@x.example", "bob@x.example", "cy@x.example"]
 
 
@@ -565,13 +571,8 @@ def test_a_run_killed_during_data_leaves_the_letter_unknown_until_the_office_res
         '[swiss]\nrounds = 5\ncategories = [{ id = "open", name = "Open" }]\n')
     killed_at("DATA", out / "t")
     assert ledger(out / "t")["bob"]["status"] == "sending"
-    inbox = Inbox()
-    ctl = start(inbox)
-    try:
-        d = outbox.deliver(out / "t", event, cfg(ctl.port), outgoing(three()), env={})
-    finally:
-        ctl.stop()
-    assert (d.sent, d.unknown) == (1, 1) and [e.rcpt_tos[0] for e in inbox.received] == ["cy@x.example"]
+    d, got = deliver_three(out / "t", event)
+    assert (d.sent, d.unknown) == (1, 1) and got == ["cy@x.example"]
     assert ledger(out / "t")["bob"]["status"] == "unknown"
 
     def mail_cmd(**kw) -> int:
@@ -590,13 +591,8 @@ def test_a_run_killed_during_data_leaves_the_letter_unknown_until_the_office_res
     assert ledger(out / "t")["ann"]["status"] == "sent"
     assert mail_cmd(resend=["bob"]) == 4  # now pending: still to deliver
     assert ledger(out / "t")["bob"]["status"] == "pending"
-    inbox2 = Inbox()
-    ctl = start(inbox2)
-    try:
-        d = outbox.deliver(out / "t", event, cfg(ctl.port), outgoing(three()), env={})
-    finally:
-        ctl.stop()
-    assert (d.sent, d.skipped) == (1, 2) and [e.rcpt_tos[0] for e in inbox2.received] == ["bob@x.example"]
+    d, got = deliver_three(out / "t", event)
+    assert (d.sent, d.skipped) == (1, 2) and got == ["bob@x.example"]
     assert mail_cmd() == 0
 
 
@@ -607,13 +603,8 @@ def test_a_letter_marked_delivered_is_recorded_sent_and_never_goes_again(tmp_pat
     assert outbox.resolve(tmp_path, "bob", "sent", dt.datetime(2024, 9, 25, tzinfo=dt.UTC)) == ""
     row = ledger(tmp_path)["bob"]
     assert row["status"] == "sent" and row["sent_sha256"] == row["content_sha256"]
-    inbox = Inbox()
-    ctl = start(inbox)
-    try:
-        d = outbox.deliver(tmp_path, tmp_path, cfg(ctl.port), outgoing(three()), env={})
-    finally:
-        ctl.stop()
-    assert (d.sent, d.skipped) == (1, 2) and [e.rcpt_tos[0] for e in inbox.received] == ["cy@x.example"]
+    d, got = deliver_three(tmp_path)
+    assert (d.sent, d.skipped) == (1, 2) and got == ["cy@x.example"]
 
 
 def test_a_connection_lost_during_data_is_of_unknown_fate_never_sent_twice(tmp_path):

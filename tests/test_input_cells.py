@@ -16,6 +16,7 @@ import polars as pl
 import pytest
 
 from flows.io import read_csv_strings
+from tests.conftest import event_table
 from transforms.core.config import CSV_FIELD_LIMIT, InputLimits
 from transforms.core.errors import ConfigError, Severity
 from transforms.core.ingest import ReadLimits, clean_cell, past_limit, validate_files, visible
@@ -26,19 +27,7 @@ from transforms.swiss.schemas import SCHEMAS as SWISS_SCHEMAS
 HOSTILE = Path(__file__).resolve().parent / "data" / "hostile"
 E, W = Severity.ERROR, Severity.WARNING
 
-SWISS_TOML = """
-[event]
-id = "cells"
-name = "Cells Open"
-kind = "swiss"
-start = 2024-09-16
-end = 2024-09-20
-venue = "Hall"
-organiser = "O"
-currency = "INR"
-contact = "c"
-as_of = 2024-09-16
-[publish]
+SWISS_TOML = event_table("cells", "Cells Open") + """[publish]
 sender = "results@x.example"
 [swiss]
 rounds = 5

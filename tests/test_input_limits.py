@@ -20,20 +20,9 @@ from pathlib import Path
 
 import flows.pipeline.swiss as swiss_flow
 from flows.pipeline.run_index import outcome
+from tests.conftest import event_table
 
-TOML = """
-[event]
-id = "{id}"
-name = "Limits Open {id}"
-kind = "swiss"
-start = 2024-09-16
-end = 2024-09-20
-venue = "Hall"
-organiser = "O"
-currency = "INR"
-contact = "c"
-as_of = 2024-09-16
-[publish]
+TOML = event_table("{id}", "Limits Open {id}") + """[publish]
 sender = "results@x.example"
 recipients = [{{ name = "Arbiter", email = "arb@x.example", role = "office" }}]
 [swiss]

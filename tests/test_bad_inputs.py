@@ -1,6 +1,6 @@
 """The bad-input matrix (issue 14): one kind of defect at a time in an otherwise clean tiny event
 (tests/bad_input_events.py), through the pure functions the flows call (``flows.io`` reading,
-``run_swiss``, ``validate_files`` + ``flows.pipeline.correspondence.compute``, ``parse_event_config`` +
+``run_swiss``, ``validate_files`` + ``flows.kinds.correspondence.flow.compute``, ``parse_event_config`` +
 ``config_finding``). Each kind asserts the exact validation rows (file, physical line, column,
 value, severity, a distinctive part of the reason) and nothing else, that no exception escapes,
 and what goes on: the other rows of the file and the other files are still used. The end-to-end
@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from flows import io
-from flows.pipeline.correspondence import compute
+from flows.kinds.correspondence.flow import compute
 from flows.pipeline.events import check_config
 from tests.bad_input_events import GK_FILES, SWISS_FILES, write_event
 from transforms.core.config import config_finding
@@ -91,7 +91,7 @@ def run_files(kind: str, files: Files, tmp: Path) -> Outcome:
         return out
     raw = {n: io.read_csv_strings(folder / n) for n in GK_SCHEMAS if (folder / n).exists()}
     typed, findings = validate_files(raw, GK_SCHEMAS, GK_REQUIRED)
-    if unusable(findings, "members.csv", "entries.csv"):  # as flows/pipeline/correspondence.py publish_site
+    if unusable(findings, "members.csv", "entries.csv"):  # as flows/kinds/correspondence/flow.py publish_site
         return Outcome(findings, computed=False)
     res = compute(cfg, typed, cfg.event.as_of)
     return Outcome(findings + list(res.findings),

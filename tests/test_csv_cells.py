@@ -154,7 +154,7 @@ def test_a_gk_proposal_copied_into_the_inputs_names_the_same_entries():
     """GK: the director copies office/proposed_sections.csv into sections.csv, last year's
     office/carried_forward.csv becomes carried_in.csv: read, their cells are the values the
     run wrote (without the mark); other input files are read as they are."""
-    from flows.pipeline.correspondence import READ_BACK, read_back
+    from flows.kinds.correspondence.flow import READ_BACK, read_back
 
     ids = ["=1+1", "-2", "'=x", "GK-1", None]
     proposal = pl.DataFrame({"stage": ["preliminary"] * 5, "section": ["P01"] * 5, "entry_id": ids})

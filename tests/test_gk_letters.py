@@ -19,11 +19,11 @@ import polars as pl
 import pytest
 
 from flows import io
-from flows.mail.gk_letters import gk_letters
+from flows.kinds.correspondence import awards as gk_awards
+from flows.kinds.correspondence.flow import compute
+from flows.kinds.correspondence.letters import gk_letters
+from flows.kinds.correspondence.links import People, certificate_file
 from flows.mail.letters import KEY, address_problem, html_body, text_body
-from flows.pipeline.correspondence import compute
-from flows.site import gk_awards
-from flows.site.gk_links import People, certificate_file
 from flows.site.names import file_part
 from flows.site.pages import Publication, event_context
 from transforms.core.ingest import validate_files

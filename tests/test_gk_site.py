@@ -20,9 +20,9 @@ import pytest
 from markupsafe import escape
 
 from flows import io
-from flows.pipeline.correspondence import compute, publish_site
-from flows.site import golden_knights as gk_pages
-from flows.site.gk_links import AWARD_NAMES, member_page, section_page
+from flows.kinds.correspondence import site as gk_pages
+from flows.kinds.correspondence.flow import compute, publish_site
+from flows.kinds.correspondence.links import AWARD_NAMES, member_page, section_page
 from flows.site.names import file_part as slug
 from flows.site.pages import OFFICE, Publication, event_context
 from transforms.core.ingest import validate_files

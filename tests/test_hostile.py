@@ -29,13 +29,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from flows.io import read_csv_strings as read_csv
+from flows.kinds.correspondence.links import certificate_file, member_page, section_page, stage_page
+from flows.kinds.swiss.common import list_rel, player_rel
 from flows.mail.letters import KEY, Letter
 from flows.mail.messages import build_message
 from flows.pipeline import tasks
-from flows.site.gk_links import certificate_file, member_page, section_page, stage_page
 from flows.site.names import MAX_PART, RESERVED, file_part
 from flows.site.pages import Publication
-from flows.site.swiss_common import list_rel, player_rel
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -247,8 +247,8 @@ def test_a_golden_knights_member_and_entry_with_hostile_ids_and_markup(tmp_path)
     where ``file_part`` puts them; no page carries his name as markup."""
     import polars as pl
 
-    from flows.mail.gk_letters import gk_letters
-    from flows.pipeline.correspondence import publish_site
+    from flows.kinds.correspondence.flow import publish_site
+    from flows.kinds.correspondence.letters import gk_letters
     from flows.site.pages import event_context
     from transforms.core.ingest import validate_files
     from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED

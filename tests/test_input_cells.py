@@ -276,7 +276,7 @@ def test_a_round_robin_category_is_bounded_too(tmp_path):
 def test_a_correspondence_event_gets_the_same_cells_and_limits(tmp_path):
     """The Golden Knights' files go through the same reader: a line separator in a member's
     name is a warning and read as a space; members.csv past ``[limits] rows`` is one error and
-    stops everything after it (flows/pipeline/correspondence.py ``publish_site``), with the
+    stops everything after it (flows/kinds/correspondence/flow.py ``publish_site``), with the
     file and the limit said."""
     from transforms.core.ingest import limit_said, unusable
 

@@ -18,7 +18,7 @@ import email.policy
 import time
 from pathlib import Path
 
-import flows.pipeline.swiss as swiss_flow
+import flows.kinds.swiss.flow as swiss_flow
 from flows.pipeline.run_index import outcome
 from tests.conftest import event_table
 

@@ -1,6 +1,6 @@
 """A rerun takes the pages of a round whose makings did not change (issue 26): each round's
 pages are a group (``Publication.group``) keyed by a digest of what they are made of
-(``flows.site.pages.fingerprint``; ``flows.site.swiss.round_key``). A changed result of the
+(``flows.site.pages.fingerprint``; ``flows.kinds.swiss.pages.round_key``). A changed result of the
 last round rebuilds that round's pages and leaves the earlier rounds' as they were — and the
 event so built is byte for byte the event built from scratch, PDFs included (their fonts are
 stamped with a fixed time: ``flows.site.render.PDF_EPOCH``)."""

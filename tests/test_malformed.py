@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from flows import io
-from flows.pipeline.correspondence import compute
+from flows.kinds.correspondence.flow import compute
 from flows.pipeline.events import check_config
 from transforms.core.errors import ConfigError, Severity
 from transforms.core.ingest import validate_files as validate

@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from flows.kinds.swiss import site
 from flows.site import pages, paging
-from flows.site import swiss_site as site
 from flows.site.pages import (
     PRINTED_APART_ROWS,
     PRINTED_TOP_ROWS,

@@ -106,7 +106,7 @@ def test_a_deployed_event_runs_on_a_worker_and_publishes_what_chessfed_run_does(
 POSTGRES = any(Path("/usr/lib/postgresql").glob("*/bin/initdb"))
 STEPS = {"read-config", "read-inputs", "validate", "standings", "audit", "pairing", "pages",
          "pdfs", "messages", "publish", "mail"}
-"""The task runs every Swiss event's flow run has (flows/pipeline/tasks.py event_flow, flows/pipeline/swiss.py)."""
+"""The task runs every Swiss event's flow run has (flows/pipeline/tasks.py event_flow, flows/kinds/swiss/flow.py)."""
 
 
 def api(env: dict, path: str, body: dict | None = None) -> object:

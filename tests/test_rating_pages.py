@@ -1,4 +1,4 @@
-"""FIDE B.02 rating changes where people look (issue 27, flows/site/swiss_ratings.py): the
+"""FIDE B.02 rating changes where people look (issue 27, flows/kinds/swiss/ratings.py): the
 player's page, the Rtg+/- column of the standings and the crosstable, the player's letter and
 the office's rating change CSV, for a small event whose numbers are checked by hand and for the
 demo's National Junior against an independent calculation; a plain event shows none of it.
@@ -37,10 +37,10 @@ import polars as pl
 import pytest
 
 from flows import io as flows_io
-from flows.pipeline.swiss import publish_site
-from flows.site import swiss_ratings
+from flows.kinds.swiss import ratings as swiss_ratings
+from flows.kinds.swiss.common import player_rel
+from flows.kinds.swiss.flow import publish_site
 from flows.site.pages import OFFICE, Publication, event_context
-from flows.site.swiss_common import player_rel
 from tests.test_swiss_site import Page
 from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as NJ_SCHEMAS
@@ -152,7 +152,7 @@ def test_the_small_event_is_as_the_docstring_draws_it(rated):
 
 
 def test_signed_tenths_prints_a_change_as_chess_results_does():
-    """Decision (flows/site/swiss_ratings.py): signed, one decimal, halves of a tenth away
+    """Decision (flows/kinds/swiss/ratings.py): signed, one decimal, halves of a tenth away
     from zero."""
     assert [swiss_ratings.signed_tenths(x) for x in (12.4, -3.0, 0.0, 14.25, -4.95, 0.04, -0.05, None)] \
         == ["+12.4", "-3.0", "0.0", "+14.3", "-5.0", "0.0", "-0.1", ""]
@@ -431,7 +431,7 @@ def test_the_event_home_says_which_lists_the_event_is_rated_for(rated, plain):
 
 def test_the_final_letter_gives_the_events_rating_change(demo):
     run, _pub = demo
-    from flows.mail.swiss_letters import swiss_letters
+    from flows.kinds.swiss.letters import swiss_letters
     letters, _ = swiss_letters(run, run.as_of)
     c = run.category("open")
     fide = {r["sno"]: r for r in c.ratings["FIDE"].players.iter_rows(named=True)}

@@ -290,7 +290,7 @@ def test_fide_report_config_of_the_demo():
 
 
 def test_the_swiss_flow_writes_a_checked_report_per_rated_category(tmp_path):
-    from flows.pipeline.swiss import fide_rating_reports
+    from flows.kinds.swiss.flow import fide_rating_reports
     from flows.site.pages import Publication
 
     cfg, _, _ = demo()

@@ -19,8 +19,8 @@ import polars as pl
 import pytest
 
 from flows import io as flows_io
-from flows.site import swiss as swiss_pages
-from flows.site import swiss_players
+from flows.kinds.swiss import pages as swiss_pages
+from flows.kinds.swiss import players as swiss_players
 from flows.site.pages import Publication, event_context
 from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS

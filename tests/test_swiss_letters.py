@@ -1,4 +1,4 @@
-"""The National Junior demo's personal letters (flows/mail/swiss_letters.py), built from the
+"""The National Junior demo's personal letters (flows/kinds/swiss/letters.py), built from the
 rulebook's run without Prefect: who gets one, what each says (read as its recipient reads it,
 against the standings, the pairing, the prize list and the entries' ledger), keys and content
 stable from run to run, and a changed result changing only the letters it concerns."""
@@ -14,8 +14,8 @@ import polars as pl
 import pytest
 
 from flows import io as flows_io
+from flows.kinds.swiss.letters import swiss_letters
 from flows.mail.letters import address_problem, html_body, text_body
-from flows.mail.swiss_letters import swiss_letters
 from flows.site.present import fmt
 from transforms.core.money import amount_text
 from transforms.kinds import parse_event_config

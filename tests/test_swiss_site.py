@@ -17,8 +17,10 @@ import polars as pl
 import pytest
 
 from flows import io as flows_io
+from flows.kinds.swiss import site
+from flows.kinds.swiss.common import own_result, player_rel
+from flows.kinds.swiss.pages import entries
 from flows.site import render
-from flows.site import swiss_site as site
 from flows.site.pages import (
     OFFICE,
     Publication,
@@ -27,8 +29,6 @@ from flows.site.pages import (
     publish_validation,
 )
 from flows.site.present import RESULT_CHARS
-from flows.site.swiss import entries
-from flows.site.swiss_common import own_result, player_rel
 from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss.event import run_swiss

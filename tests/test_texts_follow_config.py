@@ -14,9 +14,9 @@ import polars as pl
 import pytest
 
 from flows import io
-from flows.pipeline.correspondence import compute
-from flows.site import golden_knights as gk_pages
-from flows.site import swiss as swiss_pages
+from flows.kinds.correspondence import site as gk_pages
+from flows.kinds.correspondence.flow import compute
+from flows.kinds.swiss import pages as swiss_pages
 from flows.site.pages import Publication, event_context
 from transforms.core.ingest import validate_files
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED

@@ -15,9 +15,10 @@ from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
+from flows.kinds.correspondence.flow import correspondence_event
+from flows.kinds.swiss.flow import swiss_event
 from flows.mail import stored as mailing
 from flows.pipeline import last_good, progress, publish_folder, unchanged
-from flows.pipeline.correspondence import correspondence_event
 from flows.pipeline.run_index import (  # noqa: F401 - event_folders, exit_status: where callers look
     event_folders,
     exit_status,
@@ -25,7 +26,6 @@ from flows.pipeline.run_index import (  # noqa: F401 - event_folders, exit_statu
     manifest_of,
     site_index,
 )
-from flows.pipeline.swiss import swiss_event
 from flows.pipeline.tasks import (
     check_config,
     discard_early_pdfs,

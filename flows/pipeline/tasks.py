@@ -310,8 +310,8 @@ def _as_recorded(path: Path, entry: dict[str, Any]) -> bool:
 def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
                renderer: str, names: list[str], assemble: Callable[..., tuple[Publication, list[Letter]]]
                ) -> State:
-    """The body of an event's flow (:func:`flows.pipeline.swiss.swiss_event`,
-    :func:`flows.pipeline.correspondence.correspondence_event`), each step a task run of its own: the
+    """The body of an event's flow (:func:`flows.kinds.swiss.flow.swiss_event`,
+    :func:`flows.kinds.correspondence.flow.correspondence_event`), each step a task run of its own: the
     event folder's fingerprint (before reading: see flows/pipeline/unchanged.py); ``read-config``,
     ``read-inputs`` (``names``: the kind's input files); the kind's ``assemble`` (its
     rulebook's steps — validation, standings, audit, pairing, prizes or the correspondence

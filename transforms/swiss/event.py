@@ -6,7 +6,7 @@ event's entry rules, e.g. National Junior 2024), builds every category's scoreca
 every complete round (FIDE C.07 tie-breaks), re-pairs every recorded round with the Dutch
 engine (the audit), pairs the next round when the previous one is complete (FIDE C.04.3, with
 the National Junior's last-round same-state rule where configured) and allocates the prizes
-when the last round is complete. The flow (``flows/pipeline/swiss.py``) reads the files, hands their
+when the last round is complete. The flow (``flows/kinds/swiss/flow.py``) reads the files, hands their
 raw frames in, and publishes what comes back.
 """
 
@@ -656,7 +656,7 @@ RULE_STEPS: tuple[tuple[str, Any], ...] = (
     ("pairing", pair_next_rounds), ("prizes", award_prizes))
 """The rulebook's steps after validation (``prepare``), in order: each takes the run and fills
 its part of it. :func:`run_swiss` runs them; an event's flow runs each as a task of its own
-(flows/pipeline/swiss.py)."""
+(flows/kinds/swiss/flow.py)."""
 
 
 def run_swiss(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date,

@@ -3,7 +3,7 @@ computed by transforms; this module picks columns, labels and links).
 
 Round pages (``pairings/round-NN``, ``standings/round-NN``) hold both categories, one section
 each with the category's id as anchor (``standings/round-05.html#girls``); every player name
-links to the player's page (:mod:`flows.site.swiss_players`). A round's printed documents
+links to the player's page (:mod:`flows.kinds.swiss.players`). A round's printed documents
 (the standings PDF, the hall sheet of its pairings) carry nothing that a later round changes,
 so they are rendered once."""
 
@@ -14,10 +14,8 @@ from dataclasses import replace
 import polars as pl
 
 from flows.io import csv_text
-from flows.site import render, swiss_ratings
-from flows.site.pages import OFFICE, LinkGroup, Publication, group_key
-from flows.site.present import Details, Section, Table, fmt, table_from_frame
-from flows.site.swiss_common import (
+from flows.kinds.swiss import ratings as swiss_ratings
+from flows.kinds.swiss.common import (
     COLOUR,
     KIND_LABEL,
     boards_by_player,
@@ -27,6 +25,9 @@ from flows.site.swiss_common import (
     tiebreak_name,
     with_player_href,
 )
+from flows.site import render
+from flows.site.pages import OFFICE, LinkGroup, Publication, group_key
+from flows.site.present import Details, Section, Table, fmt, table_from_frame
 from transforms.core.model import Kind
 from transforms.core.money import amount_text
 from transforms.swiss import scorecard as sc
@@ -176,7 +177,7 @@ DE_CAPTION = ("DE: the place inside the group still tied before it where direct 
 def standings_table(run, c, ranking: pl.DataFrame, page: str, through: int | None = None) -> Table:
     """The standings of one category after round ``through`` (default: the last complete
     one) with the tie-break columns and, for a rated event, the rating change of the rounds so
-    far (``Rtg+/-``, FIDE B.02: :mod:`flows.site.swiss_ratings`); rank and name stay in view
+    far (``Rtg+/-``, FIDE B.02: :mod:`flows.kinds.swiss.ratings`); rank and name stay in view
     when the table scrolls sideways; names link to the players' pages."""
     codes = list(run.cfg.swiss.tiebreaks)
     frame = ranking.join(c.players.select("sno", "state", "rating", "title"), on="sno", how="left")

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 import polars as pl
 
-from flows.site.gk_links import (
+from flows.kinds.correspondence.links import (
     STAGE_NAMES,
     People,
     href,

@@ -5,7 +5,7 @@ number is the rulebook's — the standings, the pairing, the prize list, the ent
 * every accepted player with an email: their result in the latest complete round, their
   points and place, the next round's pairing (or bye) and their byes or withdrawal on record;
   for a rated event their rating change so far and performance (one line,
-  :func:`flows.site.swiss_ratings.letter_line`);
+  :func:`flows.kinds.swiss.ratings.letter_line`);
   after the last round, their final place, points, tie-breaks and prize
   (``player-<category>-<sno>-round-NN``, ``player-<category>-<sno>-final``);
 * every state association with an email: its players' results and next pairings (one table
@@ -30,20 +30,20 @@ from collections.abc import Iterable
 
 import polars as pl
 
-from flows.mail.letters import Block, Letter, address_problem
-from flows.site import swiss_ratings
-from flows.site.names import file_part
-from flows.site.pages import OFFICE, findings_frame
-from flows.site.present import fmt
-from flows.site.render import plural
-from flows.site.swiss import round_items, round_rel
-from flows.site.swiss_common import (
+from flows.kinds.swiss import ratings as swiss_ratings
+from flows.kinds.swiss.common import (
     COLOUR,
     KIND_LABEL,
     boards_by_player,
     player_rel,
     tiebreak_name,
 )
+from flows.kinds.swiss.pages import round_items, round_rel
+from flows.mail.letters import Block, Letter, address_problem
+from flows.site.names import file_part
+from flows.site.pages import OFFICE, findings_frame
+from flows.site.present import fmt
+from flows.site.render import plural
 from transforms.core.errors import Severity
 from transforms.core.model import Kind, ResultCode
 from transforms.core.money import amount_text

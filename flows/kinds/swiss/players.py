@@ -4,7 +4,7 @@
 players by name (with their points and rank so far), ``<sno>.html`` one player's event: every
 round (board, colour, opponent, result, points and rank after it), the tie-breaks and what
 each game contributed to them (what a cut removed marked), the prize and, for a rated event,
-the rating change of every list (:mod:`flows.site.swiss_ratings`). Player pages are HTML
+the rating change of every list (:mod:`flows.kinds.swiss.ratings`). Player pages are HTML
 only (no PDF: their number would make every run's rendering grow), and hold no birth date and
 no email address."""
 
@@ -14,11 +14,8 @@ import hashlib
 
 import polars as pl
 
-from flows.site import swiss_ratings
-from flows.site.pages import Publication, group_key
-from flows.site.present import Col, Row, Section, Table, fmt, table_from_frame, tables_by
-from flows.site.swiss import round_items, round_rel
-from flows.site.swiss_common import (
+from flows.kinds.swiss import ratings as swiss_ratings
+from flows.kinds.swiss.common import (
     COLOUR,
     boards_by_player,
     columns_for,
@@ -28,6 +25,9 @@ from flows.site.swiss_common import (
     tiebreak_name,
     with_player_href,
 )
+from flows.kinds.swiss.pages import round_items, round_rel
+from flows.site.pages import Publication, group_key
+from flows.site.present import Col, Row, Section, Table, fmt, table_from_frame, tables_by
 from transforms.core.model import Kind
 from transforms.core.money import amount_text
 from transforms.swiss.event import tiebreak_detail

@@ -17,8 +17,8 @@ from decimal import Decimal
 
 import polars as pl
 
-from flows.site.gk_awards import PrizeSplit, ordinal
-from flows.site.gk_links import (
+from flows.kinds.correspondence.awards import PrizeSplit, ordinal
+from flows.kinds.correspondence.links import (
     AWARD_NAMES,
     MEMBERS,
     STATUS_NAMES,
@@ -32,7 +32,7 @@ from flows.site.gk_links import (
     stage_sorted,
     surname_key,
 )
-from flows.site.gk_sections import SOURCE_NOTES, rulings_frame
+from flows.kinds.correspondence.sections import SOURCE_NOTES, rulings_frame
 from flows.site.names import file_part
 from flows.site.pages import OFFICE, Publication
 from flows.site.present import Section, Table, table_from_frame

@@ -49,9 +49,8 @@ from decimal import Decimal
 
 import polars as pl
 
-from flows.mail.letters import Block, Letter, address_problem
-from flows.site.gk_awards import PrizeSplit, ordinal, prize_split
-from flows.site.gk_links import (
+from flows.kinds.correspondence.awards import PrizeSplit, ordinal, prize_split
+from flows.kinds.correspondence.links import (
     AWARD_NAMES,
     AWARDS,
     PRIZES,
@@ -63,8 +62,9 @@ from flows.site.gk_links import (
     section_page,
     stage_name,
 )
-from flows.site.gk_members import half, outcome
-from flows.site.gk_sections import RESULT_TEXT, ruling_text
+from flows.kinds.correspondence.members import half, outcome
+from flows.kinds.correspondence.sections import RESULT_TEXT, ruling_text
+from flows.mail.letters import Block, Letter, address_problem
 from flows.site.names import file_part
 from flows.site.pages import OFFICE
 from flows.site.render import plural

@@ -181,7 +181,7 @@ def k_reason(note: str, rules, period_year: int) -> str:
     Decision: a page says "a junior (18 or younger at the end of 2026) rated under 2300", not
     the year of birth nor the year it implies: public files carry no birth date (DESIGN.md),
     and the public TRF leaves even the year blank for the minors of a junior event
-    (``flows/pipeline/swiss.py`` ``public_trf``); a K given in players.csv is called so."""
+    (``flows/kinds/swiss/flow.py`` ``public_trf``); a K given in players.csv is called so."""
     parts, ks = [], []
     for part in note.split("; "):
         if part.startswith("K ") and ": " in part:

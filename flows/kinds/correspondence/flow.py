@@ -13,13 +13,13 @@ from prefect.states import State
 from prefect.utilities.annotations import quote
 
 from flows.io import original_text
-from flows.mail.gk_letters import gk_letters
+from flows.kinds.correspondence.letters import gk_letters
+from flows.kinds.correspondence.sections import stage_play
+from flows.kinds.correspondence.site import home_links, publish_event
 from flows.mail.letters import Letter, without_addresses
 from flows.mail.messages import bulletin_letters
 from flows.pipeline import tasks
 from flows.pipeline.progress import Steps
-from flows.site.gk_sections import stage_play
-from flows.site.golden_knights import home_links, publish_event
 from flows.site.pages import (
     Publication,
     event_context,
@@ -183,7 +183,7 @@ rules_task = task(compute, name="rules", cache_policy=NO_CACHE)
 and rulings, qualifiers, weighted points, prizes, awards) as a task of the event's flow."""
 
 letters_task = task(gk_letters, name="letters", cache_policy=NO_CACHE)
-"""The members' letters (:func:`flows.mail.gk_letters.gk_letters`) as a task of the flow."""
+"""The members' letters (:func:`flows.kinds.correspondence.letters.gk_letters`) as a task of the flow."""
 
 
 @task(name="pages", cache_policy=NO_CACHE)

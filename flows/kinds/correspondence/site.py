@@ -25,8 +25,10 @@ from typing import NamedTuple
 import polars as pl
 
 from flows.io import csv_text
-from flows.site import gk_awards, gk_members, gk_sections
-from flows.site.gk_links import (
+from flows.kinds.correspondence import awards as gk_awards
+from flows.kinds.correspondence import members as gk_members
+from flows.kinds.correspondence import sections as gk_sections
+from flows.kinds.correspondence.links import (
     AWARDS,
     MEMBERS,
     PRIZES,
@@ -41,7 +43,7 @@ from flows.site.gk_links import (
     stage_name,
     with_people,
 )
-from flows.site.gk_sections import RESULT_TEXT, crosstable_sections, rulings_frame
+from flows.kinds.correspondence.sections import RESULT_TEXT, crosstable_sections, rulings_frame
 from flows.site.pages import OFFICE, Publication, link_list
 from flows.site.present import Details, Section, table_from_frame
 from transforms.core.config import EventConfig

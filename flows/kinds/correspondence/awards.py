@@ -10,8 +10,7 @@ from decimal import Decimal
 
 import polars as pl
 
-from flows.site import render
-from flows.site.gk_links import (
+from flows.kinds.correspondence.links import (
     AWARD_NAMES,
     AWARDS,
     PRIZES,
@@ -21,6 +20,7 @@ from flows.site.gk_links import (
     keep_words,
     with_people,
 )
+from flows.site import render
 from flows.site.pages import Publication
 from flows.site.present import Section, table_from_frame
 from flows.site.render import plural

@@ -6,11 +6,10 @@ from __future__ import annotations
 
 import datetime as dt
 
-from flows.site import swiss as pages
-from flows.site import swiss_players as players
+from flows.kinds.swiss import pages, players
+from flows.kinds.swiss.common import PLAYERS
 from flows.site.pages import Publication, publish_homes
 from flows.site.present import Section
-from flows.site.swiss_common import PLAYERS
 
 
 def publish_rounds_and_players(pub: Publication, run) -> None:

@@ -12,14 +12,14 @@ from prefect.states import State
 from prefect.utilities.annotations import quote
 
 from flows.io import csv_text
+from flows.kinds.swiss import pages, site
+from flows.kinds.swiss import ratings as swiss_ratings
+from flows.kinds.swiss.letters import swiss_letters
 from flows.mail.letters import Letter, without_addresses
 from flows.mail.messages import bulletin_letters
-from flows.mail.swiss_letters import swiss_letters
 from flows.pipeline import tasks, unchanged
 from flows.pipeline.progress import Steps
-from flows.site import render, swiss_ratings
-from flows.site import swiss as pages
-from flows.site import swiss_site as site
+from flows.site import render
 from flows.site.names import file_part
 from flows.site.pages import (
     OFFICE,

@@ -15,8 +15,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
-from flows.kinds.correspondence.flow import correspondence_event
-from flows.kinds.swiss.flow import swiss_event
+from flows.kinds.registry import FLOW_KINDS, flow_kind_of
 from flows.mail import stored as mailing
 from flows.pipeline import last_good, progress, publish_folder, unchanged
 from flows.pipeline.run_index import (  # noqa: F401 - event_folders, exit_status: where callers look
@@ -29,6 +28,7 @@ from flows.pipeline.run_index import (  # noqa: F401 - event_folders, exit_statu
 from flows.pipeline.tasks import (
     check_config,
     discard_early_pdfs,
+    kind_flow,
     publish_config_error,
     write_outputs,
 )
@@ -36,6 +36,9 @@ from transforms.core.errors import ConfigError
 from transforms.kinds import EventKind
 
 TASK_RUNNERS = ("threads", "dask")
+
+EVENT_FLOWS: dict[EventKind, Flow] = {kind: kind_flow(k) for kind, k in FLOW_KINDS.items()}
+"""The event flow of every registered kind (:func:`flows.pipeline.tasks.kind_flow`)."""
 
 def default_jobs() -> int:
     """How many events run at once unless told: one per core."""
@@ -122,7 +125,7 @@ def _run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bo
             publish_config_error(folder, out_dir, err, as_of)
             return f"error: {err}", folder.name
         cfg = check_config(last.folder, last.suffix)  # its flow holds the last good publication
-    runner = correspondence_event if cfg.event.kind == EventKind.CORRESPONDENCE else swiss_event
+    runner = EVENT_FLOWS[flow_kind_of(cfg.event.kind).kind]
     if renderer == "dask":
         # On a Dask worker the event's flow is a flow run of its own (an empty context):
         # nested under the task's context rebuilt from the submitting process, it would

@@ -16,20 +16,21 @@ import os
 import platform
 import threading
 import time
-from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
-from prefect import task
+from prefect import Flow, flow, task
 from prefect.artifacts import create_markdown_artifact
 from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, State
 from prefect.utilities.annotations import quote
 
 from flows import io
+from flows.kinds.base import Build, FlowKind
+from flows.kinds.registry import flow_kind_of
 from flows.mail import messages as mail
 from flows.mail import outbox
 from flows.mail.letters import Letter, without_addresses
@@ -308,16 +309,16 @@ def _as_recorded(path: Path, entry: dict[str, Any]) -> bool:
 
 
 def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
-               renderer: str, names: list[str], assemble: Callable[..., tuple[Publication, list[Letter]]]
-               ) -> State:
-    """The body of an event's flow (:func:`flows.kinds.swiss.flow.swiss_event`,
-    :func:`flows.kinds.correspondence.flow.correspondence_event`), each step a task run of its own: the
-    event folder's fingerprint (before reading: see flows/pipeline/unchanged.py); ``read-config``,
-    ``read-inputs`` (``names``: the kind's input files); the kind's ``assemble`` (its
-    rulebook's steps — validation, standings, audit, pairing, prizes or the correspondence
-    rules — then ``pages``, in memory); what the public may see (:func:`settle`: this run's
-    publication, or the last good one held); then :func:`finish` (``pdfs``, ``messages``,
-    ``write``, ``mail``, ``manifest``). Returns the flow run's final state (:func:`final_state`)."""
+               renderer: str, kind: FlowKind) -> State:
+    """The body of an event's flow (:func:`kind_flow`: one flow per kind of
+    :mod:`flows.kinds.registry`), each step a task run of its own: the event folder's
+    fingerprint (before reading: see flows/pipeline/unchanged.py); ``read-config``,
+    ``read-inputs`` (the kind's input files); the kind's ``assemble`` (its rulebook's steps —
+    validation, standings, audit, pairing, prizes or the correspondence rules — then
+    ``pages``, in memory); what the public may see (:func:`settle`: this run's publication, or
+    the last good one held); then :func:`finish` (``pdfs``, ``messages``, ``write``, ``mail``,
+    ``manifest``). Returns the flow run's final state (:func:`final_state`)."""
+    names = kind.inputs
     started = time.perf_counter()
     inputs_sha = unchanged.inputs_fingerprint(event_dir)
     error: ConfigError | None = None
@@ -334,12 +335,34 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
     else:
         cfg = loaded
         date = unchanged.decide_run_date(as_of, cfg.event.as_of)
-        pub, letters = assemble(cfg, raw, date, out_dir, renderer, step)
-    pub, cfg, letters = settle(pub, cfg, letters, error, event_dir, out_dir, names, date,
-                               assemble, step)
+        pub, letters = kind.assemble(cfg, raw, date, build_for(kind, out_dir, renderer, step))
+    pub, cfg, letters = settle(pub, cfg, letters, error, event_dir, out_dir, names, date, step)
     manifest = finish(pub, cfg, event_dir, names, date, started, letters, send_mail=send_mail,
                       step=step, renderer=renderer, inputs_sha=inputs_sha)
     return final_state(out_dir, manifest)
+
+
+def kind_flow(kind: FlowKind) -> Flow:
+    """The Prefect flow of one kind of event (named as the kind registers it, e.g.
+    ``swiss-event``; each run named after the event folder): :func:`event_flow` with the
+    kind's build."""
+    def run_kind(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
+                 send_mail: bool = True, renderer: str = "local") -> State:
+        return event_flow(event_dir, out_dir, as_of, send_mail, renderer, kind)
+
+    run_kind.__doc__ = f"Run one event folder of kind {kind.kind.value!r} ({kind.summary}) into out_dir."
+    return flow(run_kind, name=kind.flow_name, flow_run_name="{event_dir.name}")
+
+
+def build_for(kind: FlowKind, out_dir: Path, renderer: str, step: Steps, notice: str = "") -> Build:
+    """What a kind's build of the event gets from the run (:class:`flows.kinds.base.Build`):
+    its step timer, the PDFs rendered as soon as their HTML is made (:func:`early_pdfs`), and,
+    for a kind that takes them, the groups of pages and the audit's pairings the last run of
+    this program made (:func:`kept_groups`, :func:`known_pairings`)."""
+    program = unchanged.program_fingerprint()
+    return Build(out_dir, renderer, step, notice, program, early_pdfs(out_dir, renderer),
+                 kept_groups(out_dir, program) if kind.uses_last_run else {},
+                 known_pairings(out_dir) if kind.uses_last_run else {})
 
 
 STATE_NAMES = {0: "Completed", 1: "Rejected rows", 3: "Held", 4: "Letters pending"}
@@ -401,8 +424,7 @@ def summary_markdown(manifest: dict[str, Any], line: str) -> str:
 
 def settle(pub: Publication | None, cfg: EventConfig | None, letters: list[Letter],
            error: ConfigError | None, event_dir: Path, out_dir: Path, names: list[str],
-           date: dt.date, assemble: Callable[..., tuple[Publication, list[Letter]]],
-           step: Steps) -> tuple[Publication, EventConfig, list[Letter]]:
+           date: dt.date, step: Steps) -> tuple[Publication, EventConfig, list[Letter]]:
     """DESIGN.md "Publishing on a bad day" — what this run publishes (:mod:`flows.pipeline.last_good`):
     everything, when nothing of its inputs is withheld (and the inputs are kept as the last
     good ones); else the last good publication rebuilt and marked, with this run's office
@@ -426,8 +448,9 @@ def settle(pub: Publication | None, cfg: EventConfig | None, letters: list[Lette
     discard_early_pdfs(out_dir)  # the public PDFs are the last good ones
     good_cfg = check_config(last.folder, last.suffix)
     good_raw = read_inputs(last.folder, list(good_cfg.files) or names, last.suffix)
-    good, _ = assemble(good_cfg, good_raw, last.as_of, out_dir, "held", step,
-                       notice=last_good.held_notice(last))
+    good_kind = flow_kind_of(good_cfg.event.kind)  # the kind of the publication held
+    good, _ = good_kind.assemble(good_cfg, good_raw, last.as_of, build_for(
+        good_kind, out_dir, "held", step, notice=last_good.held_notice(last)))
     held = last_good.hold(good, current, last, withheld, date, current.findings)
     held.publication = last_good.record("held", last.as_of, last.state, withheld,
                                         since=last.since or date.isoformat())

@@ -4,25 +4,21 @@ prizes, awards) → publish."""
 
 
 import datetime as dt
-from pathlib import Path
 
 import polars as pl
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
-from prefect.states import State
 from prefect.utilities.annotations import quote
 
 from flows.io import original_text
+from flows.kinds.base import Build
 from flows.kinds.correspondence.letters import gk_letters
 from flows.kinds.correspondence.sections import stage_play
 from flows.kinds.correspondence.site import home_links, publish_event
 from flows.mail.letters import Letter, without_addresses
 from flows.mail.messages import bulletin_letters
-from flows.pipeline import tasks
-from flows.pipeline.progress import Steps
 from flows.site.pages import (
     Publication,
-    event_context,
     publish_bulletin,
     publish_homes,
     publish_validation,
@@ -135,23 +131,13 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
     return highlights, res
 
 
-@flow(name="correspondence-event", flow_run_name="{event_dir.name}")
-def correspondence_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
-                         send_mail: bool = True, renderer: str = "local") -> State:
-    """Run one Golden Knights event folder into ``out_dir`` (``renderer``: where its PDFs
-    render, ``local`` processes or the ``dask`` cluster the run executes on)."""
-    return tasks.event_flow(event_dir, out_dir, as_of, send_mail, renderer, list(GK_SCHEMAS),
-                            assemble)
-
-
-def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir: Path,
-             renderer: str, step: Steps, notice: str = "") -> tuple[Publication, list[Letter]]:
+def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: Build
+             ) -> tuple[Publication, list[Letter]]:
     """Everything of the event that is computed from its inputs, in memory (nothing written,
     nothing sent): validation, the rulebook's run, every page and file of its site (their PDFs
-    start rendering as their HTML is made) and its letters. ``notice``: said on every web
-    page (a held publication's, :mod:`flows.pipeline.last_good`)."""
-    pub = Publication(out_dir, ctx={**event_context(cfg, as_of), "notice": notice},
-                      timings=step.timings, on_pdf=tasks.early_pdfs(out_dir, renderer))
+    start rendering as their HTML is made) and its letters."""
+    step = build.step
+    pub = build.publication(cfg, as_of)
     with step("validate"):
         typed, findings = validate(quote(read_back(raw)), dict(cfg.files) or GK_SCHEMAS,
                                    cfg.required_files or GK_REQUIRED)

@@ -4,27 +4,23 @@
 
 import datetime as dt
 from dataclasses import replace
-from pathlib import Path
 
-from prefect import flow, task
+from prefect import task
 from prefect.cache_policies import NO_CACHE
-from prefect.states import State
 from prefect.utilities.annotations import quote
 
 from flows.io import csv_text
+from flows.kinds.base import Build
 from flows.kinds.swiss import pages, site
 from flows.kinds.swiss import ratings as swiss_ratings
 from flows.kinds.swiss.letters import swiss_letters
 from flows.mail.letters import Letter, without_addresses
 from flows.mail.messages import bulletin_letters
-from flows.pipeline import tasks, unchanged
-from flows.pipeline.progress import Steps
 from flows.site import render
 from flows.site.names import file_part
 from flows.site.pages import (
     OFFICE,
     Publication,
-    event_context,
     findings_frame,
     publish_bulletin,
     publish_validation,
@@ -38,35 +34,21 @@ from transforms.fide.rating_report import check_rating_report, rating_report, re
 from transforms.fide.trf import Tournament, TrfFormat, parse_trf, write_trf
 from transforms.swiss.event import RULE_STEPS, SwissRun, audit_rounds, engine_input, prepare
 from transforms.swiss.rounds import RoundSetup, trf_players
-from transforms.swiss.schemas import SCHEMAS as SWISS_SCHEMAS
 
 
-@flow(name="swiss-event", flow_run_name="{event_dir.name}")
-def swiss_event(event_dir: Path, out_dir: Path, as_of: dt.date | None = None,
-                send_mail: bool = True, renderer: str = "local") -> State:
-    """Run one Swiss event folder (a Swiss or a round robin) into ``out_dir`` (``renderer``:
-    where its PDFs render, ``local`` processes or the ``dask`` cluster the run executes on):
-    :func:`flows.pipeline.tasks.event_flow` with this kind's steps (:func:`assemble`)."""
-    return tasks.event_flow(event_dir, out_dir, as_of, send_mail, renderer, list(SWISS_SCHEMAS),
-                            assemble)
-
-
-def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir: Path,
-             renderer: str, step: Steps, notice: str = "") -> tuple[Publication, list[Letter]]:
+def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: Build
+             ) -> tuple[Publication, list[Letter]]:
     """Everything of the event that is computed from its inputs, in memory (nothing written,
     nothing sent): the rulebook's run (validate, standings, audit, pairing), every page and
-    file of its site (their PDFs start rendering as their HTML is made) and its letters.
-    ``notice``: said on every web page (a held publication's, :mod:`flows.pipeline.last_good`)."""
+    file of its site (their PDFs start rendering as their HTML is made) and its letters."""
     assert cfg.swiss is not None or cfg.round_robin is not None
-    program = unchanged.program_fingerprint()  # what made the groups of pages and the pairings
-    pub = Publication(out_dir, ctx={**event_context(cfg, as_of), "notice": notice},
-                      timings=step.timings, on_pdf=tasks.early_pdfs(out_dir, renderer),
-                      kept_groups=tasks.kept_groups(out_dir, program))
-    pub.cache["program"] = program
+    step, renderer = build.step, build.renderer
+    pub = build.publication(cfg, as_of, keep=True)
+    pub.cache["program"] = build.program  # what made the groups of pages and the pairings
     with step("validate"):
         run = validate(cfg, quote(raw), as_of)
     if not run.blocked:
-        run.known_pairings = tasks.known_pairings(out_dir)
+        run.known_pairings = dict(build.known_pairings)
         for name, rule in RULE_TASKS:
             with step(name) as info:
                 if name != "audit":
@@ -76,7 +58,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, out_dir:
                 audited = sum(c.done for c in run.categories)
                 info["detail"] = (f"{run.reused} of {plural(audited, 'round')} known from the last "
                                   f"run, {audited - run.reused} paired again")
-        pub.cache["pairings"] = {"program": program, "rounds": run.pairings}
+        pub.cache["pairings"] = {"program": build.program, "rounds": run.pairings}
     with step("pages") as info:
         letters = pages_task(quote(pub), cfg, quote(run), as_of)
         info["detail"] = pub.groups_summary()

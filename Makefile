@@ -78,8 +78,10 @@ bench-event: install
 server: install
 	$(BIN)/chessfed server --folder .prefect/postgres
 
+# ruff, then mypy ([tool.mypy] in pyproject.toml: strict, on transforms/ for now)
 lint: install
 	$(BIN)/ruff check flows transforms tests
+	$(BIN)/python -m mypy
 
 # The manual (docs/, mkdocs.yml) into build/docs/; --strict: any warning (a broken link, a page
 # missing from the nav, a snippet not found) fails the build. Nothing is fetched.
@@ -94,7 +96,7 @@ cli-reference: install
 # Regenerates the committed demo inputs (deterministic, seeded) and the input reference
 # (inputs/README.md, generated from the schemas and the regulations' vocabularies).
 demo-inputs: install
-	$(BIN)/chessfed demo-inputs inputs
+	$(BIN)/python -m flows.devtools.demo_inputs inputs
 	$(BIN)/chessfed input-reference --out inputs/README.md
 
 lock: | $(BIN)/uv

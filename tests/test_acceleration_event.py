@@ -15,7 +15,7 @@ import polars as pl
 import pytest
 
 from flows import io as fio
-from flows.devtools import crosscheck
+from flows.verify import crosscheck
 from transforms.core.errors import ConfigError
 from transforms.core.model import Acceleration
 from transforms.fide.acceleration import baku_group_size, virtual_points

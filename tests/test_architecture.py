@@ -5,7 +5,9 @@ every module of every subpackage, so that they hold as the house grows:
   and ``transforms.*``; it does no I/O, reads no clock and no environment, changes no
   interpreter setting and writes no frozen dataclass behind its back;
 - every public rule function's docstring starts with the text it carries out;
-- the import graph of ``flows/`` and ``transforms/`` has no cycle;
+- the import graph of ``flows/`` and ``transforms/`` has no cycle, and the layers of each point
+  one way (``flows/``: cli → pipeline → kinds → mail → site → io; nothing imports devtools);
+- no module outside a kind's home names that kind;
 - no private name (``_name``) crosses a module, tests included;
 - every CSV the flows write goes through ``flows.io.csv_text`` or ``neutral_cell``.
 """
@@ -223,6 +225,76 @@ def test_the_layer_check_sees_core_or_a_kind_import_a_regulation_or_a_part():
         "transforms.swiss.event imports transforms.national_junior.same_state"]
 
 
+FLOWS_LAYERS = {"flows.io": 0, "flows.site": 1, "flows.mail": 2, "flows.kinds": 3,
+                "flows.pipeline": 4, "flows.verify": 4, "flows.cli": 5}
+"""The layers of ``flows/`` (docs/architecture.md): a module imports only modules of its own
+package and of lower layers — the command line (``cli``) the pipeline (the run and an event's
+flow) and the engine checks (``verify``), the pipeline the kinds of event (each in its home:
+its flow's build, pages and letters, listed by ``flows.kinds.registry``), a kind the letters'
+and the pages' machinery, those the I/O helpers. ``flows.devtools`` (benchmarks, demo makers:
+not in the installed package) may import anything and nothing but itself imports it."""
+
+
+def flows_layer_violations(graph: dict[str, set[str]]) -> list[str]:
+    """Every import in ``flows/`` that goes against :data:`FLOWS_LAYERS`."""
+    def package(module: str) -> str:
+        return next((k for k in (*FLOWS_LAYERS, "flows.devtools")
+                     if module == k or module.startswith(k + ".")), module)
+
+    wrong = []
+    for module, deps in sorted(graph.items()):
+        mine = package(module)
+        for d in sorted(x for x in deps if x.startswith("flows.")):
+            theirs = package(d)
+            if theirs == mine or mine == "flows.devtools":
+                continue
+            if theirs == "flows.devtools" or theirs not in FLOWS_LAYERS or mine not in FLOWS_LAYERS \
+                    or FLOWS_LAYERS[theirs] >= FLOWS_LAYERS[mine]:
+                wrong.append(f"{module} imports {d}")
+    return wrong
+
+
+def test_the_layers_of_flows_point_one_way():
+    graph = import_graph()
+    assert flows_layer_violations(graph) == []
+    packages = {".".join(m.split(".")[:2]) for m in graph if m.startswith("flows.")}
+    assert packages <= set(FLOWS_LAYERS) | {"flows.devtools"}  # a new package names its layer
+
+
+def test_the_flows_layer_check_sees_a_lower_layer_import_a_higher_one_or_devtools():
+    assert flows_layer_violations({
+        "flows.mail.letters": {"flows.site.render", "flows.pipeline.last_good"},
+        "flows.kinds.swiss.flow": {"flows.pipeline.tasks", "flows.kinds.base"},
+        "flows.cli.main": {"flows.devtools.simulate", "flows.verify.generate"},
+        "flows.pipeline.tasks": {"flows.verify.campaign"},
+        "flows.devtools.bench": {"flows.cli.main"}}) == [
+        "flows.cli.main imports flows.devtools.simulate",
+        "flows.kinds.swiss.flow imports flows.pipeline.tasks",
+        "flows.mail.letters imports flows.pipeline.last_good",
+        "flows.pipeline.tasks imports flows.verify.campaign"]
+
+
+KIND_HOMES = {"swiss": "flows.kinds.swiss", "correspondence": "flows.kinds.correspondence"}
+"""Each kind's home in ``flows/``."""
+
+
+def test_no_module_outside_a_kinds_home_names_that_kind():
+    """A kind lives in its home (flows/kinds/<kind>/) and registers itself there: only the
+    registry imports a home, and no module of ``flows/`` outside the homes names a kind of
+    :class:`transforms.kinds.EventKind` (the pipeline dispatches through the registry)."""
+    graph = import_graph()
+    found = [f"{m} imports {d}" for m, deps in sorted(graph.items()) for d in sorted(deps)
+             for home in KIND_HOMES.values()
+             if d.startswith(home + ".") and not m.startswith(home + ".")
+             and m != "flows.kinds.registry"]
+    assert found == []
+    named = [f"{rel(p)}:{n.lineno}" for p in sources("flows") for n in ast.walk(tree(p))
+             if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)
+             and n.value.id == "EventKind" and n.attr.isupper()
+             and not any(module_name(p).startswith(h + ".") for h in KIND_HOMES.values())]
+    assert named == []
+
+
 def test_the_import_graph_has_no_cycle():
     graph = import_graph()
     assert "transforms.fide.dutch.brackets" in graph["transforms.fide.dutch.rules_2025"]
@@ -296,7 +368,7 @@ CSV_WRITER_CLASSES = {"writer", "DictWriter"}
 CSV_HELPER = "flows/io.py"
 """Where the one CSV writer of the outputs is (``csv_text``, ``neutral_cell``)."""
 INPUT_WRITERS = {
-    "flows/cli/demo_inputs.py": "the demo inputs and import-trf's players.csv and results.csv: "
+    "flows/cli/import_trf.py": "the demo inputs and import-trf's players.csv and results.csv: "
                                 "input files the program reads back as they are written",
 }
 """Modules under flows/ that write CSV files that are inputs, not outputs (flows/devtools too:
@@ -340,7 +412,7 @@ def test_every_csv_the_flows_write_goes_through_the_formula_neutraliser():
              and rel(path) not in (CSV_HELPER, *INPUT_WRITERS)
              for line in csv_writes_without_helper(path.read_text(encoding="utf-8"))]
     assert not found, "CSV written without flows.io.csv_text/neutral_cell:\n" + "\n".join(found)
-    assert csv_writes_without_helper((ROOT / "flows/cli/demo_inputs.py").read_text()) != []
+    assert csv_writes_without_helper((ROOT / "flows/cli/import_trf.py").read_text()) != []
 
 
 def test_the_csv_check_sees_a_frame_written_and_a_writer_without_neutral_cell():

@@ -1,4 +1,4 @@
-"""``chessfed crosscheck --campaign`` (flows/devtools/campaign.py): generated tournaments,
+"""``chessfed crosscheck --campaign`` (flows/verify/campaign.py): generated tournaments,
 every round paired by chessfed and by another engine. The other engines here are tiny
 scripts: chessfed's own ``pair`` (every round identical) and one that swaps board 1's
 colours (every round a difference); bbpPairings is not needed."""
@@ -11,7 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from flows.devtools import campaign
+from flows.verify import campaign
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -153,7 +153,7 @@ def test_parallel_jobs_give_the_same_tournaments(tmp_path):
 def test_bad_arguments_are_refused_before_anything_is_written(tmp_path, capsys):
     import argparse
 
-    from flows.devtools import crosscheck
+    from flows.verify import crosscheck
 
     folder = tmp_path / "camp"
     assert campaign.run_campaign(folder, tournaments=1, engines={"2025": ["x"]},
@@ -168,7 +168,7 @@ def test_bad_arguments_are_refused_before_anything_is_written(tmp_path, capsys):
 
 
 def test_a_round_neither_engine_can_pair_is_identical_and_ends_the_tournament(tmp_path):
-    from flows.devtools.demo.generator import GeneratorParams
+    from flows.verify.generator import GeneratorParams
 
     params = GeneratorParams(players=4, rounds=5, forfeit_rate=0, hpb_rate=0,
                              withdrawal_rate=0, seed=1)

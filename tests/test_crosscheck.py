@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from flows.devtools import crosscheck
+from flows.verify import crosscheck
 
 ROOT = Path(__file__).resolve().parent.parent
 

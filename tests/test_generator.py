@@ -1,4 +1,4 @@
-"""``chessfed generate`` (flows/devtools/demo/generator.py): a random tournament paired by chessfed's
+"""``chessfed generate`` (flows/verify/generator.py): a random tournament paired by chessfed's
 Dutch engine, reproducible from its seed (FIDE C.04 endorsement of a program: a random
 tournament generator)."""
 
@@ -9,8 +9,8 @@ import hashlib
 
 import pytest
 
-from flows.devtools import generate as generate_cli
-from flows.devtools.demo.generator import GeneratorParams, generate
+from flows.verify import generate as generate_cli
+from flows.verify.generator import GeneratorParams, generate
 from transforms.core.model import Kind
 from transforms.fide.dutch.engine import pair_round
 from transforms.fide.trf import parse_trf

@@ -13,7 +13,7 @@ import polars as pl
 import pytest
 
 from flows import io
-from flows.cli.demo_inputs import import_trf
+from flows.cli.import_trf import import_trf
 from transforms.core.errors import ConfigError, Severity
 from transforms.fide.tiebreaks import explain_tiebreaks
 from transforms.fide.trf import parse_trf

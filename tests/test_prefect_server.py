@@ -228,3 +228,62 @@ def test_the_office_server_runs_four_events_on_two_workers_as_chessfed_run_does(
     assert r.returncode == 1, r.stderr  # published, with tiny-4's rejected rows
     for name in names:
         assert output_files(scheduled / name, TIMED) == output_files(direct / name, TIMED), name
+
+
+# --- what the office finds in Prefect's history after `chessfed run` (issue "Step 19") ---
+
+def read_history(home: Path, env: dict, flow_run: str) -> dict[str, str]:
+    """Prefect's history of the event ``flow_run`` as the office opens it: ``prefect server
+    start`` on the Prefect home a run used (a free port, no services: it only reads), then
+    Prefect's client. Returns each task run's step (its name without the suffix Prefect
+    gives each run: "validate-a1b" -> "validate") -> its state's type."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import FlowRunFilter, FlowRunFilterId, FlowRunFilterName
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    port = free_port()
+    log = open(home / "history-server.log", "w")  # noqa: SIM115 - open for the server's life
+    proc = subprocess.Popen([str(BIN / "prefect"), "server", "start", "--host", "127.0.0.1",
+                             "--port", str(port), "--no-services", "--no-ui"], env=env, cwd=ROOT,
+                            stdout=log, stderr=subprocess.STDOUT)
+    try:
+        wait_until_up(proc, port, home / "history-server.log", timeout=180)
+        with temporary_settings({PREFECT_API_URL: f"http://127.0.0.1:{port}/api"}), \
+                get_client(sync_client=True) as client:
+            runs = client.read_flow_runs(flow_run_filter=FlowRunFilter(
+                name=FlowRunFilterName(any_=[flow_run])))
+            assert [r.state_type.value for r in runs] == ["COMPLETED"], runs
+            tasks = client.read_task_runs(flow_run_filter=FlowRunFilter(
+                id=FlowRunFilterId(any_=[runs[0].id])))
+            return {t.name.rsplit("-", 1)[0]: t.state_type.value for t in tasks}
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+        log.close()
+
+
+@pytest.mark.parametrize("mode", [[], ["--prefect-ephemeral"]], ids=["own-server", "ephemeral"])
+def test_chessfed_run_leaves_every_step_of_its_event_as_a_finished_task_run_in_prefects_history(
+        mode, tmp_path):
+    """A plain ``chessfed run`` (its own ``prefect server start``, stopped when it ends) and one
+    on Prefect's ephemeral server: the same Prefect home opened afterwards shows the event's
+    flow run with every step as a task run in a final state, not "0 task runs" (Prefect 3
+    records task runs from the events the client sends, in the server's task run recorder)."""
+    home = tmp_path / "prefect-home"
+    home.mkdir()
+    env = {**os.environ, "PREFECT_HOME": str(home), "PREFECT_SERVER_ANALYTICS_ENABLED": "false"}
+    for k in ("PREFECT_API_URL", "PREFECT_API_KEY", "PREFECT_PROFILES_PATH"):
+        env.pop(k, None)
+    tiny_event(tmp_path / "inputs" / "tiny")
+    r = run([str(BIN / "chessfed"), "run", str(tmp_path / "inputs"), "--out", str(tmp_path / "out"),
+             *mode], env)
+    assert r.returncode == 0, r.stderr
+
+    steps = read_history(home, env, "tiny")
+    from transforms.swiss.event import RULE_STEPS
+
+    assert set(steps) >= STEPS | {name for name, _ in RULE_STEPS}, sorted(steps)
+    assert {s: t for s, t in steps.items() if t != "COMPLETED"} == {}

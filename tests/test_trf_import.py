@@ -77,7 +77,7 @@ def test_import_trf_writes_an_event_that_reads_and_keeps_its_acceleration(tmp_pa
     """FIDE C.04.5: a file without virtual points gives ``acceleration = "none"``; one whose
     XXA/250 records are the Baku method's (C.04.5.1) gives ``"baku"``: the next rounds are
     paired on the same scores as in the program the event came from."""
-    from flows.cli.demo_inputs import import_trf
+    from flows.cli.import_trf import import_trf
     from transforms.core.model import Acceleration
     from transforms.fide.acceleration import acceleration_records
 
@@ -157,7 +157,7 @@ WHITE_ROUND_1 = [(b, w) for w, b in BLACK_ROUND_1]
 
 
 def take_over(tmp_path: Path, text: str, name: str = "ev"):
-    from flows.cli.demo_inputs import take_over_trf
+    from flows.cli.import_trf import take_over_trf
 
     trf = tmp_path / f"{name}.trf"
     trf.write_text(text)

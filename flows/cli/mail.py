@@ -2,7 +2,7 @@
 [--resend KEY]``: the letters not delivered yet, event by event (pending, failed, of unknown
 fate, superseded, with the server's answer; and those the last run could not make), with
 ``--retry`` the pending ones sent now and the failed ones once more, as the outbox keeps them
-(:mod:`flows.mail.stored`), and with ``--delivered`` / ``--resend`` the office's word on a letter
+(:mod:`flows.pipeline.stored_letters`), and with ``--delivered`` / ``--resend`` the office's word on a letter
 of unknown fate — so that nobody edits the delivery ledger by hand.
 
 Exit status: 0 nothing is left to deliver or resolve, 2 a wrong command (an unknown event or
@@ -33,8 +33,8 @@ def add_parser(sub: argparse._SubParsersAction) -> None:
 
 
 def main(args: argparse.Namespace) -> int:
-    from flows.mail import stored as mailing
     from flows.pipeline import publish_folder
+    from flows.pipeline import stored_letters as mailing
     from flows.pipeline.run_index import event_folders
 
     inputs, out = Path(args.inputs), Path(args.out)

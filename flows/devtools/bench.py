@@ -26,8 +26,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from flows.devtools.campaign import parse_pairing
 from flows.devtools.demo.random_events import random_tournament
+from flows.verify.campaign import parse_pairing
 from transforms.fide.trf import write_trf
 
 

@@ -35,7 +35,7 @@ AS_OF = "2026-11-15"
 def swiss_event(folder: Path, players: int, done: int, seed: int, edition: str,
                 total: int = 9) -> None:
     """A Swiss event of ``players`` players, ``done`` rounds played of ``total``."""
-    from flows.cli.demo_inputs import import_trf
+    from flows.cli.import_trf import import_trf
     from flows.devtools.demo.random_events import random_tournament
     from transforms.fide.trf import write_trf
 

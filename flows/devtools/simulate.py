@@ -1,4 +1,4 @@
-"""``chessfed simulate`` — play a Swiss event's rounds with our own pairing engine and results
+"""``python -m flows.devtools.simulate EVENT`` — play a Swiss event's rounds with our own pairing engine and results
 drawn from rating expectancy (seeded), appending them to results.csv. For demos and tests:
 a real event's results come from the arbiters."""
 
@@ -7,13 +7,14 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import random
+import sys
 from pathlib import Path
 
 import polars as pl
 
 from flows import io
-from flows.devtools.demo.games import draw_game
 from flows.site.render import plural
+from flows.verify.games import draw_game
 from transforms.kinds import parse_event_config
 from transforms.swiss.rounds import pairing_rows
 
@@ -22,12 +23,13 @@ FORFEIT_RATE = 0.004
 """Share of games simulated as won by forfeit (a no-show)."""
 
 
-def add_parser(subparsers: argparse._SubParsersAction) -> None:
-    p = subparsers.add_parser("simulate", help="play a Swiss event's rounds with seeded results")
+def parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m flows.devtools.simulate",
+                                description="play a Swiss event's rounds with seeded results")
     p.add_argument("event", type=Path, help="the event folder (with event.toml)")
     p.add_argument("--through", type=int, default=None, help="last round to play (default: all)")
     p.add_argument("--seed", type=int, default=None, help="default: [swiss] simulation_seed")
-    p.set_defaults(func=run)
+    return p
 
 
 def _play(rows: pl.DataFrame, ratings: dict[str, int], rng: random.Random,
@@ -102,3 +104,7 @@ def run(args: argparse.Namespace) -> int:
     n = simulate(args.event, through=args.through, seed=args.seed)
     print(f"{args.event}: played {plural(n, 'round')}")
     return 0
+
+
+if __name__ == "__main__":
+    sys.exit(run(parser().parse_args()))

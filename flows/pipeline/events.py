@@ -16,8 +16,8 @@ from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows.kinds.registry import FLOW_KINDS, flow_kind_of
-from flows.mail import stored as mailing
 from flows.pipeline import last_good, progress, publish_folder, unchanged
+from flows.pipeline import stored_letters as mailing
 from flows.pipeline.run_index import (  # noqa: F401 - event_folders, exit_status: where callers look
     event_folders,
     exit_status,

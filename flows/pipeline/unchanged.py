@@ -141,7 +141,7 @@ def stale(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool
           today: dt.date | None = None, mail: bool = True) -> str | None:
     """Why the event must be built (a sentence for the office), or None when its published
     outputs are those this run would build (the module's docstring lists what is checked;
-    ``mail=False``: all but the mail still to send, which :mod:`flows.mail.stored` can send
+    ``mail=False``: all but the mail still to send, which :mod:`flows.pipeline.stored_letters` can send
     without building)."""
     try:
         manifest = json.loads((Path(out_dir) / "manifest.json").read_text(encoding="utf-8"))

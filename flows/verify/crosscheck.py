@@ -11,7 +11,7 @@ differs is printed; the summary gives the share of identical rounds and both eng
 Exit status 0 when every round is identical, 1 otherwise, 3 when the engine cannot be run.
 
 With ``--campaign DIR`` it runs a resumable, parallel cross-verification campaign of
-generated tournaments instead (:mod:`flows.devtools.campaign`).
+generated tournaments instead (:mod:`flows.verify.campaign`).
 
 Use it to check a new chessfed version against a FIDE-endorsed engine before an event, or to
 check another engine against chessfed. Nothing is written outside a temporary folder.
@@ -28,8 +28,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from flows.devtools import campaign
-from flows.devtools.campaign import parse_pairing
+from flows.verify import campaign
+from flows.verify.campaign import parse_pairing
 from transforms.core.model import Acceleration, DutchEdition
 
 __all__ = ["parse_pairing", "play_event", "run"]
@@ -66,7 +66,7 @@ def play_event(engine: list[str], players: int, rounds: int, seed: int, edition:
 
     import polars as pl
 
-    from flows.devtools.demo.games import draw_game
+    from flows.verify.games import draw_game
     from transforms.core.errors import NoValidPairing
     from transforms.core.model import SCORECARD_SCHEMA, Acceleration, Colour
     from transforms.fide.acceleration import acceleration_records
@@ -172,7 +172,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                    help="campaign: the other engine for the 2017 edition")
     p.add_argument("--campaign", type=Path, metavar="DIR",
                    help="run (or resume) a campaign of generated tournaments in DIR "
-                        "(see flows/devtools/campaign.py)")
+                        "(see flows/verify/campaign.py)")
     p.add_argument("--tournaments", type=int, default=100,
                    help="campaign: how many tournaments (default 100)")
     p.add_argument("--sizes", default=None,

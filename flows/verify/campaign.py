@@ -5,7 +5,7 @@
 
 FIDE's rules for endorsing a pairing program (Handbook C.04) ask for cross-verification on
 generated tournaments against another engine. A campaign plays ``--tournaments`` tournaments made by
-the generator (:mod:`flows.devtools.demo.generator`, paired by chessfed); before every round the TRF
+the generator (:mod:`flows.verify.generator`, paired by chessfed); before every round the TRF
 chessfed pairs is also given to the other engine (``ENGINE --dutch IN.trf -p OUT.txt``) and
 the two pairings (boards, colours, board order, bye) are compared.
 
@@ -53,10 +53,11 @@ from multiprocessing import get_context
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from flows.io import neutral_cell
 from flows.site.render import plural
 
 if TYPE_CHECKING:
-    from flows.devtools.demo.generator import GeneratorParams
+    from flows.verify.generator import GeneratorParams
 
 EXIT_SAME, EXIT_DIFFERENT, EXIT_USAGE = 0, 1, 2
 DEFAULT_SIZES = "9-30:70,31-100:20,101-200:8,201-400:2"
@@ -95,7 +96,7 @@ def tier_of(players: int, tiers: list[tuple[int, int, float]]) -> str:
 def tournament_params(seed: int, index: int, tiers: list[tuple[int, int, float]],
                       editions: list[str]) -> GeneratorParams:
     """Tournament ``index`` of the campaign ``seed`` (see the module's Decisions)."""
-    from flows.devtools.demo.generator import GeneratorParams
+    from flows.verify.generator import GeneratorParams
 
     rng = random.Random(f"chessfed-campaign:{seed}:{index}")
     low, high, _ = rng.choices(tiers, weights=[t[2] for t in tiers])[0]
@@ -206,7 +207,7 @@ def describe(theirs, ours) -> str:
 def play_one(index: int, params: GeneratorParams, engine: list[str], folder: str) -> Outcome:
     """Generate tournament ``index`` and compare every round with ``engine`` (runs in a
     worker process); differing rounds' files go to ``folder/differences``."""
-    from flows.devtools.demo.generator import generate
+    from flows.verify.generator import generate
 
     out = Outcome(index, params, worker=os.getpid())
     diff_dir = Path(folder) / "differences"
@@ -352,7 +353,7 @@ def run_campaign(folder: Path, *, tournaments: int, engines: dict[str, list[str]
         diffs = (folder / "differences.txt").open("a", encoding="utf-8")
 
         def finish(o: Outcome) -> None:
-            writer.writerow(o.row())
+            writer.writerow({k: neutral_cell(str(v)) for k, v in o.row().items()})
             f.flush()
             rows.append({k: str(v) for k, v in o.row().items()})
             for note in o.notes:

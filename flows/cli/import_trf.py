@@ -1,4 +1,6 @@
-"""Writes the committed demo inputs (deterministic: same files every time)."""
+"""``chessfed import-trf``: an event started or taken over from a TRF file (Swiss-Manager, Vega,
+any program that writes FIDE's format): its players.csv, results.csv and, when the folder has
+none, an event.toml saying what it took from the file and what it assumed."""
 
 from __future__ import annotations
 
@@ -7,51 +9,12 @@ from dataclasses import fields
 from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
-import polars as pl
-
 from flows import io
-from flows.devtools.demo.golden_knights import demo_files
-from flows.devtools.demo.national_junior import demo_national_junior_files
-from flows.devtools.simulate import simulate
 from transforms.core.model import Colour
-from transforms.kinds import parse_event_config
 from transforms.swiss.takeover import Basis, Setting
 
 if TYPE_CHECKING:
     from transforms.fide.trf import Tournament
-
-DEMO_NO_SHOWS = frozenset({("open", 4)})
-"""The demo's one scripted event: a no-show in round 4 of the Open (a forfeit win for White on
-the first board still to be played), so that the demo shows a forfeit in the standings, the
-crosstable, the TRF and the tie-breaks."""
-
-
-def write_demo_inputs(folder: Path) -> list[Path]:
-    nj = folder / "national-junior-2024"
-    players, associations, withdrawals, byes = demo_national_junior_files()
-    written = [
-        io.atomic_write(nj / "players.csv", players.write_csv()),
-        io.atomic_write(nj / "associations.csv", associations.write_csv()),
-        io.atomic_write(nj / "withdrawals.csv", withdrawals.write_csv()),
-        io.atomic_write(nj / "bye_requests.csv", byes.write_csv()),
-    ]
-    # The results are played by our own engine: `chessfed simulate` (seeded) through round 11.
-    (nj / "results.csv").unlink(missing_ok=True)
-    simulate(nj, no_shows=DEMO_NO_SHOWS)
-    written.append(nj / "results.csv")
-    gk = folder / "golden-knights-2019"
-    cfg = parse_event_config((gk / "event.toml").read_text(encoding="utf-8"), file=str(gk / "event.toml"))
-    assert cfg.golden_knights is not None
-    files = demo_files(cfg.golden_knights, seed=2019, event_year=cfg.event.start.year)
-    # One decision of the director (GK rule 7), so the demo shows an override at work.
-    files["overrides.csv"] = pl.DataFrame([{
-        "kind": "result", "stage": "preliminary", "section": "P02", "entry_id": "GK19-0143",
-        "opponent": "GK19-0144", "value": "1/2-1/2",
-        "note": "adjudicated a draw by the CCD on appeal (demo)"}])
-    for name, frame in files.items():
-        written.append(io.atomic_write(gk / name, frame.write_csv()))
-    return written
-
 
 class Imported(NamedTuple):
     """What :func:`take_over_trf` did."""

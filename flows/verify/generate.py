@@ -7,7 +7,7 @@
 FIDE's endorsement of a pairing program asks for a random tournament generator whose output
 is reproducible from a seed: the same parameters and seed write the same file, byte for byte.
 Rates are probabilities (0..1): a draw per game, a forfeit per game, a half-point bye per
-player and round, a withdrawal per player and round (the rules: :mod:`flows.devtools.demo.generator`).
+player and round, a withdrawal per player and round (the rules: :mod:`flows.verify.generator`).
 Without ``-o`` the file goes to standard output.
 
 Exit status: 0 written; 1 written, but a round had no valid pairing (the file stops before
@@ -32,7 +32,7 @@ def add_parser(subparsers) -> None:
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    from flows.devtools.demo.generator import GeneratorParams
+    from flows.verify.generator import GeneratorParams
 
     d = GeneratorParams()
     p.add_argument("--players", type=int, default=d.players)
@@ -51,7 +51,7 @@ def _arguments(p: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from flows.devtools.demo.generator import GeneratorParams, generate
+    from flows.verify.generator import GeneratorParams, generate
 
     params = GeneratorParams(players=args.players, rounds=args.rounds,
                              rating_min=args.rating_min, rating_max=args.rating_max,

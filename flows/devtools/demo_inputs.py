@@ -1,0 +1,57 @@
+"""Writes the committed demo inputs (deterministic: same files every time): ``make
+demo-inputs`` (``python -m flows.devtools.demo_inputs inputs``)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import polars as pl
+
+from flows import io
+from flows.devtools.demo.golden_knights import demo_files
+from flows.devtools.demo.national_junior import demo_national_junior_files
+from flows.devtools.simulate import simulate
+from transforms.kinds import parse_event_config
+
+DEMO_NO_SHOWS = frozenset({("open", 4)})
+"""The demo's one scripted event: a no-show in round 4 of the Open (a forfeit win for White on
+the first board still to be played), so that the demo shows a forfeit in the standings, the
+crosstable, the TRF and the tie-breaks."""
+
+
+def write_demo_inputs(folder: Path) -> list[Path]:
+    nj = folder / "national-junior-2024"
+    players, associations, withdrawals, byes = demo_national_junior_files()
+    written = [
+        io.atomic_write(nj / "players.csv", players.write_csv()),
+        io.atomic_write(nj / "associations.csv", associations.write_csv()),
+        io.atomic_write(nj / "withdrawals.csv", withdrawals.write_csv()),
+        io.atomic_write(nj / "bye_requests.csv", byes.write_csv()),
+    ]
+    # The results are played by our own engine: flows.devtools.simulate (seeded) through round 11.
+    (nj / "results.csv").unlink(missing_ok=True)
+    simulate(nj, no_shows=DEMO_NO_SHOWS)
+    written.append(nj / "results.csv")
+    gk = folder / "golden-knights-2019"
+    cfg = parse_event_config((gk / "event.toml").read_text(encoding="utf-8"), file=str(gk / "event.toml"))
+    assert cfg.golden_knights is not None
+    files = demo_files(cfg.golden_knights, seed=2019, event_year=cfg.event.start.year)
+    # One decision of the director (GK rule 7), so the demo shows an override at work.
+    files["overrides.csv"] = pl.DataFrame([{
+        "kind": "result", "stage": "preliminary", "section": "P02", "entry_id": "GK19-0143",
+        "opponent": "GK19-0144", "value": "1/2-1/2",
+        "note": "adjudicated a draw by the CCD on appeal (demo)"}])
+    for name, frame in files.items():
+        written.append(io.atomic_write(gk / name, frame.write_csv()))
+    return written
+
+
+def main(argv: list[str]) -> int:
+    for path in write_demo_inputs(Path(argv[0] if argv else "inputs")):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -226,12 +226,14 @@ def test_the_layer_check_sees_core_or_a_kind_import_a_regulation_or_a_part():
 
 
 FLOWS_LAYERS = {"flows.io": 0, "flows.site": 1, "flows.mail": 2, "flows.kinds": 3,
-                "flows.pipeline": 4, "flows.verify": 4, "flows.cli": 5}
+                "flows.parts": 4, "flows.registry": 5, "flows.pipeline": 6, "flows.verify": 6,
+                "flows.cli": 7}
 """The layers of ``flows/`` (docs/architecture.md): a module imports only modules of its own
 package and of lower layers — the command line (``cli``) the pipeline (the run and an event's
-flow) and the engine checks (``verify``), the pipeline the kinds of event (each in its home:
-its flow's build, pages and letters, listed by ``flows.kinds.registry``), a kind the letters'
-and the pages' machinery, those the I/O helpers. ``flows.devtools`` (benchmarks, demo makers:
+flow) and the engine checks (``verify``), the pipeline the registry, which lists the kinds of
+event and the rules parts (each in its home: a kind's build, pages and letters; a part's pages
+and letters, through the protocol of the kind it adds to), a kind the letters' and the pages'
+machinery, those the I/O helpers. ``flows.devtools`` (benchmarks, demo makers:
 not in the installed package) may import anything and nothing but itself imports it."""
 
 
@@ -280,13 +282,14 @@ KIND_HOMES = {"swiss": "flows.kinds.swiss", "correspondence": "flows.kinds.corre
 
 def test_no_module_outside_a_kinds_home_names_that_kind():
     """A kind lives in its home (flows/kinds/<kind>/) and registers itself there: only the
-    registry imports a home, and no module of ``flows/`` outside the homes names a kind of
+    registry and the rules parts that add to a kind (flows/parts/<part>/) import a home, and no
+    module of ``flows/`` outside the homes names a kind of
     :class:`transforms.kinds.EventKind` (the pipeline dispatches through the registry)."""
     graph = import_graph()
     found = [f"{m} imports {d}" for m, deps in sorted(graph.items()) for d in sorted(deps)
              for home in KIND_HOMES.values()
              if d.startswith(home + ".") and not m.startswith(home + ".")
-             and m != "flows.kinds.registry"]
+             and m != "flows.registry" and not m.startswith("flows.parts.")]
     assert found == []
     named = [f"{rel(p)}:{n.lineno}" for p in sources("flows") for n in ast.walk(tree(p))
              if isinstance(n, ast.Attribute) and isinstance(n.value, ast.Name)

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from flows.kinds.swiss import site
+from flows.registry import rules_parts
 from flows.site import pages, paging
 from flows.site.pages import (
     PRINTED_APART_ROWS,
@@ -186,7 +187,7 @@ def test_the_bulletin_names_the_standings_and_crosstable_pdfs(small, monkeypatch
     category's standings and crosstable print their top rows and name the PDF that holds them."""
     _, _, run = small
     sections = site.publish_results(Publication(Path("unused"), ctx=event_context(run.cfg, run.as_of)),
-                                    run, [])
+                                    run, [], rules_parts(run.cfg))
     monkeypatch.setattr(pages, "PRINTED_APART_ROWS", 60)
     printed = {s.heading: s for s in printed_bulletin(sections)}
     for c in run.categories:

@@ -40,6 +40,7 @@ from flows import io as flows_io
 from flows.kinds.swiss import ratings as swiss_ratings
 from flows.kinds.swiss.common import player_rel
 from flows.kinds.swiss.flow import publish_site
+from flows.registry import rules_parts
 from flows.site.pages import OFFICE, Publication, event_context
 from tests.test_swiss_site import Page
 from transforms.kinds import parse_event_config
@@ -101,7 +102,7 @@ def build(folder: Path, toml: str):
     raw = {n: flows_io.read_csv_strings(folder / n) for n in cfg.files if (folder / n).exists()}
     run = run_swiss(cfg, raw, DAY)
     pub = Publication(Path("unused"), ctx=event_context(cfg, DAY))
-    _bulletin, _highlights, letters = publish_site(pub, cfg, run, DAY)
+    _bulletin, _highlights, letters = publish_site(pub, cfg, run, DAY, rules_parts(cfg))
     return run, pub, letters
 
 
@@ -355,7 +356,7 @@ def demo():
     raw = {n: flows_io.read_csv_strings(NJ / n) for n in NJ_SCHEMAS if (NJ / n).exists()}
     run = run_swiss(cfg, raw, cfg.event.as_of)
     pub = Publication(Path("unused"), ctx=event_context(cfg, run.as_of))
-    _bulletin, _highlights, _letters = publish_site(pub, cfg, run, run.as_of)
+    _bulletin, _highlights, _letters = publish_site(pub, cfg, run, run.as_of, rules_parts(cfg))
     return run, pub
 
 
@@ -432,7 +433,7 @@ def test_the_event_home_says_which_lists_the_event_is_rated_for(rated, plain):
 def test_the_final_letter_gives_the_events_rating_change(demo):
     run, _pub = demo
     from flows.kinds.swiss.letters import swiss_letters
-    letters, _ = swiss_letters(run, run.as_of)
+    letters, _ = swiss_letters(run, run.as_of, rules_parts(run.cfg))
     c = run.category("open")
     fide = {r["sno"]: r for r in c.ratings["FIDE"].players.iter_rows(named=True)}
     p = fide[10]

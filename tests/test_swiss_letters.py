@@ -16,6 +16,7 @@ import pytest
 from flows import io as flows_io
 from flows.kinds.swiss.letters import swiss_letters
 from flows.mail.letters import address_problem, html_body, text_body
+from flows.registry import rules_parts
 from flows.site.present import fmt
 from transforms.core.money import amount_text
 from transforms.kinds import parse_event_config
@@ -43,7 +44,7 @@ def raw_inputs(through: int | None = None, players=None, associations=None, resu
 
 def build(through: int | None = None, as_of: dt.date | None = None, **changes):
     run = run_swiss(CFG, raw_inputs(through, **changes), as_of or CFG.event.as_of)
-    letters, skipped = swiss_letters(run, as_of or CFG.event.as_of)
+    letters, skipped = swiss_letters(run, as_of or CFG.event.as_of, rules_parts(CFG))
     return run, {x.key: x for x in letters}, skipped
 
 

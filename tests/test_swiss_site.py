@@ -19,7 +19,7 @@ import pytest
 from flows import io as flows_io
 from flows.kinds.swiss import site
 from flows.kinds.swiss.common import own_result, player_rel
-from flows.kinds.swiss.pages import entries
+from flows.registry import rules_parts
 from flows.site import render
 from flows.site.pages import (
     OFFICE,
@@ -53,13 +53,15 @@ def publish_inputs(raw: dict) -> tuple[Publication, object]:
     cfg = parse_event_config((NJ / "event.toml").read_text())
     run = run_swiss(cfg, raw, cfg.event.as_of)
     pub = Publication(Path("unused"), ctx=event_context(cfg, run.as_of))
-    entries(pub, run)
+    parts = rules_parts(cfg)
+    for part in parts:
+        part.office_pages(pub, run)
     site.publish_rounds_and_players(pub, run)
     highlights: list[str] = []
-    bulletin = site.publish_results(pub, run, highlights)
+    bulletin = site.publish_results(pub, run, highlights, parts)
     publish_validation(pub, cfg, run.findings, run.as_of)
     publish_bulletin(pub, bulletin, run.as_of)
-    site.publish_home(pub, run, highlights, run.as_of)
+    site.publish_home(pub, run, highlights, run.as_of, parts)
     return pub, run
 
 

@@ -17,6 +17,7 @@ from flows import io
 from flows.kinds.correspondence import site as gk_pages
 from flows.kinds.correspondence.flow import compute
 from flows.kinds.swiss import pages as swiss_pages
+from flows.parts.national_junior import pages as nj_pages
 from flows.site.pages import Publication, event_context
 from transforms.core.ingest import validate_files
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
@@ -61,7 +62,7 @@ def page(pub: Publication, rel: str) -> str:
 def test_nj_boarding_lump_sum_in_the_ledger_note_is_the_configured_one(swiss_run):
     run = with_swiss(swiss_run, entries={"boarding_lump_sum": Decimal(1750)})
     pub = Publication(Path("unused"), ctx=event_context(run.cfg, run.as_of))
-    swiss_pages.entries(pub, run)
+    nj_pages.entries(pub, run)
     assert "Boarding: Rs 1,750 per selected" in page(pub, "office/entries.html")
     assert "Rs 1,500" not in page(pub, "office/entries.html")
 

@@ -159,6 +159,16 @@ def test_trf_format_line_decides_the_format_over_the_records():
     assert parse_trf(text).format is TrfFormat.TRF16
 
 
+def test_trf_kept_spelling_that_is_no_format_line_is_written_as_the_format_line():
+    # a caller's Tournament whose kept spelling of the ### line is not a format line (the
+    # reader keeps only real ones): written with the canonical line, not an AttributeError
+    text = TrfFormat.TRF16.marker + "\n" + (SPEC / "scoring_3_1_0.trf").read_text()
+    t = parse_trf(text)
+    odd = replace(t, header_spelling={**t.header_spelling, "marker": "### not a format line"})
+    assert write_trf(odd).splitlines()[0] == TrfFormat.TRF16.marker
+    assert write_trf(t).splitlines()[0] == TrfFormat.TRF16.marker
+
+
 def test_trf_dutch_edition_from_092_and_192_stays():
     base = "012 T\n" + player(1, "A, a", 2000, "0.0", 1) + "\n"
     assert parse_trf("092 FIDE_DUTCH_2017\n" + base).edition is DutchEdition.RULES_2017

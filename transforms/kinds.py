@@ -114,6 +114,7 @@ def _check_swiss(tables: dict[str, Any], event: EventInfo, file: str) -> None:
 
 def _check_nj(tables: dict[str, Any], event: EventInfo, file: str) -> None:
     system = tables.get("swiss") or tables.get("round_robin")
+    assert system is not None  # (the kinds that take this part require their table)
     unknown = sorted(set(tables["entries"].categories) - {c.id for c in system.categories})
     if unknown:
         raise ConfigError(file, "entries.categories", f"{unknown[0]!r} is not a category of [swiss]")
@@ -220,7 +221,8 @@ def parse_event_config(text: str, *, file: str = "event.toml") -> EventConfig:
                        known=KNOWN - set(COMMON),
                        parts=kind.rules + (tuple(part.tables) if part else ()),
                        source=file, schedule=schedule, files=types.MappingProxyType(dict(schemas)),
-                       required_files=tuple(required), limits=limits)
+                       required_files=tuple(required), limits=limits,
+                       rules_part=part.name if part else "")
 
 
 def event_limits(table: Any, kind: KindSpec, file: str) -> InputLimits:

@@ -3,7 +3,7 @@ rulebook's registration of the kind (:class:`transforms.kinds.KindSpec`: its tab
 files) and, on this side, the one function the event's flow calls — ``assemble``: the
 rulebook's run, every page and file of the event's site and its letters, in memory — with
 what the pipeline gives it (:class:`Build`). A kind's home (``flows/kinds/<kind>/kind.py``)
-makes its :class:`FlowKind`; :mod:`flows.kinds.registry` lists them.
+makes its :class:`FlowKind`; :mod:`flows.registry` lists them.
 
 A kind imports nothing of the pipeline (``flows/pipeline/``): what it needs of the run — where
 its outputs go, its step timer, what the last run left to take again — comes in the
@@ -59,6 +59,10 @@ class Build:
     """The groups of pages the last run published (``Publication.group``), by name."""
     known_pairings: Mapping[str, Any] = field(default_factory=dict)
     """The audit's pairings the last run made, by their key."""
+    parts: tuple[object, ...] = ()
+    """The flows' side of the rules part the event chooses (its pages and letters, e.g.
+    :class:`flows.kinds.swiss.parts.SwissPart`), from :mod:`flows.registry`: the kind takes
+    those of its own type."""
 
     def publication(self, cfg: EventConfig, as_of: dt.date, *, keep: bool = False) -> Publication:
         """An empty publication of the event (its page context, timings, early PDFs; with

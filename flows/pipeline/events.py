@@ -15,7 +15,6 @@ from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
-from flows.kinds.registry import FLOW_KINDS, flow_kind_of
 from flows.pipeline import last_good, progress, publish_folder, unchanged
 from flows.pipeline import stored_letters as mailing
 from flows.pipeline.run_index import (  # noqa: F401 - event_folders, exit_status: where callers look
@@ -32,6 +31,7 @@ from flows.pipeline.tasks import (
     publish_config_error,
     write_outputs,
 )
+from flows.registry import FLOW_KINDS, flow_kind_of
 from transforms.core.errors import ConfigError
 from transforms.kinds import EventKind
 

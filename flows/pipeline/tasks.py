@@ -30,12 +30,12 @@ from prefect.utilities.annotations import quote
 
 from flows import io
 from flows.kinds.base import Build, FlowKind
-from flows.kinds.registry import flow_kind_of
 from flows.mail import messages as mail
 from flows.mail import outbox
 from flows.mail.letters import Letter, without_addresses
 from flows.pipeline import last_good, publish_folder, unchanged
 from flows.pipeline.progress import Steps
+from flows.registry import flow_kind_of, rules_parts
 from flows.site import pages, paging, render
 from flows.site.pages import OFFICE, Publication
 from transforms.core.config import EventConfig, config_finding
@@ -311,7 +311,7 @@ def _as_recorded(path: Path, entry: dict[str, Any]) -> bool:
 def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
                renderer: str, kind: FlowKind) -> State:
     """The body of an event's flow (:func:`kind_flow`: one flow per kind of
-    :mod:`flows.kinds.registry`), each step a task run of its own: the event folder's
+    :mod:`flows.registry`), each step a task run of its own: the event folder's
     fingerprint (before reading: see flows/pipeline/unchanged.py); ``read-config``,
     ``read-inputs`` (the kind's input files); the kind's ``assemble`` (its rulebook's steps —
     validation, standings, audit, pairing, prizes or the correspondence rules — then
@@ -335,7 +335,7 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
     else:
         cfg = loaded
         date = unchanged.decide_run_date(as_of, cfg.event.as_of)
-        pub, letters = kind.assemble(cfg, raw, date, build_for(kind, out_dir, renderer, step))
+        pub, letters = kind.assemble(cfg, raw, date, build_for(kind, cfg, out_dir, renderer, step))
     pub, cfg, letters = settle(pub, cfg, letters, error, event_dir, out_dir, names, date, step)
     manifest = finish(pub, cfg, event_dir, names, date, started, letters, send_mail=send_mail,
                       step=step, renderer=renderer, inputs_sha=inputs_sha)
@@ -354,15 +354,17 @@ def kind_flow(kind: FlowKind) -> Flow:
     return flow(run_kind, name=kind.flow_name, flow_run_name="{event_dir.name}")
 
 
-def build_for(kind: FlowKind, out_dir: Path, renderer: str, step: Steps, notice: str = "") -> Build:
+def build_for(kind: FlowKind, cfg: EventConfig, out_dir: Path, renderer: str, step: Steps,
+              notice: str = "") -> Build:
     """What a kind's build of the event gets from the run (:class:`flows.kinds.base.Build`):
-    its step timer, the PDFs rendered as soon as their HTML is made (:func:`early_pdfs`), and,
-    for a kind that takes them, the groups of pages and the audit's pairings the last run of
-    this program made (:func:`kept_groups`, :func:`known_pairings`)."""
+    its step timer, the PDFs rendered as soon as their HTML is made (:func:`early_pdfs`), the
+    pages and letters of the rules part the event chooses (:func:`flows.registry.rules_parts`),
+    and, for a kind that takes them, the groups of pages and the audit's pairings the last run
+    of this program made (:func:`kept_groups`, :func:`known_pairings`)."""
     program = unchanged.program_fingerprint()
     return Build(out_dir, renderer, step, notice, program, early_pdfs(out_dir, renderer),
                  kept_groups(out_dir, program) if kind.uses_last_run else {},
-                 known_pairings(out_dir) if kind.uses_last_run else {})
+                 known_pairings(out_dir) if kind.uses_last_run else {}, rules_parts(cfg))
 
 
 STATE_NAMES = {0: "Completed", 1: "Rejected rows", 3: "Held", 4: "Letters pending"}
@@ -450,7 +452,7 @@ def settle(pub: Publication | None, cfg: EventConfig | None, letters: list[Lette
     good_raw = read_inputs(last.folder, list(good_cfg.files) or names, last.suffix)
     good_kind = flow_kind_of(good_cfg.event.kind)  # the kind of the publication held
     good, _ = good_kind.assemble(good_cfg, good_raw, last.as_of, build_for(
-        good_kind, out_dir, "held", step, notice=last_good.held_notice(last)))
+        good_kind, good_cfg, out_dir, "held", step, notice=last_good.held_notice(last)))
     held = last_good.hold(good, current, last, withheld, date, current.findings)
     held.publication = last_good.record("held", last.as_of, last.state, withheld,
                                         since=last.since or date.isoformat())

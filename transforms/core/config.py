@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from email.utils import getaddresses
 from enum import Enum
-from typing import Any
+from typing import Any, ClassVar, Protocol, TypeVar
 
 from transforms.core.errors import ConfigError, Finding, Severity
 from transforms.core.model import EMAIL_ADDRESS
@@ -258,6 +258,8 @@ class EventConfig:
     and its rules part ask for them, in the input reference's order."""
     required_files: tuple[str, ...] = ()
     """Those of ``files`` the event must have."""
+    rules_part: str = ""
+    """The name of the rules part the event chooses (``[entries] rules``), "" when none."""
     limits: InputLimits = dataclasses.field(default_factory=InputLimits)
     """``[limits]``: how large its inputs may be (``players_per_category`` filled in with its
     kind's default at load)."""
@@ -350,7 +352,7 @@ def _convert(value: Any, tp: Any, *, file: str, key: str) -> Any:
         return types.MappingProxyType({
             _convert(k, kt, file=file, key=f"{key}.{k}"): _convert(v, vt, file=file, key=f"{key}.{k}")
             for k, v in value.items()})
-    if dataclasses.is_dataclass(tp):
+    if isinstance(tp, type) and dataclasses.is_dataclass(tp):
         if not isinstance(value, dict):
             raise ConfigError(file, key, f"expected a table, got {value!r}")
         return from_table(tp, value, file=file, key=key)
@@ -403,7 +405,16 @@ def _convert(value: Any, tp: Any, *, file: str, key: str) -> Any:
     raise ConfigError(file, key, f"unsupported type {tp!r} (a chessfed bug)")
 
 
-def from_table(cls: type, table: Mapping[str, Any], *, file: str, key: str) -> Any:
+class _Dataclass(Protocol):
+    """Any dataclass (what :func:`dataclasses.fields` reads)."""
+
+    __dataclass_fields__: ClassVar[dict[str, dataclasses.Field[Any]]]
+
+
+_D = TypeVar("_D", bound=_Dataclass)
+
+
+def from_table(cls: type[_D], table: Mapping[str, Any], *, file: str, key: str) -> _D:
     """DESIGN.md (configuration is data) — build the frozen dataclass ``cls`` from a TOML table.
 
     Unknown keys, missing required keys, values of the wrong type and the checks of the
@@ -470,6 +481,7 @@ def config_finding(error: ConfigError, text: str | None) -> Finding:
     Decision: the finding's file is ``event.toml`` (the folder's, whatever ``error.file``
     says) and its severity is error: nothing of the event is computed from it."""
     m = re.search(r"at line (\d+)", error.reason)
+    line: int | None
     if m:
         line = int(m.group(1))
         rows = (text or "").splitlines()

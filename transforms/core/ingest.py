@@ -18,6 +18,7 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from enum import Enum, StrEnum
+from typing import Any
 
 import polars as pl
 
@@ -124,7 +125,7 @@ def clean_cell(value: str, what: str = "a one-line value") -> tuple[str, str]:
     return cleaned, f"{' and '.join(classes)} in {what} ({details}): read as {shown!r}"
 
 
-_POLARS = {
+_POLARS: dict[ColType, pl.DataType | type[pl.DataType]] = {
     ColType.STR: pl.String, ColType.INT: pl.Int64, ColType.FLOAT: pl.Float64,
     ColType.MONEY: MONEY, ColType.DATE: pl.Date, ColType.DATETIME: pl.Datetime("us"),
     ColType.BOOL: pl.Boolean, ColType.EMAIL: pl.String,
@@ -164,7 +165,7 @@ class Vocabulary:
     """The enum whose members are the codes: their docstrings say what each code means."""
 
     @classmethod
-    def of(cls, enum: type[Enum], wordings: Mapping | None = None, *,
+    def of(cls, enum: type[Enum], wordings: Mapping[Any, object] | None = None, *,
            only: Iterable[Enum] | None = None) -> Vocabulary:
         """The members of ``enum`` (or those in ``only``), each with its wordings from
         ``wordings`` (member -> wordings, or wording -> member value as in
@@ -322,10 +323,10 @@ def cast_frame(raw: pl.DataFrame, schema: Schema) -> tuple[pl.DataFrame, list[Fi
     findings: list[Finding] = []
     header = [c for c in raw.columns if c != "line"]
     known = [c.name for c in schema.columns]
-    for c in header:
-        if c not in known and not schema.allow_extra:
-            findings.append(Finding(f, 1, c, c, Severity.WARNING,
-                                    f"unknown column {c!r}: its cells are not read (the columns of "
+    for name in header:
+        if name not in known and not schema.allow_extra:
+            findings.append(Finding(f, 1, name, name, Severity.WARNING,
+                                    f"unknown column {name!r}: its cells are not read (the columns of "
                                     f"{f}: {', '.join(known)})"))
     for c in schema.columns:
         if c.required and c.name not in header:
@@ -333,9 +334,11 @@ def cast_frame(raw: pl.DataFrame, schema: Schema) -> tuple[pl.DataFrame, list[Fi
                                     f"required column {c.name!r} is missing from the header: the "
                                     "file's rows are not used until it is added"))
     dups = [c for c in header if header.count(c) > 1]
-    for c in sorted(set(dups)):
-        findings.append(Finding(f, 1, c, c, Severity.ERROR, "column appears twice in the header"))
-    typed_schema = {"line": pl.Int64, **{c.name: _POLARS[c.type] for c in schema.columns}}
+    for name in sorted(set(dups)):
+        findings.append(Finding(f, 1, name, name, Severity.ERROR,
+                                "column appears twice in the header"))
+    typed_schema: dict[str, pl.DataType | type[pl.DataType]] = {
+        "line": pl.Int64, **{c.name: _POLARS[c.type] for c in schema.columns}}
     if any(x.severity is Severity.ERROR for x in findings):
         return pl.DataFrame(schema=typed_schema), findings
 
@@ -545,7 +548,7 @@ def crowded_categories(players: pl.DataFrame, categories: Iterable[str], limit: 
             for cat in categories if counts.get(cat, 0) > limit]
 
 
-def _values(enum) -> frozenset[str]:
+def _values(enum: type[Enum]) -> frozenset[str]:
     return frozenset(m.value for m in enum)
 
 

@@ -15,6 +15,10 @@ from typing import TYPE_CHECKING, NamedTuple
 if TYPE_CHECKING:
     import polars as pl
 
+    MONEY: pl.Decimal
+    SCORECARD_SCHEMA: dict[str, pl.DataType]
+    # (both built on first use by the module's __getattr__ below)
+
 
 class Colour(StrEnum):
     """The colour a player had (or was assigned) in a round."""
@@ -256,7 +260,7 @@ trip is lossless; null for byes); ``points`` is what the round scored for the st
 ``kind`` is a :class:`Kind` value. Exactly one row per (sno, round) for every round so far."""
 
 
-def __getattr__(name: str):
+def __getattr__(name: str) -> object:
     """``SCORECARD_SCHEMA`` (column → polars type) and ``MONEY`` (the frame type of every amount:
     a decimal with two places, so fees, payments and prizes add up exactly) are built on first
     use, so that the pairing engine's command line starts without loading polars."""

@@ -25,7 +25,7 @@ def grouped(amount: Decimal | float | int, currency: str) -> str:
     s = str(abs(whole))
     if len(s) > 3:
         head, tail = s[:-3], s[-3:]
-        groups = []
+        groups: list[str] = []
         while len(head) > 2:
             groups.insert(0, head[-2:])
             head = head[:-2]

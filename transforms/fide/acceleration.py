@@ -149,7 +149,8 @@ def virtual_points(t: Tournament, *, source: str = "<trf>",
         except _BadField as e:
             raise InputError(source, lineno, e.column, line, e.reason) from None
 
-        def err(column: str, reason: str, lineno=lineno, line=line) -> InputError:
+        def err(column: str, reason: str, lineno: int | None = lineno,
+                line: str = line) -> InputError:
             return InputError(source, lineno, column, line, reason)
 
         if xxa is not None:

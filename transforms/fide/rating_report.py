@@ -30,7 +30,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 
 import polars as pl
@@ -202,7 +202,11 @@ def check_rating_report(t: Tournament, *, source: str = "") -> list[Finding]:
     return sorted(out, key=lambda f: (f.line is not None, f.line or 0))
 
 
-def _check_header(t: Tournament, add) -> None:
+_Add = Callable[[str, str, Severity, str], None]
+"""How a check reports a finding: record key, column, severity, reason."""
+
+
+def _check_header(t: Tournament, add: _Add) -> None:
     h = t.header
     required = (("012", t.name, "012 tournament name"), ("022", h.city, "022 city"),
                 ("032", h.federation, "032 federation"), ("042", h.start, "042 date of start"),
@@ -265,7 +269,7 @@ def _check_header(t: Tournament, add) -> None:
                 add(tag, what, Severity.WARNING, f"{what} is missing: mandatory for title events")
 
 
-def _check_players(t: Tournament, add) -> None:
+def _check_players(t: Tournament, add: _Add) -> None:
     ids = Counter(p.fide_id for p in t.players if p.fide_id)
     n = len(t.players)
     for p in t.players:
@@ -307,7 +311,7 @@ def _check_players(t: Tournament, add) -> None:
                 f"{who} has no rank (1-{n}): the rank is mandatory for the rating report")
 
 
-def _check_games(t: Tournament, add) -> None:
+def _check_games(t: Tournament, add: _Add) -> None:
     """Both lines of a game say the same: opponents, colours, results."""
     rows = {(r[1], r[0]): r for r in t.card_rows}
     for (sno, rnd), (_, _, opp, colour, points, kind) in sorted(rows.items()):

@@ -15,6 +15,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 from enum import StrEnum
+from typing import Any
 
 import polars as pl
 
@@ -82,7 +83,7 @@ def allocate_prizes(ranking: pl.DataFrame, prize_table: Sequence[Decimal | float
     cent = Decimal("0.01")
     df = ranking.sort(["rank", "sno"]).with_row_index("place", offset=1)
     rows = []
-    groups: dict[int, list[dict]] = {}
+    groups: dict[int, list[dict[str, Any]]] = {}
     for r in df.iter_rows(named=True):
         groups.setdefault(r["rank"], []).append(r)
     for members in groups.values():
@@ -102,8 +103,9 @@ def allocate_prizes(ranking: pl.DataFrame, prize_table: Sequence[Decimal | float
         for m, a in zip(members, amounts, strict=True):
             rows.append({"place": m["place"], "sno": m["sno"], "name": m.get("name", ""),
                          "points": m["points"], "amount": a.quantize(cent), "flag": flag})
-    schema = {"place": pl.Int32, "sno": pl.Int32, "name": pl.String, "points": pl.Float64,
-              "amount": pl.Decimal(12, 2), "flag": pl.String}
+    schema: dict[str, pl.DataType | type[pl.DataType]] = {
+        "place": pl.Int32, "sno": pl.Int32, "name": pl.String, "points": pl.Float64,
+        "amount": pl.Decimal(12, 2), "flag": pl.String}
     return pl.DataFrame(rows, schema=schema).sort("place")
 
 

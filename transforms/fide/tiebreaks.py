@@ -83,6 +83,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import Any, cast
 
 import polars as pl
 
@@ -182,7 +183,7 @@ def prepare_card(scorecard: pl.DataFrame, snos: pl.Series, rounds: int) -> pl.Da
     (16.1.1), ``cat5`` (16.2.5: a requested bye followed only by VURs, or in the last round),
     ``score`` (the player's total), ``score_before`` (the score before the round).
     """
-    card = scorecard.select(list(SCORECARD_SCHEMA)).cast(SCORECARD_SCHEMA)
+    card = scorecard.select(list(SCORECARD_SCHEMA)).cast(SCORECARD_SCHEMA)  # type: ignore[arg-type]  # polars#14468: cast() rejects a dict[str, DataType] variable
     card = card.filter(pl.col("round") <= rounds)
     grid = (pl.DataFrame({"sno": snos.unique().sort().cast(pl.Int32)})
             .join(pl.DataFrame({"round": pl.int_range(1, rounds + 1, eager=True, dtype=pl.Int32)}),
@@ -528,6 +529,7 @@ def _performance(ctx: Context) -> pl.DataFrame:
         ratings = [int(r) for r in g["opp_rating"]]
         score100 = round(sum(g["points"]) * 100)
         tpr = aro_plus_dp(ratings, score100 / 100)
+        assert tpr is not None  # (a group has at least one rated game)
         if score100 == 0:
             ptp = min(ratings) - 800
         else:
@@ -620,7 +622,7 @@ def direct_encounter(ctx: Context, mod: Modifier) -> TiebreakResult:
         members_of.setdefault(grp, []).append(s)
     places: dict[int, float] = {}
     positions: dict[int, int] = {}
-    summary: list[dict] = []
+    summary: list[dict[str, Any]] = []
     for grp in sorted(members_of):
         snos = sorted(members_of[grp])
         order = _de_order(snos, pair_pts, ctx.round_robin)
@@ -821,7 +823,7 @@ def evaluate_tiebreaks(scorecard: pl.DataFrame, players: pl.DataFrame, codes: Se
     if dupes:
         raise UnknownTiebreak(dupes[0], reason=f"tie-break {dupes[0]!r} is listed twice")
     if rounds is None:
-        rounds = int(scorecard["round"].max() or 0) if scorecard.height else 0
+        rounds = int(cast("int | None", scorecard["round"].max()) or 0) if scorecard.height else 0
     snos = pl.concat([players["sno"].cast(pl.Int32), scorecard["sno"].cast(pl.Int32)])
     card = prepare_card(scorecard, snos, rounds)
     ctx = Context(card, players.select("sno", "rating") if "rating" in players.columns

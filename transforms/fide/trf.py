@@ -60,14 +60,14 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from enum import StrEnum
 from functools import cached_property
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from transforms.core.errors import InputError
-from transforms.core.model import SCORECARD_COLUMNS, Colour, DutchEdition, Kind
+from transforms.core.model import Colour, DutchEdition, Kind
 
 if TYPE_CHECKING:
     import polars as pl
@@ -320,6 +320,41 @@ _HEADER_TAGS = {"022": "city", "032": "federation", "042": "start", "052": "end"
 """The one-value text records (092 and 192 also name the edition; 112, 132, 202, 212 are lists)."""
 
 
+CardRow = tuple[int, int, int | None, str | None, float, str]
+"""A scorecard row as a tuple, in ``SCORECARD_COLUMNS`` order: round, sno, opponent (None for
+byes and absences), colour (``w``/``b``; None for byes), points, kind (a :class:`Kind`
+value)."""
+
+
+class CardRecord(TypedDict):
+    """A scorecard row by column name (a :data:`CardRow`; :func:`card_record`), as the round
+    entries are read and written."""
+
+    round: int
+    sno: int
+    opponent: int | None
+    colour: str | None
+    points: float
+    kind: str
+
+
+def card_record(r: CardRow) -> CardRecord:
+    """FIDE C.04 Annex 2 — a scorecard row by column name, as a round entry is read (its
+    points a float)."""
+    rnd, sno, opponent, colour, points, kind = r
+    return {"round": rnd, "sno": sno, "opponent": opponent, "colour": colour,
+            "points": float(points), "kind": kind}
+
+
+class _Where(TypedDict):
+    """Where a field is read: the keyword arguments of :func:`_int_field` and
+    :func:`_points_field` that name the line."""
+
+    source: str
+    lineno: int
+    line: str
+
+
 @dataclass(frozen=True)
 class Tournament:
     """One tournament as a TRF file describes it. Equality compares every field, the
@@ -329,7 +364,7 @@ class Tournament:
     """``012`` tournament name."""
     players: tuple[TrfPlayer, ...]
     """In file order."""
-    card_rows: tuple[tuple, ...]
+    card_rows: tuple[CardRow, ...]
     """The scorecard: one row per player per round present on the player's line, as
     tuples in ``SCORECARD_COLUMNS`` order (:attr:`scorecard` is the same as a frame)."""
     total_rounds: int | None = None
@@ -442,7 +477,7 @@ class Tournament:
         keep = [row for row in self.card_rows if row[0] < round_no or (
             row[0] == round_no and row[5] in not_paired and row[2] is None)]
         present = {row[1] for row in self.card_rows if row[0] == round_no}
-        absent = [(round_no, p.sno, None, None, 0.0, str(Kind.ABSENT))
+        absent: list[CardRow] = [(round_no, p.sno, None, None, 0.0, str(Kind.ABSENT))
                   for p in self.players if p.sno not in present]
         return replace(self, card_rows=tuple(keep + absent))
 
@@ -459,7 +494,7 @@ class Tournament:
         return n, self.lines[n - 1]
 
 
-def recorded_pairing(card_rows: Iterable[tuple], round_no: int) -> set[tuple[int, int | None]]:
+def recorded_pairing(card_rows: Iterable[CardRow], round_no: int) -> set[tuple[int, int | None]]:
     """FIDE C.04.3 — the pairing a recorded round had, from scorecard rows
     (``SCORECARD_COLUMNS`` order): (white, black) per game, forfeits included (they were
     paired), and (sno, None) for the pairing-allocated bye."""
@@ -474,7 +509,7 @@ def recorded_pairing(card_rows: Iterable[tuple], round_no: int) -> set[tuple[int
     return out
 
 
-def _sorted_rows(rows: tuple[tuple, ...]) -> list[tuple]:
+def _sorted_rows(rows: tuple[CardRow, ...]) -> list[CardRow]:
     return sorted(rows, key=lambda r: (r[1], r[0]))
 
 
@@ -505,7 +540,7 @@ def _points_field(text: str, *, source: str, lineno: int, column: str, line: str
 
 
 def _parse_entry(raw: str, sno: int, rnd: int, *, source: str, lineno: int,
-                 line: str, scoring: PointSystem = DEFAULT_POINTS) -> dict[str, object]:
+                 line: str, scoring: PointSystem = DEFAULT_POINTS) -> CardRecord:
     """One 10-column round entry (columns 92-99 for round 1) → a scorecard row."""
     col = f"round {rnd}"
     opp_t, colour_t, result_t = raw[0:4], raw[5:6] or " ", raw[7:8] or " "
@@ -518,8 +553,8 @@ def _parse_entry(raw: str, sno: int, rnd: int, *, source: str, lineno: int,
         raise _err(source, lineno, col, line, f"colour {colour_t!r} is not w, b or -")
     if code not in _RESULT_CODES:
         raise _err(source, lineno, col, line, f"result {result_t!r} is not a TRF result code")
-    row: dict[str, object] = {"round": rnd, "sno": sno, "opponent": None, "colour": None,
-                              "points": 0.0, "kind": None}
+    row: CardRecord = {"round": rnd, "sno": sno, "opponent": None, "colour": None,
+                       "points": 0.0, "kind": ""}  # (kind: set on every path below)
     if code in _BYE_CODE_KIND:
         if opp not in (0, sno):
             raise _err(source, lineno, col, line, f"bye {code!r} with an opponent ({opp})")
@@ -549,7 +584,7 @@ def _parse_entry(raw: str, sno: int, rnd: int, *, source: str, lineno: int,
     return row
 
 
-def _render_entry(row: Mapping[str, object], scoring: PointSystem = DEFAULT_POINTS) -> str:
+def _render_entry(row: CardRecord, scoring: PointSystem = DEFAULT_POINTS) -> str:
     kind = Kind(row["kind"])
     if kind in _KIND_BYE_CODE:
         return f"0000 - {_KIND_BYE_CODE[kind]}"
@@ -708,7 +743,7 @@ def parse_trf(text: str, *, source: str = "<trf>") -> Tournament:
     total_rounds: int | None = None
     initial: Colour | None = None
     edition: DutchEdition | None = None
-    header: dict[str, object] = {}
+    header: dict[str, Any] = {}  # TrfHeader's fields by name
     deputies: list[str] = []
     forbidden: list[ForbiddenPairs] = []
     byes: list[ByeRequest] = []
@@ -718,7 +753,7 @@ def parse_trf(text: str, *, source: str = "<trf>") -> Tournament:
     layout: list[str] = []
     line_of: dict[str, int] = {}
     players: list[TrfPlayer] = []
-    rows: list[dict[str, object]] = []
+    rows: list[CardRecord] = []
     entry_spelling: dict[tuple[int, int], str] = {}
     seen: dict[int, int] = {}
     fmt: TrfFormat | None = None
@@ -748,8 +783,8 @@ def parse_trf(text: str, *, source: str = "<trf>") -> Tournament:
             entry_spelling.update(pspell)
             layout.append(f"001:{player.sno}")
             line_of[f"001:{player.sno}"] = lineno
-        elif tag == "###" and _MARKER.match(line) and fmt is None:
-            fmt = TrfFormat(_MARKER.match(line).group(1))
+        elif tag == "###" and (marker := _MARKER.match(line)) and fmt is None:
+            fmt = TrfFormat(marker.group(1))
             put("marker", lineno, line)
         elif tag == "012" and "012" not in spelling:
             name = rest.strip()
@@ -846,14 +881,14 @@ def parse_trf(text: str, *, source: str = "<trf>") -> Tournament:
 
 
 def _parse_player(line: str, *, source: str, lineno: int, scoring: PointSystem = DEFAULT_POINTS
-                  ) -> tuple[TrfPlayer, list[dict[str, object]], dict[tuple[int, int], str]]:
+                  ) -> tuple[TrfPlayer, list[CardRecord], dict[tuple[int, int], str]]:
     def col(a: int, b: int) -> str:
         return line[a - 1:b]
 
     if len(line) < 8 or line[3:4] != " ":
         raise _err(source, lineno, "start number", line, "a 001 record needs a start number "
                    "in columns 5-8")
-    kw = dict(source=source, lineno=lineno, line=line)
+    kw = _Where(source=source, lineno=lineno, line=line)
     sno = _int_field(col(5, 8), column="start number", default=-1, **kw)
     if sno <= 0:
         raise _err(source, lineno, "start number", line, "start number missing in columns 5-8")
@@ -890,7 +925,7 @@ _PLAYER_FIELDS = ("sno", "name", "sex", "title", "rating", "fed", "fide_id", "bi
                   "rank")
 
 
-def _check_opponents(rows: list[dict[str, object]], snos: Mapping[int, int], source: str,
+def _check_opponents(rows: list[CardRecord], snos: Mapping[int, int], source: str,
                      lines: list[str]) -> None:
     """An opponent must be a player of the file (TRF16: the opponent's start number)."""
     for r in rows:
@@ -933,7 +968,9 @@ def write_trf(t: Tournament, *, format: TrfFormat | None = None) -> str:
     same_format = fmt is t.format
     blocks: dict[str, list[str]] = {}
 
-    def keep(key: str, canonical: str | None, ok) -> None:
+    # (ok: a test of the line; Callable[..., bool], as the tests are lambdas that bind a loop
+    # value as a default, which mypy cannot match against Callable[[str], bool])
+    def keep(key: str, canonical: str | None, ok: Callable[..., bool]) -> None:
         line = sp.get(key)
         if line is not None and ok(line):
             blocks[key] = [line]
@@ -941,8 +978,8 @@ def write_trf(t: Tournament, *, format: TrfFormat | None = None) -> str:
             blocks[key] = [canonical]
 
     if same_format and "marker" in sp:
-        blocks["marker"] = [sp["marker"]] if _MARKER.match(sp["marker"]).group(1) == fmt else [
-            fmt.marker]
+        marker = _MARKER.match(sp["marker"])
+        blocks["marker"] = [sp["marker"]] if marker and marker.group(1) == fmt else [fmt.marker]
     elif not (same_format and t.layout):
         blocks["marker"] = [fmt.marker]
     keep("012", f"012 {t.name}", lambda ln: ln[4:].strip() == t.name)
@@ -992,7 +1029,8 @@ def write_trf(t: Tournament, *, format: TrfFormat | None = None) -> str:
     return "\n".join(out) + "\n"
 
 
-def _write_types(t: Tournament, fmt: TrfFormat, blocks: dict[str, list[str]], keep,
+def _write_types(t: Tournament, fmt: TrfFormat, blocks: dict[str, list[str]],
+                 keep: Callable[[str, str | None, Callable[..., bool]], None],
                  from_scratch: bool) -> None:
     """092 and 192: the free text and code the header holds, and the edition: in ``192``
     for TRF-2026, else in ``092`` (or ``192`` when ``092`` holds a free text)."""
@@ -1036,9 +1074,9 @@ def _write_scoring(t: Tournament, fmt: TrfFormat, same_format: bool,
         blocks["scoring:0"] = [("162  " + "".join(f"{sym}{v:4.1f}    " for sym, v in parts)
                                 ).rstrip()]
         return
-    parts = [f"{code}={getattr(s, names[0]):g}" for code, names in _XXS.items()
+    given = [f"{code}={getattr(s, names[0]):g}" for code, names in _XXS.items()
              if len(names) == 1 and getattr(s, names[0]) != getattr(d, names[0])]
-    blocks["scoring:0"] = ["XXS " + " ".join(parts)]
+    blocks["scoring:0"] = ["XXS " + " ".join(given)]
 
 
 def _same_299(line: str, a: AbnormalPoints) -> bool:
@@ -1049,9 +1087,9 @@ def _same_299(line: str, a: AbnormalPoints) -> bool:
 
 
 def _player_lines(t: Tournament) -> list[str]:
-    by_player: dict[int, list[dict[str, object]]] = {}
+    by_player: dict[int, list[CardRecord]] = {}
     for r in _sorted_rows(t.card_rows):
-        row = dict(zip(SCORECARD_COLUMNS, r))
+        row = card_record(r)
         by_player.setdefault(int(row["sno"]), []).append(row)
     out = []
     for p in t.players:
@@ -1063,7 +1101,7 @@ def _player_lines(t: Tournament) -> list[str]:
             rnd = int(row["round"])
             raw = t.entry_spelling.get((p.sno, rnd))
             if raw is not None and _parse_entry(raw, p.sno, rnd, source="", lineno=0, line="",
-                                                scoring=t.scoring) == _row_dict(row):
+                                                scoring=t.scoring) == row:
                 entries[rnd - 1] = raw
             else:
                 entries[rnd - 1] = _render_entry(row, t.scoring)
@@ -1085,10 +1123,6 @@ def _ordered_keys(layout: tuple[str, ...], blocks: Mapping[str, list[str]]) -> l
         at = max((i + 1 for i, other in enumerate(keys) if rank[other] <= r), default=0)
         keys[at:at] = list(group)
     return keys
-
-
-def _row_dict(row: Mapping[str, object]) -> dict[str, object]:
-    return {k: (float(row[k]) if k == "points" else row[k]) for k in SCORECARD_COLUMNS}
 
 
 def _same_player(p: TrfPlayer, scoring: PointSystem = DEFAULT_POINTS) -> bool:
@@ -1129,7 +1163,7 @@ def tournament_from_scorecard(
 
     from transforms.core.model import SCORECARD_SCHEMA
 
-    card = scorecard.select(list(SCORECARD_SCHEMA)).cast(SCORECARD_SCHEMA)
+    card = scorecard.select(list(SCORECARD_SCHEMA)).cast(SCORECARD_SCHEMA)  # type: ignore[arg-type]  # polars#14468: cast() rejects a dict[str, DataType] variable
     totals = dict(card.group_by("sno").agg(pl.col("points").sum()).iter_rows())
     recs = players.to_dicts()
     if "rank" in players.columns:

@@ -31,6 +31,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
+from typing import Any
 
 import polars as pl
 
@@ -77,6 +78,8 @@ OVERRIDES_SCHEMA = {
 """rule 7 overrides (overrides.csv), see the module docstring."""
 APPLIED_SCHEMA = {**{k: v for k, v in OVERRIDES_SCHEMA.items()}, "previous": pl.String(), "applied": pl.String()}
 OVERRIDE_KINDS = tuple(k.value for k in OverrideKind)
+Override = tuple[str | None, str, dict[str, Any]]
+"""A director's decision (GK rule 7): its value, its note and its overrides.csv row."""
 STANDINGS_COLUMNS = ["entry_id", "member_id", "name", "preliminary", "semifinal", "final", "weighted_points",
                      "forfeit_losses", "completed", "prize_eligible"]
 
@@ -147,7 +150,7 @@ def _complete(df: pl.DataFrame | None, schema: dict[str, pl.DataType]) -> pl.Dat
     missing = [pl.lit(None, dtype).alias(c) for c, dtype in schema.items() if c not in df.columns]
     df = df.with_columns(missing) if missing else df
     casts = {c: t for c, t in schema.items() if df.schema[c] != t}
-    return df.cast(casts) if casts else df
+    return df.cast(casts) if casts else df  # type: ignore[arg-type]  # polars#14468: cast() rejects a dict[str, DataType] variable
 
 
 def _yes(v: str | None) -> bool | None:
@@ -157,7 +160,7 @@ def _yes(v: str | None) -> bool | None:
 
 def apply_rule_7_overrides(
     overrides: pl.DataFrame,
-) -> tuple[dict[str, dict], list[Finding]]:
+) -> tuple[dict[str, dict[Any, Override]], list[Finding]]:
     """GK rule 7 — the director's decisions are final: sort the override rows by kind.
 
     Returns {kind: {key: (value, note, row)}} for entry_status, advance, prize_eligible, prize
@@ -165,7 +168,7 @@ def apply_rule_7_overrides(
     Decision: a later row for the same key wins; an unknown kind or value is an error finding.
     """
     f: list[Finding] = []
-    out: dict[str, dict] = {k: {} for k in OVERRIDE_KINDS}
+    out: dict[str, dict[Any, Override]] = {k: {} for k in OVERRIDE_KINDS}
     for r in overrides.sort("line").iter_rows(named=True):
         kind = (r["kind"] or "").strip()
         if kind not in OVERRIDE_KINDS:
@@ -219,8 +222,8 @@ def run_golden_knights(
     Decision: sections are proposed only from the pairing start (1 Jan of the event year, rule 9).
     """
     findings: list[Finding] = []
-    applied: list[dict] = []
-    review: list[tuple] = []
+    applied: list[dict[str, Any]] = []
+    review: list[tuple[Any, ...]] = []  # REVIEW_SCHEMA's columns
     members = _complete(members, INPUT_SCHEMAS["members"])
     entries = _complete(entries, INPUT_SCHEMAS["entries"])
     sections = _complete(sections, INPUT_SCHEMAS["sections"])
@@ -250,7 +253,7 @@ def run_golden_knights(
             reason=pl.when(pl.col("entry_id") == eid).then(pl.lit(f"director's decision (rule 7): {note}"))
             .otherwise("reason"),
         )
-    entries_out = judged.select(list(ENTRY_STATUS_SCHEMA)).cast(ENTRY_STATUS_SCHEMA)
+    entries_out = judged.select(list(ENTRY_STATUS_SCHEMA)).cast(ENTRY_STATUS_SCHEMA)  # type: ignore[arg-type]  # polars#14468: cast() rejects a dict[str, DataType] variable
     accepted = set(judged.filter(pl.col("status") == ACCEPTED)["entry_id"].to_list())
     people = judged.unique("entry_id", keep="first").select("entry_id", "member_id").join(
         members.select("member_id", "name", "rating").unique("member_id", keep="first"), on="member_id", how="left")
@@ -304,9 +307,11 @@ def run_golden_knights(
         # Decision: a stage is complete when the stages before it are, it has sections, all
         # of them are complete and no new section of it is proposed.
         stage_done = prev_done and prop.is_empty() and not sc.is_empty() and bool(sc["section_complete"].all())
-        if stage is not Stage.FINAL:
+        if stage.next is not None:  # (not the final)
             nxt = stage.next.value
-            adv = {e: (_yes(v), note) for (s, e), (v, note, _) in director["advance"].items() if s == st}
+            # (each value is yes or no: apply_rule_7_overrides checked it)
+            adv = {e: (yes, note) for (s, e), (v, note, _) in director["advance"].items()
+                   if s == st and (yes := _yes(v)) is not None}
             q = rule_3_advancement(
                 rules, st, sc, people.select("entry_id", "member_id", "rating"), stage_complete=stage_done,
                 next_stage_entries=set(seated.filter(pl.col("stage") == nxt)["entry_id"].to_list()),
@@ -335,7 +340,7 @@ def run_golden_knights(
                           on="entry_id", how="left").iter_rows(named=True):
         findings.append(Finding(r["file"] or "entries.csv", r["line"], "entry_id", r["entry_id"], Severity.WARNING,
                                 f"waiting for a {r['stage']} section of {rules.section_size} (rule 2)"))
-    qualifiers = pl.concat(qual_parts).cast(QUALIFIERS_SCHEMA) if qual_parts else pl.DataFrame(schema=QUALIFIERS_SCHEMA)
+    qualifiers = pl.concat(qual_parts).cast(QUALIFIERS_SCHEMA) if qual_parts else pl.DataFrame(schema=QUALIFIERS_SCHEMA)  # type: ignore[arg-type]  # polars#14468: cast() rejects a dict[str, DataType] variable
     final_exists = not seated.filter(pl.col("stage") == Stage.FINAL.value).is_empty()
     event_complete = (prev_done and final_exists and proposed.is_empty()
                       and waiting.filter(pl.col("stage") != Stage.PRELIMINARY.value).is_empty())
@@ -346,7 +351,8 @@ def run_golden_knights(
     ])
 
     # --- standings, prizes, awards (rules 4, 5, 6) ---
-    pe = {e: (_yes(v), note) for e, (v, note, _) in director["prize_eligible"].items()}
+    pe = {e: (yes, note) for e, (v, note, _) in director["prize_eligible"].items()
+          if (yes := _yes(v)) is not None}  # (each yes or no: checked)
     standings = rule_4_standings(rules, card, scores, people, pe)
     for _e, (v, _note, row) in director["prize_eligible"].items():
         applied.append({**row, "previous": None, "applied": v})
@@ -394,10 +400,12 @@ def run_golden_knights(
     )
 
 
-def _prize_overrides(prizes: pl.DataFrame, standings: pl.DataFrame, over: dict, applied: list[dict]) -> pl.DataFrame:
+def _prize_overrides(prizes: pl.DataFrame, standings: pl.DataFrame, over: dict[Any, Override],
+                     applied: list[dict[str, Any]]) -> pl.DataFrame:
     """GK rule 7 — "the distribution of prizes": the director's amount replaces the computed one."""
     rows = {r["entry_id"]: r for r in prizes.iter_rows(named=True)}
     for e, (v, _note, row) in over.items():
+        assert v is not None  # (an amount: apply_rule_7_overrides checked it)
         amount = Decimal(v).quantize(Decimal("0.01"))
         prev = rows.get(e, {}).get("amount")
         applied.append({**row, "previous": None if prev is None else str(prev), "applied": str(amount)})

@@ -78,7 +78,7 @@ def rule_6_stage_record(rules: GKRules, card: pl.DataFrame) -> pl.DataFrame:
     )
     order = {s.value: i for i, s in enumerate(Stage)}
     return out.sort("entry_id", pl.col("stage").replace_strict(order, default=9)).select(
-        list(STAGE_RECORD_SCHEMA)).cast(STAGE_RECORD_SCHEMA)
+        list(STAGE_RECORD_SCHEMA)).cast(STAGE_RECORD_SCHEMA)  # type: ignore[arg-type]  # polars#14468: cast() rejects a dict[str, DataType] variable
 
 
 def rule_4_standings(
@@ -225,4 +225,4 @@ def rule_4_awards(rules: GKRules, qualifiers: pl.DataFrame, standings: pl.DataFr
         standings.filter(pl.col("prize_eligible")).select("entry_id", "member_id", award=pl.lit(PIN), value=pl.lit("")),
         prizes.filter(pl.col("place") == 1).select("entry_id", "member_id", award=pl.lit(CHAMPION), value=pl.lit("")),
     ]
-    return pl.concat([p.cast(AWARDS_SCHEMA) for p in parts]).sort("award", "entry_id")
+    return pl.concat([p.cast(AWARDS_SCHEMA) for p in parts]).sort("award", "entry_id")  # type: ignore[arg-type]  # polars#14468: cast() rejects a dict[str, DataType] variable

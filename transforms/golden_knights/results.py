@@ -3,10 +3,13 @@ result decisions, section scores and crosstables."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
-from transforms.core.model import GAME_RESULTS, Kind, ResultCode
+from transforms.core.model import GAME_RESULTS, Kind, ResultCode, Side
 from transforms.golden_knights.rules import GKRules, Stage
 
 GAMES_SCHEMA = {
@@ -70,7 +73,7 @@ def section_games(
     ks = known_sections.with_columns(_s=pl.lit(True))
     g = g.join(ks, on=["stage", "section"], how="left").join(in_w, on=["stage", "section", "white"], how="left") \
         .join(in_b, on=["stage", "section", "black"], how="left").sort("line")
-    keep = []
+    keep: list[tuple[Any, ...]] = []  # GAMES_SCHEMA's columns
     seen: dict[tuple[str, str, str, str], tuple[int, str, str | None]] = {}
     for r in g.iter_rows(named=True):
         line, reason, col, val = r["line"], None, "", ""
@@ -104,11 +107,11 @@ def section_games(
         keep.append((r["stage"], r["section"], r["white"], r["black"], r["result"], r["ended"], line, "games"))
     sched = section_schedule(rules, seated)
     scheduled_white = set()
-    for r in sched.iter_rows():
-        scheduled_white.add((r[0], r[1], r[2], r[3]))
-        key = (r[0], r[1], *sorted((r[2], r[3])))
+    for row in sched.iter_rows():
+        scheduled_white.add((row[0], row[1], row[2], row[3]))
+        key = (row[0], row[1], *sorted((row[2], row[3])))
         if key not in seen:
-            keep.append((*r, None, None, None, "schedule"))
+            keep.append((*row, None, None, None, "schedule"))
     whites: dict[tuple[str, str], int] = {}
     for stage, _section, white, *_ in keep:
         whites[(stage, white)] = whites.get((stage, white), 0) + 1
@@ -126,7 +129,7 @@ def section_games(
     return pl.DataFrame(keep, schema=GAMES_SCHEMA, orient="row"), f
 
 
-def _no_game(file: str, o: dict, games: list[dict], then: str) -> Finding:
+def _no_game(file: str, o: dict[str, Any], games: list[dict[str, Any]], then: str) -> Finding:
     """A row naming a game (stage, section, entry_id, opponent) that the section does not have:
     the column at fault is the entry that does not play in that section, else the opponent."""
     playing = {(g["stage"], g["section"], p) for g in games for p in (g["white"], g["black"])}
@@ -195,7 +198,7 @@ def rule_12_rulings(
 
 def rule_7_result_overrides(
     games: pl.DataFrame, overrides: pl.DataFrame
-) -> tuple[pl.DataFrame, list[dict], list[Finding]]:
+) -> tuple[pl.DataFrame, list[dict[str, Any]], list[Finding]]:
     """GK rule 7 — the director's adjudications win over recorded results and rulings.
 
     Override rows with ``kind == "result"``: stage, section, entry_id, opponent, value.
@@ -236,10 +239,11 @@ def scorecard(games: pl.DataFrame) -> pl.DataFrame:
     """
     r = pl.col("result")
 
-    def side(of) -> tuple[pl.Expr, pl.Expr]:
-        points = r.replace_strict({c.value: of(c).points for c in GAME_RESULTS}, default=None,
+    def side(of: Callable[[ResultCode], Side | None]) -> tuple[pl.Expr, pl.Expr]:
+        sides = {c.value: s for c in GAME_RESULTS if (s := of(c)) is not None}  # (games: all)
+        points = r.replace_strict({v: s.points for v, s in sides.items()}, default=None,
                                   return_dtype=pl.Float64)
-        kind = r.replace_strict({c.value: of(c).kind.value for c in GAME_RESULTS}, default=None,
+        kind = r.replace_strict({v: s.kind.value for v, s in sides.items()}, default=None,
                                 return_dtype=pl.String)
         return points, kind
 
@@ -303,7 +307,7 @@ def crosstables(seated: pl.DataFrame, card: pl.DataFrame, scores: pl.DataFrame, 
         .select("stage", "section", "entry_id", "opp_seat", cell=cell)
     selfs = seats.select("stage", "section", "entry_id", opp_seat="seat", cell=pl.lit("X"))
     allc = pl.concat([c, selfs])
-    max_seat = int(seats["seat"].max() or 0)
+    max_seat = int(cast("int | None", seats["seat"].max()) or 0)
     wide = allc.pivot(on="opp_seat", index=["stage", "section", "entry_id"], values="cell",
                       on_columns=list(range(1, max_seat + 1))) if max_seat else None
     if wide is None:

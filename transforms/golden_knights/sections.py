@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
@@ -69,7 +71,7 @@ def propose_sections(
                         placed_members[s].add(member_of[e])
                         waiting.remove(e)
                         break
-    out = []
+    out: list[tuple[str, str, str | None, int]] = []  # PROPOSED_SCHEMA's columns
     for s in range(n):
         if any(e is None for e in seats[s]):  # an incomplete section is not proposed
             waiting.extend(e for e in seats[s] if e is not None)
@@ -79,7 +81,7 @@ def propose_sections(
     return proposed, pl.DataFrame({"entry_id": waiting}, schema={"entry_id": pl.String()})
 
 
-def _augment(i: int, seen: set[int], pot_rows: list, order: list[int], match_sec: dict[int, int],
+def _augment(i: int, seen: set[int], pot_rows: list[tuple[Any, ...]], order: list[int], match_sec: dict[int, int],
              placed_members: list[set[str]]) -> bool:
     """Kuhn's augmenting path: seat pot entry i, moving earlier ones if needed; a section
     already holding the entry's member is never used (rule 2)."""

@@ -44,6 +44,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 from types import MappingProxyType
+from typing import TYPE_CHECKING, TypeVar
 
 import polars as pl
 
@@ -52,6 +53,9 @@ from transforms.core.ingest import unusable
 from transforms.core.model import MONEY, Gender
 from transforms.core.money import symbol
 from transforms.swiss.parts import Judged
+
+if TYPE_CHECKING:
+    from polars.expr.whenthen import ChainedThen, Then
 
 PLAYERS_FILE = "players.csv"
 _DT_FORMAT = "%Y-%m-%dT%H:%M"
@@ -236,7 +240,11 @@ one applies depends on the championship the route was earned in, which the old c
 not say."""
 
 
-def _frozen(mapping: Mapping) -> MappingProxyType:
+_K = TypeVar("_K")
+_V = TypeVar("_V")
+
+
+def _frozen(mapping: Mapping[_K, _V]) -> MappingProxyType[_K, _V]:
     return MappingProxyType(dict(mapping))
 
 
@@ -427,10 +435,10 @@ class JuniorEntryRules:
         for route in self.seed_titles:
             if route not in self.seed_routes:
                 raise ConfigError(file, f"seed_titles.{route}", "not a route of seed_routes")
-        unknown = sorted(set(self.girls_seed_routes) - set(self.seed_routes))
-        if unknown:
+        strays = sorted(set(self.girls_seed_routes) - set(self.seed_routes))
+        if strays:
             raise ConfigError(
-                file, "girls_seed_routes", f"not routes of seed_routes: {unknown!r}"
+                file, "girls_seed_routes", f"not routes of seed_routes: {strays!r}"
             )
         valid_types = {t.value for t in EntryType}
         for key in (
@@ -606,7 +614,8 @@ def seeded_route(rules: JuniorEntryRules) -> pl.Expr:
     seeded = pl.col("entry_type") == EntryType.SEEDED
     reason = pl.col("seed_reason")
     routes = list(rules.seed_routes)
-    expr = pl.when(seeded & (reason == "")).then(pl.lit("seeded entry without a seed_reason"))
+    expr: Then | ChainedThen = pl.when(seeded & (reason == "")).then(
+        pl.lit("seeded entry without a seed_reason"))
     for old, new in RETIRED_SEED_REASONS.items():
         if old in rules.seed_routes:
             continue

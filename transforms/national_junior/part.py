@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import polars as pl
 
 from transforms.core.errors import ConfigError, Finding
+from transforms.core.model import DutchEdition
 from transforms.fide.dutch.state import Board
 from transforms.fide.trf import Tournament
 from transforms.national_junior.draw_agreement import flag_early_draws
@@ -50,7 +51,7 @@ class NationalJuniorPlay:
             return []
         return flag_early_draws(results, min_moves=self.draw_consent_before_move)
 
-    def pair(self, t: Tournament, *, round_no: int, rounds: int, edition: object,
+    def pair(self, t: Tournament, *, round_no: int, rounds: int, edition: DutchEdition,
              players: pl.DataFrame) -> tuple[list[Board], list[str]] | None:
         """NJ 2024 System of Play — the last round paired with the same-state rule on top of
         the Dutch pairing (a declared departure from C.04.3); None for every other round."""

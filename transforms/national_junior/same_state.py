@@ -29,12 +29,13 @@ Decisions (each pinned by a test in tests/test_same_state.py):
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 from transforms.core.errors import NoValidPairing
 from transforms.core.model import DutchEdition
 from transforms.fide.dutch.criteria import compatible
 from transforms.fide.dutch.engine import build_context, pair_round, played_rounds_of
-from transforms.fide.dutch.state import Board
+from transforms.fide.dutch.state import Board, Context
 from transforms.fide.trf import Tournament
 
 POINT = 10
@@ -51,7 +52,7 @@ def top_half(scores: dict[int, int]) -> set[int]:
 
 
 def pair_round_same_state(t: Tournament, states: dict[int, str], *,
-                          edition: str | None = None,
+                          edition: DutchEdition | str | None = None,
                           names: dict[int, str] | None = None) -> tuple[list[Board], list[str]]:
     """National Junior 2024 "System of Play" — Dutch pairing of the next round without
     same-state games among the top 50% in the last round; returns the boards and a log.
@@ -126,7 +127,8 @@ def pair_round_same_state(t: Tournament, states: dict[int, str], *,
     return boards, log
 
 
-def _has_same_state_candidate(s: int, same_state, scores, ctx) -> bool:
+def _has_same_state_candidate(s: int, same_state: set[frozenset[int]], scores: dict[int, int],
+                              ctx: Context) -> bool:
     """Is there a same-state opponent within 1 point that the absolute criteria allow?"""
     me = next(p for p in ctx.players if p.sno == s)
     for pair in same_state:
@@ -142,12 +144,13 @@ def _pts(tenths: int) -> str:
     return f"{tenths / POINT:g}"
 
 
-def _fmt(board: Board, who) -> str:
+def _fmt(board: Board, who: Callable[[int | None], str]) -> str:
     w, b = board
     return f"{who(w)} - {who(b)}"
 
 
-def _old(board: Board, plain: list[Board], states: dict[int, str], who) -> str:
+def _old(board: Board, plain: list[Board], states: dict[int, str],
+         who: Callable[[int | None], str]) -> str:
     olds = []
     for x in board:
         if x is None:

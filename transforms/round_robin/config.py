@@ -7,11 +7,11 @@ tables instead of the Dutch system (:mod:`transforms.swiss.event`)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import polars as pl
 
 from transforms.core.errors import ConfigError
+from transforms.core.model import DutchEdition
 from transforms.fide.dutch.state import Board
 from transforms.fide.tiebreaks import Edition, parse_code
 from transforms.fide.trf import Tournament
@@ -68,7 +68,7 @@ class RoundRobinConfig:
                            tiebreaks=self.tiebreaks, tiebreak_edition=self.tiebreak_edition,
                            pab_points=0.0, prizes_shared=self.prizes_shared)
 
-    def pair(self, t: Tournament, *, round_no: int, rounds: int, edition: Any,
+    def pair(self, t: Tournament, *, round_no: int, rounds: int, edition: DutchEdition,
              players: pl.DataFrame) -> tuple[list[Board], list[str]] | None:
         """FIDE C.05 Annex 1 — round ``round_no`` of the category as the Berger table pairs its
         start numbers (the second cycle of a double round robin with the colours reversed);
@@ -77,7 +77,7 @@ class RoundRobinConfig:
         n = players.height
         if n < 2:
             return [], []
-        boards = [(b.white, b.black) for b in berger_table(n, double=self.cycles == 2)
+        boards: list[Board] = [(b.white, b.black) for b in berger_table(n, double=self.cycles == 2)
                   if b.round == round_no and BYE not in (b.white, b.black)]
         return boards, []
 

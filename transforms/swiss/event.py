@@ -16,7 +16,7 @@ import datetime as dt
 import hashlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, TypedDict
 
 import polars as pl
 
@@ -63,6 +63,14 @@ class NextPairing(NamedTuple):
     """What the last-round same-state rule changed (empty when it did not apply)."""
 
 
+class AuditRow(TypedDict):
+    """A recorded round whose pairing differs from the engine's (:func:`audit`)."""
+
+    category: str
+    round: int
+    difference: str
+
+
 @dataclass
 class CategoryRun:
     """One category's state in this run."""
@@ -78,7 +86,7 @@ class CategoryRun:
     """Scorecard through ``done``."""
     rankings: dict[int, pl.DataFrame] = field(default_factory=dict)
     """Round -> standings after it (points and tie-breaks)."""
-    audit: list[dict] = field(default_factory=list)
+    audit: list[AuditRow] = field(default_factory=list)
     """Recorded rounds whose pairing differs from the engine's: category, round, difference."""
     rule_logs: dict[int, list[str]] = field(default_factory=dict)
     """Round -> what the same-state rule changed in it (recorded rounds and the new one)."""
@@ -275,7 +283,7 @@ def player_frame(players: pl.DataFrame, cfg: EventConfig) -> pl.DataFrame:
         frame = frame.with_columns(pl.col("nationality").str.to_uppercase())
     frame = frame.with_columns(pl.lit(None, dtype=t).alias(c)
                                for c, t in PLAYER_COLUMNS.items() if c not in frame.columns)
-    cats = cfg.swiss.categories if cfg.swiss is not None else ()
+    cats: tuple[Category, ...] = cfg.swiss.categories if cfg.swiss is not None else ()
     if len(cats) == 1:
         frame = frame.with_columns(pl.col("section").fill_null(cats[0].id))
     return frame
@@ -313,8 +321,9 @@ def rating_lists(cfg: EventConfig) -> RatingsConfig | None:
     """FIDE B.02 — the rating lists the event is rated for: its ``[ratings]``, else FIDE's
     list where the event reports to FIDE (``[fide_report]``), else none (a club event on its
     own ratings shows no rating change)."""
-    if cfg.ratings is not None:
-        return cfg.ratings
+    ratings: RatingsConfig | None = cfg.ratings
+    if ratings is not None:
+        return ratings
     return RatingsConfig() if cfg.fide_report is not None else None
 
 
@@ -463,7 +472,7 @@ caller's equivalent that pairs them in parallel (the flow's worker processes).""
 
 
 def audit(run: SwissRun, c: CategoryRun, mapper: Mapper = map
-          ) -> tuple[list[dict], dict[int, list[str]]]:
+          ) -> tuple[list[AuditRow], dict[int, list[str]]]:
     """FIDE C.04.3 — re-pair every complete round from its history (as ``chessfed pair -c``
     does) and list the rounds whose recorded pairing differs from the engine's; also returns
     the same-state rule's log of each round it applied to. A round whose :func:`pairing_key`
@@ -527,11 +536,11 @@ def audit_plan(run: SwissRun, c: CategoryRun
 
 
 def audit_result(run: SwissRun, c: CategoryRun, keys: dict[int, Audited],
-                 paired: dict[int, Paired]) -> tuple[list[dict], dict[int, list[str]]]:
+                 paired: dict[int, Paired]) -> tuple[list[AuditRow], dict[int, list[str]]]:
     """FIDE C.04.3 — the second half of :func:`audit`: every round's pairing compared with the
     recorded one (the differences, the rules' logs); each pairing kept in ``run.pairings``
     (a departure with the recorded pairing it departs from)."""
-    out = []
+    out: list[AuditRow] = []
     logs: dict[int, list[str]] = {}
     for r in range(1, c.done + 1):
         done = paired[r]

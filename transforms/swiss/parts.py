@@ -13,6 +13,7 @@ from typing import Any, Protocol, runtime_checkable
 import polars as pl
 
 from transforms.core.errors import Finding
+from transforms.core.model import DutchEdition
 from transforms.fide.dutch.state import Board
 from transforms.fide.trf import Tournament
 
@@ -50,5 +51,5 @@ class ResultRules(Protocol):
 class PairingRules(Protocol):
     """Rules that pair a round otherwise than the Dutch system alone (None: not this round)."""
 
-    def pair(self, t: Tournament, *, round_no: int, rounds: int, edition: Any,
+    def pair(self, t: Tournament, *, round_no: int, rounds: int, edition: DutchEdition,
              players: pl.DataFrame) -> tuple[list[Board], list[str]] | None: ...

@@ -60,9 +60,9 @@ def check_results(results: pl.DataFrame, players: pl.DataFrame, *, rounds: int,
     sec = dict(zip(players["player_id"], players["section"]))
     withdrawn = ({} if withdrawals is None else
                  dict(zip(withdrawals["player_id"], withdrawals["from_round"])))
-    seen_board: dict[tuple, int] = {}
-    seen_player: dict[tuple, int] = {}
-    seen_game: dict[tuple, tuple[int, str | None]] = {}
+    seen_board: dict[tuple[object, ...], int] = {}
+    seen_player: dict[tuple[object, ...], int] = {}
+    seen_game: dict[tuple[object, ...], tuple[int, str | None]] = {}
     for row in results.iter_rows(named=True):
         line, w, b, res, rnd = row["line"], row["white_id"], row["black_id"], row["result"], row["round"]
 
@@ -149,7 +149,7 @@ def scorecard_from_results(results: pl.DataFrame, snos: pl.DataFrame, *, through
     ).cast({"w": pl.Int32, "b": pl.Int32})  # also a category without players (empty mapping)
     wpts = {c.value: c.white.points for c in ResultCode} | {ResultCode.PAB.value: pab_points}
     wkind = {c.value: c.white.kind.value for c in ResultCode}
-    games = [c for c in ResultCode if c.black is not None]
+    games = [(c.value, c.black) for c in ResultCode if c.black is not None]
     white = r.select(
         pl.col("round").cast(pl.Int32), pl.col("w").alias("sno"), pl.col("b").alias("opponent"),
         pl.when(pl.col("b").is_null()).then(None).otherwise(pl.lit("w")).alias("colour"),
@@ -160,12 +160,12 @@ def scorecard_from_results(results: pl.DataFrame, snos: pl.DataFrame, *, through
     black = g.select(
         pl.col("round").cast(pl.Int32), pl.col("b").alias("sno"), pl.col("w").alias("opponent"),
         pl.lit("b").alias("colour"),
-        pl.col("result").replace_strict({c.value: c.black.points for c in games}, return_dtype=pl.Float64)
+        pl.col("result").replace_strict({v: side.points for v, side in games}, return_dtype=pl.Float64)
         .alias("points"),
-        pl.col("result").replace_strict({c.value: c.black.kind.value for c in games}, return_dtype=pl.String)
+        pl.col("result").replace_strict({v: side.kind.value for v, side in games}, return_dtype=pl.String)
         .alias("kind"),
     )
-    rows = pl.concat([white, black]).cast(SCORECARD_SCHEMA)
+    rows = pl.concat([white, black]).cast(SCORECARD_SCHEMA)  # type: ignore[arg-type]  # polars#14468: cast() rejects a dict[str, DataType] variable
     grid = (pl.DataFrame({"sno": snos["sno"].cast(pl.Int32)})
             .join(pl.DataFrame({"round": pl.int_range(1, through_round + 1, eager=True, dtype=pl.Int32)}),
                   how="cross"))
@@ -173,7 +173,7 @@ def scorecard_from_results(results: pl.DataFrame, snos: pl.DataFrame, *, through
         pl.lit(None, pl.Int32).alias("opponent"), pl.lit(None, pl.String).alias("colour"),
         pl.lit(0.0).alias("points"), pl.lit(str(Kind.ABSENT)).alias("kind"),
     ).select(SCORECARD_SCHEMA.keys())
-    return pl.concat([rows, absent]).cast(SCORECARD_SCHEMA).sort(["sno", "round"])
+    return pl.concat([rows, absent]).cast(SCORECARD_SCHEMA).sort(["sno", "round"])  # type: ignore[arg-type]  # polars#14468: cast() rejects a dict[str, DataType] variable
 
 
 def points(scorecard: pl.DataFrame) -> pl.DataFrame:

@@ -76,7 +76,7 @@ def results_from_trf(t: Tournament) -> pl.DataFrame:
         "round", "sno", "opponent", "colour", "points", "kind").iter_rows()}
     rows = []
     for rnd in sorted(set(card["round"].to_list())):
-        boards = []
+        boards: list[tuple[float, int, str, str | None, str]] = []  # (sort key, board, result)
         for (r, s), (o, c, p, k) in by_key.items():
             if r != rnd:
                 continue

@@ -11,9 +11,10 @@ from prefect.utilities.annotations import quote
 
 from flows.io import csv_text
 from flows.kinds.base import Build
-from flows.kinds.swiss import pages, site
 from flows.kinds.swiss import ratings as swiss_ratings
+from flows.kinds.swiss import site
 from flows.kinds.swiss.letters import swiss_letters
+from flows.kinds.swiss.parts import SwissPart, swiss_parts
 from flows.mail.letters import Letter, without_addresses
 from flows.mail.messages import bulletin_letters
 from flows.site import render
@@ -60,7 +61,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
                                   f"run, {audited - run.reused} paired again")
         pub.cache["pairings"] = {"program": build.program, "rounds": run.pairings}
     with step("pages") as info:
-        letters = pages_task(quote(pub), cfg, quote(run), as_of)
+        letters = pages_task(quote(pub), cfg, quote(run), as_of, swiss_parts(build.parts))
         info["detail"] = pub.groups_summary()
     return pub, letters
 
@@ -86,21 +87,22 @@ ratings, audit, pairing, prizes), each a task of the event's flow, in the rulebo
 
 
 @task(name="pages", cache_policy=NO_CACHE)
-def pages_task(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.date) -> list[Letter]:
+def pages_task(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.date,
+               parts: tuple[SwissPart, ...] = ()) -> list[Letter]:
     """:func:`publish_site` as the flow's step that builds every page, file and letter."""
-    return publish_site(pub, cfg, run, as_of)[2]
+    return publish_site(pub, cfg, run, as_of, parts)[2]
 
 
-def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.date
-                 ) -> tuple[list[Section], list[str], list[Letter]]:
+def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.date,
+                 parts: tuple[SwissPart, ...] = ()) -> tuple[list[Section], list[str], list[Letter]]:
     """Every page of the event's site and its letters, assembled in ``pub`` (no I/O: the flow
-    writes it)."""
+    writes it), with what the event's rules parts add (``parts``)."""
     bulletin, highlights = [], []
     if run.blocked:
         pub.withhold(run.blocked)  # before any page: they say what waits
     pub.state = shown_state(run)
-    if run.entries is not None:
-        pages.entries(pub, run)  # office pages: not in the bulletin the public reads
+    for part in parts:  # office pages (e.g. entries): not in the bulletin the public reads
+        part.office_pages(pub, run)
     if run.blocked:
         pub.notes.append(run.blocked)
         site.publish_player_lists(pub, run)
@@ -114,7 +116,7 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
                     run, engine_input(run, c, c.done + 1, RoundSetup({}, frozenset())))))
         fide_rating_reports(pub, run)
         swiss_ratings.rating_change_files(pub, run)  # office/<list>/rating-change-<category>.csv
-        bulletin += site.publish_results(pub, run, highlights)
+        bulletin += site.publish_results(pub, run, highlights, parts)
         for c in run.categories:
             for d in c.audit:
                 pub.notes.append(f"pairing audit {d['category']} round {d['round']}: {d['difference']}")
@@ -125,12 +127,12 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
         # render, renders while they are built (issue 26)
         site.publish_rounds(pub, run)
         site.publish_players(pub, run)
-    site.publish_home(pub, run, highlights, as_of)
+    site.publish_home(pub, run, highlights, as_of, parts)
     letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],
                                event_name=cfg.event.name,
                                lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
                                highlights=highlights)
-    personal, skipped = swiss_letters(run, as_of)
+    personal, skipped = swiss_letters(run, as_of, parts)
     pub.notes += [without_addresses(f"no letter to {who}: {why}") for who, why in skipped]
     letters += personal
     return bulletin, highlights, letters

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable
+from collections.abc import Sequence
 
 import polars as pl
 
@@ -39,6 +39,7 @@ from flows.kinds.swiss.common import (
     tiebreak_name,
 )
 from flows.kinds.swiss.pages import round_items, round_rel
+from flows.kinds.swiss.parts import SwissPart
 from flows.mail.letters import Block, Letter, address_problem
 from flows.site.names import file_part
 from flows.site.pages import OFFICE, findings_frame
@@ -55,9 +56,11 @@ def round_key(r: int) -> str:
     return f"round-{r:02d}"
 
 
-def swiss_letters(run, as_of: dt.date) -> tuple[list[Letter], list[tuple[str, str]]]:
-    """Every personal letter of the run, and the recipients skipped (who, why: no or no valid
-    email address). ``as_of`` is not written into any letter (see the module's Decision).
+def swiss_letters(run, as_of: dt.date, parts: Sequence[SwissPart] = ()
+                  ) -> tuple[list[Letter], list[tuple[str, str]]]:
+    """Every personal letter of the run, with those of the event's rules parts (``parts``: e.g.
+    to each association), and the recipients skipped (who, why: no or no valid email address).
+    ``as_of`` is not written into any letter (see the module's Decision).
 
     Decision: a run whose standings are blocked (errors in results.csv) writes only the office
     letters, which say why; players and associations hear nothing until the results can be
@@ -78,10 +81,11 @@ def swiss_letters(run, as_of: dt.date) -> tuple[list[Letter], list[tuple[str, st
             if letter is not None:
                 letters.append(letter)
     if views:
-        a_letters, a_skipped = association_letters(run, views)
-        letters += a_letters
-        skipped += a_skipped
-    o_letters, o_skipped = office_letters(run, views)
+        for part in parts:
+            p_letters, p_skipped = part.letters(run, views)
+            letters += p_letters
+            skipped += p_skipped
+    o_letters, o_skipped = office_letters(run, views, parts)
     return letters + o_letters, skipped + o_skipped
 
 
@@ -306,115 +310,14 @@ class CategoryView:
 # --------------------------------------------------------------------------- associations
 
 
-def latest(views: Iterable[CategoryView]) -> tuple[int, bool]:
-    """The latest complete round over the categories, and whether every category is over."""
-    views = list(views)
-    return max((v.r for v in views), default=0), bool(views) and all(v.final for v in views)
-
-
-def association_letters(run, views: list[CategoryView]) -> tuple[list[Letter], list[tuple[str, str]]]:
-    """One letter to every association of associations.csv with an email."""
-    assoc = run.typed.get("associations.csv")
-    if assoc is None or not {"state", "name", "email"} <= set(assoc.columns):
-        return [], []
-    r, final = latest(views)
-    letters, skipped = [], []
-    cur = run.cfg.event.currency
-    for a in assoc.iter_rows(named=True):
-        st = a["state"]
-        problem = address_problem(a["email"])
-        if problem:
-            skipped.append((f"association {st} ({a['name']})", problem))
-            continue
-        blocks = []
-        n_players = 0
-        for v in views:
-            mine = [sno for sno in v.snos if v.info[sno]["state"] == st]
-            n_players += len(mine)
-            if not mine:
-                continue
-            if v.final:
-                head = ("Player", "SNo", "Pts", "Place", "Prize")
-                rows = [(v.info[s]["name"], str(s), fmt(v.standing[s]["points"]),
-                         v.standing[s]["rank_label"],
-                         amount_text(v.prize[s]["amount"], cur) if s in v.prize else "")
-                        for s in sorted(mine, key=lambda s: v.standing[s]["rank"])]
-                heading = f"{v.c.cat.name} — final standing"
-            else:
-                head = (("Player", "SNo")
-                        + ((f"Round {v.r}", "Pts", "Place") if v.r else ())
-                        + ((f"Round {v.next_round}",) if v.next_round is not None else ()))
-                order = sorted(mine, key=lambda s: v.standing[s]["rank"]) if v.r else sorted(mine)
-                rows = [((v.info[s]["name"], str(s))
-                         + ((v.result_cell(s), fmt(v.standing[s]["points"]), v.standing[s]["rank_label"])
-                            if v.r else ())
-                         + ((v.next_cell(s),) if v.next_round is not None else ()))
-                        for s in order]
-                heading = (f"{v.c.cat.name} — after round {v.r}" if v.r
-                           else f"{v.c.cat.name} — round 1 pairing")
-            blocks.append(Block(heading, table=(head, *rows)))
-        if run.entries is not None:
-            blocks += entry_blocks(run, st)
-        word = "final" if final else round_key(r)
-        when = "The championship is over" if final else (f"Round {r} is complete" if r else "Round 1 is paired")
-        news = "final places and prizes" if final else "results and pairings"
-        whose = "1 player's" if n_players == 1 else f"{n_players} players'"
-        lead = (f"{when}: here are your association's {whose} {news}, your fees and boarding "
-                "account, and the bulletin (attached)." if n_players else
-                f"{when}: here are your association's fees and boarding account (none of its "
-                "entries plays), and the bulletin (attached).")
-        links = [("The event's pages", "index.html")]
-        if r:
-            links.append((f"Standings after round {r}", round_rel("standings", r)))
-        if not final and any(v.next_round is not None for v in views):
-            links.append((f"Pairings of round {r + 1}", round_rel("pairings", r + 1)))
-        letters.append(Letter(
-            key=f"association-{file_part(st, lower=True)}-{word}", to_name=a["name"], to_email=a["email"],
-            subject=(f"{run.cfg.event.name} — your players, final" if final
-                     else f"{run.cfg.event.name} — your players after round {r}" if r
-                     else f"{run.cfg.event.name} — your players' round 1 pairing"),
-            lead=lead, blocks=tuple(blocks), links=tuple(links), attachments=("bulletin.pdf",),
-            kind="association-final" if final else "association-round", meta={"state": st}))
-    return letters, skipped
-
-
-def entry_blocks(run, state: str) -> list[Block]:
-    """The association's account (the entries' ledger row) and its rejected entries."""
-    e, cur = run.entries, run.cfg.event.currency
-    rows = e.ledger.filter(pl.col("state").fill_null("") == state)
-    if not rows.height:
-        return [Block("Fees and boarding", ("No entry came from your association.",))]
-    x = rows.row(0, named=True)
-    bal = x["balance"]
-    owed = (f"{amount_text(bal, cur)} is owed back to your association." if bal > 0
-            else f"{amount_text(-bal, cur)} is still to pay." if bal < 0
-            else "nothing is owed either way.")
-    table = (("", "Amount"),
-             ("Entries received", str(x["entries"])), ("Entries accepted", str(x["accepted"])),
-             ("Entry fees due", amount_text(x["fees_due"], cur)),
-             ("Late fees", amount_text(x["late_fees"], cur)),
-             ("Paid", amount_text(x["fees_paid"], cur)),
-             ("Balance", amount_text(x["balance"], cur)),
-             ("Boarding lump sums", amount_text(x["boarding_due"], cur)))
-    lines = (f"Balance = paid − fees due − late fees: {owed}",
-             f"Boarding: {amount_text(run.cfg.entries.boarding_lump_sum, cur)} for each selected or "
-             "seeded player who plays under the normal entry fee.")
-    out = [Block("Fees and boarding", lines, table)]
-    rej = e.decisions.filter((pl.col("state").fill_null("") == state) & (pl.col("status") == "rejected"))
-    names = {c.id: c.name for c in run.cfg.swiss.categories}
-    if rej.height:
-        out.append(Block("Entries not accepted", table=(
-            ("Player", "Category", "Reason"),
-            *((d["name"], names.get(d["section"], d["section"]), d["reasons"])
-              for d in rej.iter_rows(named=True)))))
-    return out
-
-
 # --------------------------------------------------------------------------- office
 
 
-def office_letters(run, views: list[CategoryView]) -> tuple[list[Letter], list[tuple[str, str]]]:
-    """The office's report to every ``[publish] recipients`` entry with ``role = "office"``."""
+def office_letters(run, views: list[CategoryView], parts: Sequence[SwissPart] = ()
+                   ) -> tuple[list[Letter], list[tuple[str, str]]]:
+    """The office's report to every ``[publish] recipients`` entry with ``role = "office"``:
+    the validation, the arbiter's flags of the rules parts, the players equal after every
+    tie-break, the parts' notes on their pairing rules and the pairing audit."""
     office = [x for x in run.cfg.publish.recipients if x.role == "office"]
     if not office:
         return [], []
@@ -434,7 +337,8 @@ def office_letters(run, views: list[CategoryView]) -> tuple[list[Letter], list[t
         blocks.append(Block("Errors", table=(("File", "Line", "Column", "Value", "Reason"),
                                              *((x["file"], fmt(x["line"]), x["column"], x["value"], x["reason"])
                                                for x in errors.iter_rows(named=True)))))
-    blocks.append(early_draw_block(run, r))
+    for part in parts:
+        blocks += part.arbiter_flags(run, views, r)
     if not run.blocked:
         tied = []
         for v in views:
@@ -448,10 +352,8 @@ def office_letters(run, views: list[CategoryView]) -> tuple[list[Letter], list[t
         blocks.append(Block("Equal after every tie-break", tuple(tied) if tied else (
             "No players are equal after every tie-break.",)
             + (("The chief arbiter decides their order.",) if tied else ())))
-        logs = [f"{v.c.cat.name}, round {k}: {line}" for v in views
-                for k in sorted(v.c.rule_logs) if k in (v.r, v.r + 1) for line in v.c.rule_logs[k]]
-        if logs:
-            blocks.append(Block("Same-state rule", tuple(logs)))
+        for part in parts:
+            blocks += part.pairing_notes(run, views, r)
         audits = [f"{d['category']}, round {d['round']}: {d['difference']}" for c in run.categories
                   for d in c.audit]
         blocks.append(Block("Pairing audit", tuple(audits) if audits else (
@@ -477,18 +379,3 @@ def office_letters(run, views: list[CategoryView]) -> tuple[list[Letter], list[t
     return letters, skipped
 
 
-def early_draw_block(run, r: int) -> Block:
-    """The early-draw flags (NJ 2024 Draw Agreement: results.csv warnings on ``moves``) of the
-    latest round, and how many earlier rounds had."""
-    flags = [f for f in run.findings if f.file == "results.csv" and f.column == "moves"
-             and f.severity is Severity.WARNING]
-    results = run.typed.get("results.csv")
-    round_of = (dict(zip(results["line"].to_list(), results["round"].to_list(), strict=True))
-                if results is not None and "round" in results.columns else {})
-    now = [f for f in flags if round_of.get(f.line) == r]
-    earlier = len(flags) - len(now)
-    lines = ([f"results.csv line {f.line}: {f.reason}." for f in now]
-             or [f"No draw before the move limit without the arbiter's consent in round {r}."])
-    if earlier:
-        lines.append(f"{plural(earlier, 'flag')} from other rounds: see the validation report.")
-    return Block("Early draws", tuple(lines))

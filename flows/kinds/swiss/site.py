@@ -5,9 +5,11 @@ prizes, the statistics and, last, the event home that links them."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Sequence
 
 from flows.kinds.swiss import pages, players
 from flows.kinds.swiss.common import PLAYERS
+from flows.kinds.swiss.parts import SwissPart
 from flows.site.pages import Publication, publish_homes
 from flows.site.present import Section
 
@@ -36,21 +38,23 @@ def publish_player_lists(pub: Publication, run) -> None:
     players.player_lists(pub, run, linked=False)
 
 
-def publish_results(pub: Publication, run, highlights: list[str]) -> list[Section]:
-    """The crosstable, the prize list and the statistics; returns the bulletin's sections."""
+def publish_results(pub: Publication, run, highlights: list[str],
+                    parts: Sequence[SwissPart] = ()) -> list[Section]:
+    """The crosstable, the prize list and what the event's rules parts publish with the
+    results (``parts``: e.g. statistics); returns the bulletin's sections."""
     bulletin = pages.bulletin_sections(pub, run, highlights)
     if any(c.prizes is not None for c in run.categories):
         bulletin += pages.prizes(pub, run)
-    schema = run.cfg.files.get("players.csv")
-    if schema is None or "state" in {c.name for c in schema.columns}:  # by state association
-        pages.statistics(pub, run)
+    for part in parts:
+        bulletin += part.results_pages(pub, run)
     return bulletin
 
 
-def publish_home(pub: Publication, run, highlights: list[str], as_of: dt.date) -> None:
-    """The event home (each category's current pages first) and the office home: called last,
-    when every other page is in the publication."""
-    groups = [] if run.blocked else pages.home_groups(pub, run)
+def publish_home(pub: Publication, run, highlights: list[str], as_of: dt.date,
+                 parts: Sequence[SwissPart] = ()) -> None:
+    """The event home (each category's current pages first, with the links the rules parts
+    add) and the office home: called last, when every other page is in the publication."""
+    groups = [] if run.blocked else pages.home_groups(pub, run, parts)
     publish_homes(pub, facts=pages.event_facts(run), highlights=highlights, findings=run.findings,
                   as_of=as_of, groups=groups,
                   unlisted=() if run.blocked else (PLAYERS,))  # blocked: the lists are linked here

@@ -28,10 +28,11 @@ score group, is outside the bracket).
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from itertools import repeat
+from typing import cast
 
-from transforms.fide.dutch.matching import MatchingGraph
+from transforms.fide.dutch.matching import Graph
 from transforms.fide.dutch.state import Player, preferences_compatible
 
 
@@ -69,10 +70,10 @@ class Classes:
     same against any opponent, except where a pair is forbidden (C1), which weighs 0. A row
     of a large bracket then costs one weight per class, not one per player."""
 
-    def __init__(self, players: list[Player], keys: list):
+    def __init__(self, players: list[Player], keys: list[Hashable]):
         ids: list[int] = []
         firsts: list[int] = []
-        seen: dict = {}
+        seen: dict[Hashable, int] = {}
         for i, k in enumerate(keys):
             c = seen.get(k)
             if c is None:
@@ -89,9 +90,10 @@ class Classes:
         for i, f in enumerate(self.forbidden):
             for s in f:
                 self._forbidding.setdefault(s, []).append(i)
-        self._by_opponent: dict = {}
+        self._by_opponent: dict[Hashable, list[int | None]] = {}
 
-    def row(self, o: int, sno: int, weight_of, opponent_key) -> list[int]:
+    def row(self, o: int, sno: int, weight_of: Callable[[int], int],
+            opponent_key: Hashable) -> list[int]:
         """``[weight_of(p) for p < o]``, 0 where ``sno`` is forbidden to player p: each class's
         weight is computed once, by ``weight_of`` on a player of it not forbidden ``sno``, and
         kept for the next rows whose player has the same ``opponent_key`` (what ``weight_of``
@@ -109,11 +111,13 @@ class Classes:
                 continue
             p = firsts[c]
             if p in badset:
-                p = next((q for q in range(p, o) if ids[q] == c and q not in badset), None)
-                if p is None:
+                other = next((q for q in range(p, o) if ids[q] == c and q not in badset), None)
+                if other is None:
                     continue  # (every player of the class before o is forbidden: all 0)
+                p = other
             wc[c] = weight_of(p)
-        out = list(map(wc.__getitem__, ids[:o]))
+        # (a class left None has only forbidden players before o: each is set to 0 below)
+        out = cast("list[int]", list(map(wc.__getitem__, ids[:o])))
         for p in bad:
             out[p] = 0
         return out
@@ -134,7 +138,7 @@ def exchange_weight(base: list[list[int]], bits_: int, si: int, li: int, sri: in
     return r + exchange_bonus(bits_, sri, rp) if r else r
 
 
-def pair_bracket(g: MatchingGraph, verts: list[int], sgb: int, nsgb: int, sgbv: int,
+def pair_bracket(g: Graph, verts: list[int], sgb: int, nsgb: int, sgbv: int,
                  nsgbv: int, base: list[list[int]], width: int, scores: list[int],
                  matched: list[bool], pool: dict[int, int],
                  on_fix: Callable[[int, int], None] | None = None) -> list[int]:
@@ -170,7 +174,7 @@ class _Bracket:
     __slots__ = ("g", "verts", "sgb", "nsgb", "sgbv", "nsgbv", "base", "width", "matched",
                  "pool", "M", "remainder", "rp", "exchanges", "on_fix")
 
-    def __init__(self, g: MatchingGraph, verts: list[int], sgb: int, nsgb: int, sgbv: int,
+    def __init__(self, g: Graph, verts: list[int], sgb: int, nsgb: int, sgbv: int,
                  nsgbv: int, base: list[list[int]], width: int, matched: list[bool],
                  pool: dict[int, int], M: list[int],
                  on_fix: Callable[[int, int], None] | None = None):
@@ -192,7 +196,7 @@ class _Bracket:
                                             self.nsgbv)
         base, matched, M = self.base, self.matched, self.M
         n = len(verts)
-        mds = None
+        mds = 0  # (set at p == 0)
         rem = rem_matched = 0
         for p in range(sgb):
             pv = verts[p]

@@ -153,7 +153,7 @@ def board_order(boards: list[tuple[Player, Player]], bye: Player | None) -> list
     without virtual points; the higher player of a pair is the one with more points, then the
     lower pairing number."""
 
-    def key(wb: tuple[Player, Player]):
+    def key(wb: tuple[Player, Player]) -> tuple[int, int, int]:
         w, b = wb
         hi, lo = (b, w) if (w.points, b.rank) < (b.points, w.rank) else (w, b)
         return (-hi.points, -lo.points, hi.rank)

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import NamedTuple
 
-from transforms.core.model import SCORECARD_COLUMNS, Colour, DutchEdition, Kind
+from transforms.core.model import Colour, DutchEdition, Kind
 from transforms.fide.acceleration import virtual_points
 from transforms.fide.dutch import rules_2017, rules_2025
 from transforms.fide.dutch.criteria import allocate_colours, board_order
@@ -56,28 +56,30 @@ from transforms.fide.dutch.state import (
     colour_preferences,
     opponents,
 )
-from transforms.fide.trf import Tournament
+from transforms.fide.trf import CardRecord, Tournament, card_record
 
-_POINTS10 = {Kind.PLAYED: None, Kind.FORFEIT_WIN: WIN, Kind.FORFEIT_LOSS: 0, Kind.PAB: WIN,
+_POINTS10 = {Kind.FORFEIT_WIN: WIN, Kind.FORFEIT_LOSS: 0, Kind.PAB: WIN,
              Kind.FPB: WIN, Kind.HPB: WIN // 2, Kind.ZPB: 0, Kind.ABSENT: 0}
+"""The points (tenths) of a round without a game (a played game's are its row's)."""
 
 
 
-def _history_rows(t: Tournament):
-    by_sno: dict[int, dict[int, dict]] = {}
+def _history_rows(t: Tournament) -> dict[int, dict[int, CardRecord]]:
+    by_sno: dict[int, dict[int, CardRecord]] = {}
     for r in t.card_rows:
-        row = dict(zip(SCORECARD_COLUMNS, r))
+        row = card_record(r)
         by_sno.setdefault(int(row["sno"]), {})[int(row["round"])] = row
     return by_sno
 
 
-def _round_from_row(row: dict | None) -> Round:
+def _round_from_row(row: CardRecord | None) -> Round:
     if row is None:
         return Round(False, None, NONE, 0, False, False)
     kind = Kind(row["kind"])
     colour = WHITE if row["colour"] == "w" else BLACK if row["colour"] == "b" else NONE
     opp = row["opponent"]
     if kind is Kind.PLAYED:
+        assert opp is not None  # (a game has an opponent: the TRF reader and the scorecard check)
         return Round(True, int(opp), colour, int(round(float(row["points"]) * WIN)), True, False)
     pts = _POINTS10[kind]
     return Round(False, None if opp is None else int(opp), colour, pts,
@@ -139,7 +141,7 @@ def build_context(t: Tournament, round_no: int | None, edition: DutchEdition,
     for sno in to_pair:
         p = player(sno, rank[sno])
         colour_preferences(p)
-        p.forbidden = {h.opponent for h in p.history if h.played}
+        p.forbidden = {h.opponent for h in p.history if h.played and h.opponent is not None}
         players.append(p)
     snoset = {p.sno for p in players}
     for pair in forbidden:

@@ -241,7 +241,7 @@ def _order(p: Player) -> tuple[int, int]:
 
 
 def _measures(ctx: Context, pg: _Pairing, s: int, ed: DutchEdition
-              ) -> dict[str, tuple]:
+              ) -> dict[str, tuple[int, ...]]:
     """The bracket of score ``s`` under pairing ``pg``: criterion → measure (lower better),
     keyed by the 2025 numbering (the 2017 names are mapped in :data:`_NAMES_2017`)."""
     members = [p for p in ctx.players if p.score >= s and pg.pair_score(p) <= s]
@@ -252,7 +252,7 @@ def _measures(ctx: Context, pg: _Pairing, s: int, ed: DutchEdition
         q = pg.partner[p.sno]
         if q is not None and pg.pair_score(p) == s and _order(p) < _order(q):
             here.append((p, q))
-    m: dict[str, tuple] = {"C6": (len(down),)}
+    m: dict[str, tuple[int, ...]] = {"C6": (len(down),)}
     if ed is DutchEdition.RULES_2017:
         floor = min(p.score for p in members) - WIN if members else s - WIN
         psd = sorted([abs(a.score - b.score) for a, b in here]
@@ -286,14 +286,14 @@ _NAMES_2017 = {"C6": "C5", "C7": "C6", "C8": "C7", "C10": "C8", "C11": "C9", "C1
                "C18": "C16", "C19": "C17", "C20": "C18", "C21": "C19"}
 
 
-def _say(c: str, rec: tuple, eng: tuple, ed: DutchEdition) -> str:
+def _say(c: str, rec: tuple[int, ...], eng: tuple[int, ...], ed: DutchEdition) -> str:
     """The arbiter's sentence for criterion ``c`` (2025 numbering) where the recorded measure
     ``rec`` and the engine's ``eng`` differ."""
     worse = rec > eng
     d = abs((rec[0] if rec else 0) - (eng[0] if eng else 0))
     more = "more" if worse else "fewer"
 
-    def scores(x: tuple) -> str:
+    def scores(x: tuple[int, ...]) -> str:
         return ", ".join(_points(v) for v in x) or "none"
 
     if c == "C6":

@@ -14,8 +14,10 @@ cardinality at the top of its weights, so the two coincide where it matters.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Iterable, Iterator
 from heapq import heappop, heappush
 from operator import gt
+from typing import Any, Protocol, Self
 
 _FREE, _S, _T = 0, 1, 2
 _ROTATE, _PAIR, _REBASE = 0, 1, 2
@@ -194,7 +196,9 @@ class _Solver:
             else:
                 t = le[0]
                 bt = self.inblossom[t]
-                v = self.labelend[bt][0]
+                lt = self.labelend[bt]
+                assert lt is not None  # (a T blossom is labelled through an edge)
+                v = lt[0]
             if w != -1:
                 v, w = w, v
         for b in path:
@@ -204,16 +208,20 @@ class _Solver:
     def add_blossom(self, base: int, v: int, w: int) -> None:
         inb, parent, label, size = self.inblossom, self.parent, self.label, self.size
         bb, bv, bw = inb[base], inb[v], inb[w]
-        vpath, vedges = [], []
+        vpath: list[int] = []
+        vedges: list[tuple[int, int]] = []
         while bv != bb:
             vpath.append(bv)
             le = self.labelend[bv]
+            assert le is not None  # (below the base: labelled through an edge)
             vedges.append(le)
             bv = inb[le[0]]
-        wpath, wedges = [], []
+        wpath: list[int] = []
+        wedges: list[tuple[int, int]] = []
         while bw != bb:
             wpath.append(bw)
             le = self.labelend[bw]
+            assert le is not None
             wedges.append((le[1], le[0]))
             bw = inb[le[0]]
         childs = [bb] + vpath[::-1] + wpath
@@ -225,8 +233,9 @@ class _Solver:
             # the new blossom's, keep their ``inblossom`` entry: only the small children
             # are relabelled (otherwise nesting costs the square of the blossom's size).
             moved = self.unused.pop()
-            for field in (self.childs, self.edges, self.base, self.dual, label, self.labelend,
-                          self.bbest, size):
+            fields: tuple[list[Any], ...] = (self.childs, self.edges, self.base, self.dual,
+                                             label, self.labelend, self.bbest, size)
+            for field in fields:
                 field[moved] = field[big]
             for c in self.childs[moved]:
                 parent[c] = moved
@@ -286,10 +295,11 @@ class _Solver:
         if not endstage and self.label[b] == _T:
             childs, edges = self.childs[b], self.edges[b]
             L = len(childs)
-            entry = inb[self.labelend[b][1]]
+            p = self.labelend[b]
+            assert p is not None  # (a T blossom is labelled through an edge)
+            entry = inb[p[1]]
             j = childs.index(entry)
             jstep = 1 if j & 1 else -1
-            p = self.labelend[b]
             while j % L != 0:
                 y = p[1]
                 self.label[y] = _FREE
@@ -402,7 +412,9 @@ class _Solver:
                 break
             t = le[0]
             bt = self.inblossom[t]
-            s2, j2 = self.labelend[bt]
+            lt = self.labelend[bt]
+            assert lt is not None  # (a T blossom is labelled through an edge)
+            s2, j2 = lt
             if bt >= self.n:
                 self.augment_blossom(bt, j2)
             self.mate[j2] = s2
@@ -561,6 +573,7 @@ class _Solver:
                 for v in range(n):
                     if label[inb[v]] == _S and (delta is None or dual[v] < delta):
                         delta, dvertex = dual[v], v
+                assert delta is not None  # (the stage has roots: S vertices)
                 for v in range(n):
                     be = self.bestedge[v]
                     if label[inb[v]] == _FREE and be is not None:
@@ -600,11 +613,13 @@ class _Solver:
                         self.flip_to_exposed(dvertex)
                     break
                 if dtype == 2:
+                    assert dedge is not None
                     i, j = dedge
                     if self.label[self.inblossom[i]] == _FREE:
                         i, j = j, i
                     self.queue.append(i)
                 elif dtype == 3:
+                    assert dedge is not None
                     i, j = dedge
                     self.queue.append(i)
                 else:
@@ -634,7 +649,7 @@ class _Solver:
     def flip_to_exposed(self, v: int) -> None:
         self._rematch_path(v, -1)
 
-    def ancestors(self, v: int):
+    def ancestors(self, v: int) -> Iterator[int]:
         b = self.parent[v]
         while b != -1:
             yield b
@@ -706,7 +721,7 @@ class MatchingGraph:
         self._dirty.add(i)
         self._dirty.add(j)
 
-    def set_many(self, edges, pool: dict[int, int] | None = None) -> None:
+    def set_many(self, edges: Iterable[tuple[int, int, int]], pool: dict[int, int] | None = None) -> None:
         """``set(i, j, weight)`` for each ``(i, j, weight)`` of ``edges``, in order (the same
         effect; the engine sets whole rows at a time, so the per-call work is hoisted).
 
@@ -859,7 +874,7 @@ class MatchingGraph:
             frontier = nxt
             if not frontier:
                 break
-        if best_val is None or best_val != 0:
+        if best_end is None or best_val != 0:  # (best_end and best_val are set together)
             return False
         # rebuild the cycle and check that it is simple
         takes = [(best_end, mp)]
@@ -959,20 +974,48 @@ class MatchingGraph:
         return [v if x == -1 else x for v, x in enumerate(m)]
 
 
+class Graph(Protocol):
+    """What the engine uses of a matching graph: both cores give it (:class:`MatchingGraph`
+    and the compiled one, typed in ``cmatching.pyi``), positional arguments only."""
+
+    @property
+    def n(self) -> int: ...
+    @property
+    def fixed(self) -> dict[int, int]: ...
+    @property
+    def solves(self) -> int: ...
+    @property
+    def w(self) -> list[list[int]]: ...
+    def set(self, i: int, j: int, weight: int, /) -> None: ...
+    def set_many(self, edges: Iterable[tuple[int, int, int]],
+                 pool: dict[int, int] | None = None, /) -> None: ...
+    def set_edges(self, i: int, targets: list[int] | None, weights: list[int], /) -> None: ...
+    def set_rows(self, rows: list[list[int]], pool: dict[int, int] | None = None, /) -> None: ...
+    def row(self, i: int, /) -> list[int]: ...
+    def weight(self, i: int, j: int, /) -> int: ...
+    def fix(self, i: int, j: int, /) -> None: ...
+    def solve(self) -> list[int]: ...
+    def swap_in(self, mate: list[int], p: int, q: int, prev: list[int], /) -> bool: ...
+    def rotate_in(self, mate: list[int], p: int, q: int, prev: list[int], cand: list[int],
+                  depth: int = 8) -> bool: ...
+    def never_optimal(self, p: int, q: int, weight: int, /) -> bool: ...
+    def seed_from(self, sub: Self, vertices: list[int], /) -> None: ...
+    def forget(self) -> None: ...
+
+
+CORES: dict[str, Callable[[int], Graph]] = {"python": MatchingGraph}
+"""The matching cores by name: ``python`` (this module, the reference) and ``compiled``
+(``cmatching.c``: the same class in C, 64-bit limbs for the weights), where built."""
 try:  # the compiled core (cmatching.c), which the project's install builds with gcc
     from transforms.fide.dutch.cmatching import MatchingGraph as CompiledMatchingGraph
 except ImportError:  # (not built: the pure-Python core alone, slower on large fields)
-    CompiledMatchingGraph = None
-
-CORES: dict[str, type] = {"python": MatchingGraph}
-"""The matching cores by name: ``python`` (this module, the reference) and ``compiled``
-(``cmatching.c``: the same class in C, 64-bit limbs for the weights), where built."""
-if CompiledMatchingGraph is not None:
+    pass
+else:
     CORES["compiled"] = CompiledMatchingGraph
-DEFAULT_CORE = "compiled" if CompiledMatchingGraph is not None else "python"
+DEFAULT_CORE = "compiled" if "compiled" in CORES else "python"
 
 
-def new_graph(n: int, core: str | None = None) -> MatchingGraph:
+def new_graph(n: int, core: str | None = None) -> Graph:
     """A matching graph of ``n`` vertices from the core named ``core`` (default: the compiled
     one where it is built). Both give the same pairings; tests compare them."""
     name = core or DEFAULT_CORE

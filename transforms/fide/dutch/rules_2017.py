@@ -63,11 +63,11 @@ class BracketWeights:
         self.sds = shift
         self.pcb = bits(nsgb - sgb)
         self.ncb = bits(len(pbi) - nsgb)
-        self._keys: dict[int, tuple] = {}
-        self._memo: dict[tuple, int] = {}
+        self._keys: dict[int, tuple[object, ...]] = {}
+        self._memo: dict[tuple[object, ...], int] = {}
         self._classes: Classes | None = None
 
-    def _key(self, p: Player) -> tuple:
+    def _key(self, p: Player) -> tuple[object, ...]:
         """Everything :meth:`weight` reads of a player but the forbidden pairs: bye
         eligibility, score, colour state, floats one and two rounds ago."""
         key = self._keys.get(p.sno)

@@ -28,6 +28,8 @@ single-downfloater-bye state (C5, C9) and gives large fields a warm start.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from transforms.core.errors import NoValidPairing
 from transforms.fide.dutch.brackets import Classes, bits, colour_fields, pair_bracket
 from transforms.fide.dutch.criteria import compatible, eligible_for_bye_2025
@@ -70,15 +72,16 @@ class RoundWeights:
         self.single_downfloater_bye = False
         self.unplayed_rank: dict[int, int] = {}
         self.elig = {p.sno: eligible_for_bye_2025(p) for p in ps}
-        self._keys: dict[int, tuple] = {}
-        self._memo: dict[tuple, int] = {}
+        self._keys: dict[int, tuple[object, ...]] = {}
+        self._memo: dict[tuple[object, ...], int] = {}
 
     def bye_candidate(self, p: Player) -> bool:
         """FIDE C.04.3 (2025) C2, C5 — may get the PAB: eligible, score not above the
         assignee's score group."""
         return self.elig[p.sno] and p.score <= self.bye_score
 
-    def _compatible_rows(self, row_value, lower_first: bool) -> list[list[int]]:
+    def _compatible_rows(self, row_value: Callable[[int], list[int]],
+                         lower_first: bool) -> list[list[int]]:
         """Row i of the lower triangle (j < i): ``row_value(i)[j]`` where the pair is
         compatible, else 0 — :func:`compatible` (C1 forbidden pairs, C3 absolute colour
         clashes) evaluated a whole row at a time, as ``compatible(ps[j], ps[i])`` or, with
@@ -131,7 +134,7 @@ class RoundWeights:
         pos = {x: k for k, x in enumerate(distinct)}
         cls = [pos[x] for x in own]
 
-        def row_value(i):
+        def row_value(i: int) -> list[int]:
             oi = one + own[i]
             sums = [oi + x for x in distinct]
             return list(map(sums.__getitem__, cls[:i]))
@@ -151,7 +154,7 @@ class RoundWeights:
         pos = {x: k for k, x in enumerate(pairs)}
         cls = [pos[x] for x in zip(nb, sh)]
 
-        def row_value(i):
+        def row_value(i: int) -> list[int]:
             ni, si = nb[i] + (1 << self.sg_shift), sh[i]
             t = ps[i].score >= top
             vals = [(((ni + b) | (si + h)) << sgb) | t for b, h in pairs]
@@ -159,7 +162,7 @@ class RoundWeights:
 
         return self._compatible_rows(row_value, True)
 
-    def _key(self, p: Player) -> tuple:
+    def _key(self, p: Player) -> tuple[object, ...]:
         """Everything :meth:`weight` reads of a player but the forbidden pairs: bye
         eligibility, score, games played, colour state, floats one and two rounds ago."""
         key = self._keys.get(p.sno)
@@ -345,14 +348,18 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
         # checked against a recorded pairing: each pair as pair_bracket fixes it (every pair
         # of a bracket is fixed there, and is final: ``check_bracket``)
         score = ps[pbi[sgb]].score if sgb < nsgb else ps[pbi[0]].score
+
+        def check_fixed(v: int, m: int, score: int = score) -> None:
+            check_bracket(ctx, score, [(ps[v], ps[m])])
+
         M = pair_bracket(g, pbi, sgb, nsgb, sgbv, nsgbv, base, W.sg_bits,
                          [ps[v].score for v in pbi], matched, pool,
-                         None if ctx.against is None else
-                         lambda v, m, score=score: check_bracket(ctx, score, [(ps[v], ps[m])]))
+                         None if ctx.against is None else check_fixed)
 
         # carry the unpaired players to the next bracket
         nxt_score = ps[sg_it].score if sg_it < N else None
-        W.single_downfloater_bye = bool(N & 1 and sg_it < N and W.bye_score >= nxt_score)
+        W.single_downfloater_bye = bool(N & 1 and nxt_score is not None
+                                        and W.bye_score >= nxt_score)
         new_pbi = []
         new_sgb = 0
         for idx in range(n):
@@ -364,7 +371,8 @@ def pair_brackets(ctx: Context) -> tuple[list[tuple[Player, Player]], Player | N
                 new_pbi.append(v)
                 if idx < nsgb:
                     new_sgb += 1
-                if W.single_downfloater_bye and ps[M[v]].score < nxt_score:
+                if (W.single_downfloater_bye and nxt_score is not None
+                        and ps[M[v]].score < nxt_score):
                     W.single_downfloater_bye = False
         pbi = new_pbi
         sgb = new_sgb

@@ -211,6 +211,7 @@ def _float_of(p: Player, rounds_back: int, ctx: Context) -> int:
             return DOWN
         return DOWN if r.points > 0 else NOFLOAT
     mine = p.score_before(rounds_back)
+    assert r.opponent is not None  # (a game has an opponent)
     opp = ctx.by_sno[r.opponent]
     theirs = opp.score_before(rounds_back)
     return DOWN if mine > theirs else UP if mine < theirs else NOFLOAT

@@ -133,14 +133,14 @@ TIERS = {
     # cli: the command line, in process or as a subprocess, without Prefect flows
     **dict.fromkeys([
         "test_acceleration_event", "test_cli_run", "test_crosscheck", "test_manual",
-        "test_dutch_cli", "test_generator", "test_input_reference", "test_standings_cli",
+        "test_dutch_cli", "test_generator", "test_input_reference", "test_new_event", "test_standings_cli",
         "test_standings_cli_de", "test_tiebreaks_no_game",
     ], "cli"),
     # flows: end-to-end flows under the shared Prefect harness (prefect_harness, demo_run)
     **dict.fromkeys([
         "test_audit_cache", "test_kept_groups", "test_bad_day", "test_bad_inputs", "test_concurrency", "test_csv_run",
         "test_e2e", "test_hostile", "test_input_limits",
-        "test_plain_events", "test_print", "test_privacy", "test_rerender",
+        "test_new_event_runs", "test_plain_events", "test_print", "test_privacy", "test_rerender",
         "test_unchanged",
     ], "flows"),
     # servers: a real Prefect server, SMTP servers, the browser, killed processes

@@ -54,13 +54,39 @@ class OwnServer:
         self.err.close()
 
 
+OWN_SERVER_SERVICES = {
+    "PREFECT_SERVER_SERVICES_TASK_RUN_RECORDER_ENABLED": "true",
+    "PREFECT_SERVER_SERVICES_EVENT_PERSISTER_ENABLED": "false",
+    "PREFECT_SERVER_SERVICES_TRIGGERS_ENABLED": "false",
+    "PREFECT_SERVER_SERVICES_SCHEDULER_ENABLED": "false",
+    "PREFECT_SERVER_SERVICES_LATE_RUNS_ENABLED": "false",
+    "PREFECT_SERVER_SERVICES_FOREMAN_ENABLED": "false",
+    "PREFECT_SERVER_SERVICES_CANCELLATION_CLEANUP_ENABLED": "false",
+    "PREFECT_SERVER_SERVICES_PAUSE_EXPIRATIONS_ENABLED": "false",
+    "PREFECT_SERVER_SERVICES_REPOSSESSOR_ENABLED": "false",
+    "PREFECT_SERVER_SERVICES_CLEANUP_RECONCILER_ENABLED": "false",
+    "PREFECT_SERVER_SERVICES_DB_VACUUM_ENABLED": "false",
+}
+"""The background services of the run's own server (:func:`start_server`), through Prefect's
+documented ``PREFECT_SERVER_SERVICES_*_ENABLED`` settings (``prefect server services ls``):
+the task run recorder only. In Prefect 3 a flow's task runs reach the database through it
+(the client sends each task run's states as events; the recorder writes the task runs), so
+without it the Prefect UI shows each event's flow run with "0 task runs". The others have
+nothing to do in a server that lives for one run, and are off: the event persister (the UI's
+event feed, not its task runs), automations (triggers and actions), the scheduler and late
+runs (deployments: the office's server), the foreman, cancellation cleanup, pause
+expirations, the repossessor, the cleanup reconciler and the database vacuum ("false": events
+only, which needs the persister). They win over the environment: this server is the run's."""
+
+
 def start_server(env: dict[str, str] | os._Environ) -> OwnServer | None:
     """Without ``PREFECT_API_URL``: a Prefect server of the run's own, started as a user starts
-    one (``prefect server start``, on a free port of 127.0.0.1, without the UI and the
-    background services a one-off run does not use; its state in PREFECT_HOME), at once in a
-    process of its own so that it boots while this process reads the events; ``PREFECT_API_URL``
-    then names it and it stops when the run does. Returns None where a URL is set (the
-    office's server: nothing is started)."""
+    one (``prefect server start``, on a free port of 127.0.0.1, without the UI; of the
+    background services the task run recorder only, :data:`OWN_SERVER_SERVICES`; its state in
+    PREFECT_HOME), at once in a process of its own so that it boots while this process reads
+    the events; ``PREFECT_API_URL`` then names it and it stops when the run does, once it has
+    recorded the run's task runs (:func:`wait_for_task_runs`). Returns None where a URL is set
+    (the office's server: nothing is started)."""
     if env.get("PREFECT_API_URL"):
         return None
     if importlib.util.find_spec("prefect") is None:
@@ -71,8 +97,8 @@ def start_server(env: dict[str, str] | os._Environ) -> OwnServer | None:
     err = tempfile.TemporaryFile()  # noqa: SIM115 - open for the server's life (OwnServer.stop)
     proc = subprocess.Popen(
         [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
-         "--port", str(port), "--no-ui", "--no-services", "--log-level", "error"],
-        env=dict(env), stdout=subprocess.DEVNULL, stderr=err)
+         "--port", str(port), "--no-ui", "--log-level", "error", *(["--no-services"] if os.environ.get("CHESSFED_AB") == "before" else [])],  # TEMP-AB
+        env={**env, **({} if os.environ.get("CHESSFED_AB") == "before" else OWN_SERVER_SERVICES)}, stdout=subprocess.DEVNULL, stderr=err)  # TEMP-AB
     server = OwnServer(proc, err, f"http://127.0.0.1:{port}/api")
     atexit.register(server.stop)
     env["PREFECT_API_URL"] = server.url
@@ -113,6 +139,80 @@ def wait_for_server(server: OwnServer | None, timeout: float = 180) -> None:
         except OSError:
             time.sleep(0.1)
     raise SystemExit(f"chessfed run: the run's Prefect server did not answer within {timeout:.0f} s")
+
+
+def wait_for_task_runs(api_url: str, flow_run_id: object, events: list[str],
+                       patience: float = 10.0) -> float | None:
+    """Until the Prefect server at ``api_url`` has recorded every task run of the run's flow
+    run ``flow_run_id`` and of its event flow runs, each in a final state; for a server that
+    ends with the run (its own, or Prefect's ephemeral one), which would otherwise stop with
+    the last task runs not yet written. Prefect's client sends a task run's states as events,
+    in the background; the server's task run recorder writes them as they come, in the order
+    they were sent, and loses what it had not written when the server stops. Done when every
+    event's ``event-<folder>`` task run (:func:`flows.pipeline.events.run_event`, whose last
+    state its process sends after every state of the event's own flow run) is recorded, every
+    recorded task run is final, and nothing changed since the previous look (0.1 s before: a
+    state written meanwhile). Gives up, with a warning, after ``patience`` seconds without
+    progress. Returns the seconds it waited (None: gave up)."""
+    from prefect.client.orchestration import get_client
+    from prefect.client.schemas.filters import (
+        FlowRunFilter,
+        FlowRunFilterId,
+        FlowRunFilterParentFlowRunId,
+    )
+    from prefect.client.schemas.sorting import TaskRunSort
+    from prefect.settings import PREFECT_API_URL, temporary_settings
+
+    t0 = last_change = time.monotonic()
+    runs = FlowRunFilter(operator="or_", id=FlowRunFilterId(any_=[flow_run_id]),
+                         parent_flow_run_id=FlowRunFilterParentFlowRunId(any_=[flow_run_id]))
+    markers = {f"event-{name}" for name in events}
+    seen: dict[object, str] = {}
+    with temporary_settings(updates={PREFECT_API_URL: api_url}), \
+            get_client(sync_client=True) as client:
+        while True:
+            found: dict[object, str] = {}
+            names: set[str] = set()
+            while True:  # every task run, 200 at a time (the server's default limit)
+                page = client.read_task_runs(flow_run_filter=runs, sort=TaskRunSort.ID_DESC,
+                                             limit=200, offset=len(found))
+                found |= {t.id: t.state_type.value if t.state_type else "" for t in page}
+                names |= {t.name for t in page}
+                if len(page) < 200:
+                    break
+            final = all(s in ("COMPLETED", "FAILED", "CANCELLED", "CRASHED") for s in found.values())
+            if final and markers <= names and found == seen:
+                return time.monotonic() - t0
+            if found != seen:
+                seen, last_change = found, time.monotonic()
+            elif time.monotonic() - last_change > patience:
+                print(f"chessfed run: Prefect's server had not recorded every task run of the "
+                      f"run after {time.monotonic() - t0:.0f} s: the Prefect UI may miss steps",
+                      file=sys.stderr)
+                return None
+            time.sleep(0.1)
+
+
+def history_recorded(server: OwnServer | None, ephemeral: bool, state: object,
+                     events: list[str]) -> None:
+    """The run's task runs recorded (:func:`wait_for_task_runs`) before its server stops: the
+    run's own server (``server``) or Prefect's ephemeral one (``ephemeral``), both stopped when
+    this process ends (atexit). The office's server (PREFECT_API_URL) lives on and records them
+    in its own time: no wait. ``state``: the final state of the run's flow run."""
+    flow_run_id = getattr(getattr(state, "state_details", None), "flow_run_id", None)
+    if flow_run_id is None:
+        return
+    if server is not None:
+        url = server.url
+    elif ephemeral:
+        from prefect.client.orchestration import get_client
+
+        url = str(get_client(sync_client=True).api_url)  # the ephemeral server, still running
+    else:
+        return
+    if os.environ.get("CHESSFED_AB") == "before": return  # TEMP-AB
+    w = wait_for_task_runs(url, flow_run_id, events)  # TEMP-AB
+    if os.environ.get("CHESSFED_AB"): print(f"DEBUG recorded wait {w}", file=sys.stderr)  # TEMP-AB
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -166,8 +266,8 @@ def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None,
     checking it again: the check reads every input and output, 0.4 s at 3,000 players; had
     another run published it meanwhile, building it again makes the same files and sends no
     letter twice)."""
-    from flows.mail import stored as mailing
     from flows.pipeline import progress, publish_folder, unchanged
+    from flows.pipeline import stored_letters as mailing
     from flows.pipeline.run_index import manifest_of
 
     found: dict[str, str] = {}
@@ -253,8 +353,10 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None
     try:
         status = statuses(state)
     except RuntimeError as e:  # the flow itself crashed: no event status to report
+        history_recorded(server, args.prefect_ephemeral, state, [])
         print(f"chessfed run: {e}", file=sys.stderr)
         return 2
+    history_recorded(server, args.prefect_ephemeral, state, list(status))
     t_end = time.perf_counter()
     from flows.pipeline.run_index import outcome
 
@@ -359,7 +461,7 @@ def _import_trf(args: argparse.Namespace) -> int:
     column, value and reason; nothing written). Prints the files written, then every value of
     event.toml with where it comes from: a record of the file, the games of round 1, or
     assumed."""
-    from flows.cli.demo_inputs import take_over_trf
+    from flows.cli.import_trf import take_over_trf
     from transforms.core.errors import ChessfedError
 
     try:
@@ -374,14 +476,6 @@ def _import_trf(args: argparse.Namespace) -> int:
           "what event.toml took from the file and what it assumed (also at its top):")
     for setting in done.settings:
         print(f"  {setting}")
-    return 0
-
-
-def _demo_inputs(args: argparse.Namespace) -> int:
-    from flows.cli.demo_inputs import write_demo_inputs
-
-    for path in write_demo_inputs(Path(args.folder)):
-        print(path)
     return 0
 
 
@@ -431,16 +525,13 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("event", help="the event folder to write players.csv and results.csv into")
     t.add_argument("--category", default="open")
     t.set_defaults(func=_import_trf)
-    d = sub.add_parser("demo-inputs", help="regenerate the committed demo inputs (seeded)")
-    d.add_argument("folder", nargs="?", default="inputs")
-    d.set_defaults(func=_demo_inputs)
-    from flows.cli import berger, check_trf, input_reference, server
+    from flows.cli import berger, check_trf, input_reference, new, server
     from flows.cli import mail as mail_cli
     from flows.cli import standings as standings_cli
-    from flows.devtools import crosscheck, generate, simulate
+    from flows.verify import crosscheck, generate
 
-    for module in (pair_cli, standings_cli, simulate, crosscheck, generate, check_trf,
-                   input_reference, mail_cli, berger, server):
+    for module in (pair_cli, standings_cli, crosscheck, generate, check_trf,
+                   input_reference, mail_cli, berger, server, new):
         module.add_parser(sub)
     return p
 

@@ -44,7 +44,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TYPE_CHECKING, TypeVar
+from typing import TypeVar
 
 import polars as pl
 
@@ -53,9 +53,6 @@ from transforms.core.ingest import unusable
 from transforms.core.model import MONEY, Gender
 from transforms.core.money import symbol
 from transforms.swiss.parts import Judged
-
-if TYPE_CHECKING:
-    from polars.expr.whenthen import ChainedThen, Then
 
 PLAYERS_FILE = "players.csv"
 _DT_FORMAT = "%Y-%m-%dT%H:%M"
@@ -614,52 +611,61 @@ def seeded_route(rules: JuniorEntryRules) -> pl.Expr:
     seeded = pl.col("entry_type") == EntryType.SEEDED
     reason = pl.col("seed_reason")
     routes = list(rules.seed_routes)
-    expr: Then | ChainedThen = pl.when(seeded & (reason == "")).then(
-        pl.lit("seeded entry without a seed_reason"))
+    cases: list[tuple[pl.Expr, pl.Expr]] = [
+        (seeded & (reason == ""), pl.lit("seeded entry without a seed_reason"))]
     for old, new in RETIRED_SEED_REASONS.items():
         if old in rules.seed_routes:
             continue
         choices = " or ".join(r for r in new if r in rules.seed_routes)
-        expr = expr.when(seeded & (reason == old)).then(
+        cases.append((seeded & (reason == old),
             pl.lit(
                 f"seed_reason '{old}' names no category: write {choices}, the category of "
                 "the championship the route was earned in"
             )
-        )
-    expr = expr.when(seeded & ~reason.is_in(routes)).then(
+        ))
+    cases.append((seeded & ~reason.is_in(routes),
         pl.format(f"unknown seed_reason '{{}}' (accepted: {', '.join(routes)})", reason)
-    )
+    ))
     for route, cats in rules.seed_routes.items():
         into = ", ".join(c for c in rules.categories if c in cats)
-        expr = expr.when(seeded & (reason == route) & ~pl.col("section").is_in(list(cats))).then(
+        cases.append((seeded & (reason == route) & ~pl.col("section").is_in(list(cats)),
             pl.format(
                 f"seed route {route} does not seed into the {{}} section (it seeds into {into})",
                 pl.col("section"),
             )
-        )
+        ))
     girls_only = list(rules.girls_seed_routes)
-    expr = expr.when(
+    cases.append((
         seeded
         & reason.is_in(girls_only)
         & (pl.col("_gender") != Gender.FEMALE)
         & ~pl.col("section").is_in(list(rules.female_only_categories))
-    ).then(
+    ,
         pl.format(
             "seed route {} is earned in a Girls championship; gender is '{}'",
             reason,
             pl.col("gender"),
         )
-    )
+    ))
     for route, titles in rules.seed_titles.items():
-        expr = expr.when(
+        cases.append((
             seeded & (reason == route) & ~pl.col("_title").is_in([t.upper() for t in titles])
-        ).then(
+        ,
             pl.format(
                 f"seed route {route} needs title {'/'.join(sorted(titles))}, has '{{}}'",
                 pl.col("title"),
             )
-        )
-    return expr
+        ))
+    return first_case(cases)
+
+
+def first_case(cases: list[tuple[pl.Expr, pl.Expr]]) -> pl.Expr:
+    """The value of the first case whose condition holds (null where none does): one
+    ``when/then/otherwise`` per case, nested from the last, as a chained ``when`` reads."""
+    out: pl.Expr = pl.lit(None, dtype=pl.String)
+    for condition, value in reversed(cases):
+        out = pl.when(condition).then(value).otherwise(out)
+    return out
 
 
 def host_entries_from_host(rules: JuniorEntryRules) -> pl.Expr:

@@ -23,6 +23,7 @@ from transforms.fide.trf import parse_trf, write_trf
 from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss import event as swiss
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.rounds import RoundSetup
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -49,9 +50,9 @@ def run_of(folder: Path):
 
 def test_acceleration_is_none_unless_the_event_says_baku():
     toml = (NJ / "event.toml").read_text()
-    assert parse_event_config(toml).swiss.acceleration is Acceleration.NONE
+    assert parse_event_config(toml).require(SwissConfig).acceleration is Acceleration.NONE
     cfg = parse_event_config(toml.replace("[swiss]\n", '[swiss]\nacceleration = "baku"\n', 1))
-    assert cfg.swiss.acceleration is Acceleration.BAKU
+    assert cfg.require(SwissConfig).acceleration is Acceleration.BAKU
 
 
 def test_an_unknown_acceleration_is_an_error_naming_the_file_and_key():

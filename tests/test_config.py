@@ -6,6 +6,7 @@ import pytest
 
 from transforms.core.errors import ConfigError
 from transforms.kinds import EventKind, parse_event_config
+from transforms.swiss.config import SwissConfig
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,24 +30,25 @@ categories = [{ id = "open", name = "Open" }]
 
 
 def test_demo_configs_load_into_frozen_objects():
-    for name in ("national-junior-2024", "golden-knights-2019"):
+    for name in ("national-junior-2024", "golden-knights-2019", "club-open-2025",
+                 "club-championship-2025"):
         path = ROOT / "inputs" / name / "event.toml"
         cfg = parse_event_config(path.read_text(), file=str(path))
         with pytest.raises(AttributeError):
             cfg.event.id = "changed"  # frozen
     nj = parse_event_config((ROOT / "inputs/national-junior-2024/event.toml").read_text())
     assert nj.event.kind is EventKind.SWISS
-    assert nj.swiss.rounds == 11
-    assert nj.swiss.tiebreaks == ("BH-C1", "BH", "SB", "DE", "WIN", "BWG")
-    for cat in nj.swiss.categories:
+    assert nj.require(SwissConfig).rounds == 11
+    assert nj.require(SwissConfig).tiebreaks == ("BH-C1", "BH", "SB", "DE", "WIN", "BWG")
+    for cat in nj.require(SwissConfig).categories:
         assert len(cat.prizes) == 20 and sum(cat.prizes) == 250000
         assert "demo assumption" in cat.prizes_note.lower()
 
 
 def test_minimal_swiss_config_gets_defaults():
     cfg = parse_event_config(MINIMAL)
-    assert cfg.swiss.tiebreak_edition == "fide-2024"
-    assert cfg.swiss.category("open").name == "Open"
+    assert cfg.require(SwissConfig).tiebreak_edition == "fide-2024"
+    assert cfg.require(SwissConfig).category("open").name == "Open"
 
 
 @pytest.mark.parametrize("text, key", [

@@ -28,6 +28,7 @@ from flows.site.names import file_part
 from flows.site.pages import Publication, event_context
 from transforms.core.ingest import validate_files
 from transforms.golden_knights.prizes import rule_5_prizes
+from transforms.golden_knights.rules import GKRules
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
 from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
 from transforms.kinds import parse_event_config
@@ -237,7 +238,7 @@ def test_framing_certificate_is_attached_as_the_flow_publishes_it(demo):
     cfg, typed, res, letters, _ = demo
     people = People.build(res.entries, typed["members.csv"], res.standings)
     pub = Publication(Path("unused"), ctx=event_context(cfg, cfg.event.as_of))
-    gk_awards.certificates(pub, cfg, cfg.golden_knights, res, people, cfg.event.as_of)
+    gk_awards.certificates(pub, cfg, cfg.table(GKRules), res, people, cfg.event.as_of)
     framing = set(res.awards.filter(pl.col("award") == "framing_certificate")["entry_id"])
     award = by_kind(letters)["member-award"]
     attached = {a for x in award for a in x.attachments}
@@ -269,7 +270,7 @@ def test_shared_prize_letter_says_how_the_prize_was_split(demo):
     st = st.with_columns(weighted_points=pl.when(pl.col("entry_id") == order[1]).then(pl.lit(top))
                          .otherwise(pl.col("weighted_points")))
     wc = st.with_columns(weighted_cents=(pl.col("weighted_points") * 100).round().cast(pl.Int64))
-    tied = dataclasses.replace(res, standings=st, prizes=rule_5_prizes(cfg.golden_knights, wc, res.entries_assigned))
+    tied = dataclasses.replace(res, standings=st, prizes=rule_5_prizes(cfg.table(GKRules), wc, res.entries_assigned))
     letters, _ = gk_letters(cfg, tied, typed["members.csv"], cfg.event.as_of)
     for e in order[:2]:
         x = next(x for x in letters if x.kind == "member-prize" and x.meta["entry_id"] == e)

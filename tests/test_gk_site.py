@@ -28,6 +28,7 @@ from flows.site.pages import OFFICE, Publication, event_context
 from transforms.core.ingest import validate_files
 from transforms.core.money import amount_text
 from transforms.golden_knights.prizes import rule_5_prizes
+from transforms.golden_knights.rules import GKRules
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
 from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
 from transforms.kinds import parse_event_config
@@ -233,7 +234,7 @@ def test_membership_warning_is_kept_off_the_public_member_page_and_is_in_the_off
 def tied_site(cfg, typed, ties: dict[int, int]) -> tuple[Publication, pl.DataFrame, list[str]]:
     """The demo with ties made in its final standings: ``ties`` maps a place (1-based, among
     the prize-eligible) to the place whose weighted points it takes."""
-    rules = cfg.golden_knights
+    rules = cfg.table(GKRules)
     res = compute(cfg, typed, cfg.event.as_of)
     st = res.standings.with_columns(weighted_cents=(pl.col("weighted_points") * 100).round().cast(pl.Int64))
     order = st.filter(pl.col("prize_eligible")).sort("weighted_cents", "entry_id",

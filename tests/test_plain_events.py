@@ -18,7 +18,11 @@ from transforms.core.errors import ConfigError, Severity
 from transforms.fide.tiebreaks import explain_tiebreaks
 from transforms.fide.trf import parse_trf
 from transforms.kinds import EventKind, parse_event_config
+from transforms.national_junior.entries import JuniorEntryRules
+from transforms.national_junior.part import NationalJuniorPlay
 from transforms.round_robin.berger import berger_table
+from transforms.round_robin.config import RoundRobinConfig
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.event import run_swiss, tiebreak_detail
 
 DATA = Path(__file__).resolve().parent / "data"
@@ -109,11 +113,11 @@ def test_a_plain_swiss_reads_federation_and_sex_and_needs_a_section_only_with_ca
 def test_the_entry_rules_are_a_part_an_event_chooses_and_only_there(tmp_path):
     nj = (Path(__file__).resolve().parent.parent / "inputs" / "national-junior-2024" / "event.toml").read_text()
     cfg = parse_event_config(nj)
-    assert cfg.entries.rules == "national-junior-2024" and cfg.national_junior.last_round_same_state
+    assert cfg.require(JuniorEntryRules).rules == "national-junior-2024" and cfg.require(NationalJuniorPlay).last_round_same_state
     assert [type(p).__name__ for p in cfg.rule_parts()] == ["JuniorEntryRules", "NationalJuniorPlay"]
     assert "associations.csv" in cfg.files and "associations.csv" in cfg.required_files
     plain = parse_event_config(PLAIN_TOML)
-    assert plain.entries is None and plain.rule_parts() == [] and "associations.csv" not in plain.files
+    assert plain.table(JuniorEntryRules) is None and plain.rule_parts() == [] and "associations.csv" not in plain.files
     with pytest.raises(ConfigError, match=r"entries\.rules.*missing required key.*national-junior-2024"):
         parse_event_config(PLAIN_TOML + "[entries]\nquota_per_category = 4\n")
     with pytest.raises(ConfigError, match="a rules part this event does not choose"):
@@ -204,7 +208,7 @@ def test_import_trf_of_a_round_robin_file_writes_the_round_robin_kind(tmp_path):
     trf = DATA / "tiebreak" / "fide_held_exercises" / "held_round_robin.trf"
     import_trf(trf, tmp_path / "ev")
     cfg = parse_event_config((tmp_path / "ev" / "event.toml").read_text())
-    assert cfg.event.kind is EventKind.ROUND_ROBIN and cfg.round_robin.cycles == 1
+    assert cfg.event.kind is EventKind.ROUND_ROBIN and cfg.require(RoundRobinConfig).cycles == 1
     players = pl.read_csv(tmp_path / "ev" / "players.csv", infer_schema_length=0)
     assert players.columns == ["player_id", "name", "rating", "section", "fide_id", "title",
                                "federation", "sex", "birth_date", "start_no"]
@@ -242,7 +246,7 @@ def test_a_round_robins_tie_break_contributions_are_those_its_standings_were_ran
                f"2,1,{ids[5]},{ids[3]},0-1\n2,2,{ids[1]},{ids[2]},1-0\n")
     run = rulebook(event(tmp_path / "played", RR_TOML, RR_PLAYERS, results))
     (c,) = run.categories
-    s = run.cfg.swiss
+    s = run.cfg.table(SwissConfig)
     as_played = {rr: explain_tiebreaks(c.card, c.players.select("sno", "rating"), s.tiebreaks,
                                        edition=s.tiebreak_edition, rounds=c.done, round_robin=rr)
                  for rr in (True, False)}

@@ -15,6 +15,7 @@ from flows import io
 from flows.cli import check_trf
 from transforms.core.errors import ConfigError, Severity
 from transforms.fide.rating_report import (
+    RatingReportRules,
     check_rating_report,
     rating_report,
     report_header,
@@ -24,6 +25,7 @@ from transforms.fide.trf import TrfFormat, parse_trf, write_trf
 from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss import event as swiss
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.rounds import trf_players
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -42,8 +44,8 @@ def demo():
 
 def report(fmt: TrfFormat | None = None):
     cfg, c, ranking = demo()
-    rules = cfg.fide_report if fmt is None else replace(cfg.fide_report, format=fmt)
-    s = cfg.swiss
+    rules = cfg.table(RatingReportRules) if fmt is None else replace(cfg.table(RatingReportRules), format=fmt)
+    s = cfg.table(SwissConfig)
     players = trf_players(c.players)
     return rating_report(
         players, c.card, ranking, name=f"{cfg.event.name} — {c.cat.name}",
@@ -280,10 +282,10 @@ def test_fide_report_config_errors_name_the_key(old, new, key):
 
 def test_fide_report_config_of_the_demo():
     cfg = parse_event_config((NJ / "event.toml").read_text())
-    r = cfg.fide_report
+    r = cfg.table(RatingReportRules)
     assert (r.city, r.federation, r.format, r.time_control_code) == ("Karnal", "IND",
                                                                      TrfFormat.TRF_2026, "5400+30")
-    assert len(r.round_dates) == cfg.swiss.rounds == 11
+    assert len(r.round_dates) == cfg.require(SwissConfig).rounds == 11
     assert r.round_dates[0] == cfg.event.start == dt.date(2024, 9, 16)
     assert r.round_dates[-1] == cfg.event.end
     assert dict(r.tournament_codes) == {"open": "370073", "girls": "370074"}
@@ -334,7 +336,7 @@ def test_engine_view_writes_every_players_federation_and_sex():
     from transforms.swiss.rounds import RoundSetup, engine_input
 
     t = engine_input(c.players, c.card, c.done + 1, RoundSetup({}, frozenset()), name="x",
-                     total_rounds=11, edition=cfg.swiss.dutch_edition, initial_colour="white")
+                     total_rounds=11, edition=cfg.require(SwissConfig).dutch_edition, initial_colour="white")
     women = set(c.players.filter(pl.col("gender") == "F")["sno"])
     assert women and {p.sno for p in t.players if p.sex == "w"} == women
     assert {p.sex for p in t.players} == {"m", "w"}

@@ -24,6 +24,7 @@ from flows.kinds.swiss import players as swiss_players
 from flows.site.pages import Publication, event_context
 from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.event import run_swiss
 
 NJ = Path(__file__).resolve().parent.parent / "inputs" / "national-junior-2024"
@@ -36,7 +37,7 @@ def raw_inputs(folder: Path) -> dict:
 def _published(tiebreaks: tuple[str, ...] | None = None) -> dict[str, str]:
     cfg = parse_event_config((NJ / "event.toml").read_text())
     if tiebreaks is not None:
-        cfg = cfg.with_table("swiss", dataclasses.replace(cfg.swiss, tiebreaks=tiebreaks))
+        cfg = cfg.with_table("swiss", dataclasses.replace(cfg.table(SwissConfig), tiebreaks=tiebreaks))
     run = run_swiss(cfg, raw_inputs(NJ), cfg.event.as_of)
     pub = Publication(Path("unused"), ctx=event_context(run.cfg, run.as_of))
     swiss_pages.rounds_pages(pub, run)

@@ -21,6 +21,7 @@ from flows.site.present import fmt
 from transforms.core.money import amount_text
 from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.event import run_swiss
 from transforms.swiss.rounds import pairing_rows
 
@@ -231,7 +232,7 @@ def test_a_requested_bye_and_a_withdrawal_are_confirmed_to_the_player(after5):
 
 def test_every_final_letter_gives_the_final_place_points_tiebreaks_and_prize_of_the_rulebook(final):
     run, letters, _ = final
-    codes = list(CFG.swiss.tiebreaks)
+    codes = list(CFG.require(SwissConfig).tiebreaks)
     for c in run.categories:
         prizes = {r["sno"]: r for r in c.prizes.iter_rows(named=True) if r["amount"] > 0}
         for st in c.rankings[11].iter_rows(named=True):

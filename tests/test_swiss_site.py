@@ -31,6 +31,7 @@ from flows.site.pages import (
 from flows.site.present import RESULT_CHARS
 from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.event import run_swiss
 
 NJ = Path(__file__).resolve().parent.parent / "inputs" / "national-junior-2024"
@@ -143,7 +144,7 @@ def test_the_player_page_shows_the_points_rank_and_tiebreaks_the_standings_csv_h
         assert r["Rk"][0] == expected["rank_label"], (sno, r)
     final = standings_csv(pub, 11)[(category, sno)]
     values = {r["Tie-break"][0]: r["Value"][0] for r in table(page, "Tie-break")}
-    assert list(values) == list(run.cfg.swiss.tiebreaks)
+    assert list(values) == list(run.cfg.require(SwissConfig).tiebreaks)
     for code, shown in values.items():
         assert num(shown) == (float(final[code]) if final[code] else None), code
 
@@ -325,7 +326,7 @@ def test_the_prize_list_shows_the_tiebreak_that_separated_equal_players(demo):
         if a["points"] != b["points"]:
             assert sep == ""
             continue
-        code = next(k for k in run.cfg.swiss.tiebreaks if a[k] != b[k])
+        code = next(k for k in run.cfg.require(SwissConfig).tiebreaks if a[k] != b[k])
         assert sep == f"{code}: {fmt_csv(a[code])} v {fmt_csv(b[code])}", r
         assert r["Next place"][1] == f"players/open/{nxt}.html"
         checked += 1

@@ -20,10 +20,14 @@ from flows.kinds.swiss import pages as swiss_pages
 from flows.parts.national_junior import pages as nj_pages
 from flows.site.pages import Publication, event_context
 from transforms.core.ingest import validate_files
+from transforms.golden_knights.rules import GKRules
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
 from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
 from transforms.kinds import parse_event_config
+from transforms.national_junior.entries import JuniorEntryRules
+from transforms.national_junior.part import NationalJuniorPlay
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.event import prepare, run_swiss
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -50,8 +54,8 @@ def gk_event():
 
 def with_swiss(run, **changes):
     cfg = run.cfg
-    cfg = cfg.with_table("swiss", dataclasses.replace(cfg.swiss, **changes.pop("swiss", {})))
-    cfg = cfg.with_table("entries", dataclasses.replace(cfg.entries, **changes.pop("entries", {})))
+    cfg = cfg.with_table("swiss", dataclasses.replace(cfg.table(SwissConfig), **changes.pop("swiss", {})))
+    cfg = cfg.with_table("entries", dataclasses.replace(cfg.table(JuniorEntryRules), **changes.pop("entries", {})))
     return dataclasses.replace(run, cfg=cfg)
 
 
@@ -90,16 +94,16 @@ def test_early_draw_flag_uses_the_configured_move_and_is_off_without_it():
         return [f.reason for f in run.findings if f.column == "moves"]
 
     assert early(cfg) and all("(before move 30)" in r for r in early(cfg))
-    later = cfg.with_table("national_junior", dataclasses.replace(cfg.national_junior,
+    later = cfg.with_table("national_junior", dataclasses.replace(cfg.table(NationalJuniorPlay),
                                                                   draw_consent_before_move=40))
     assert len(early(later)) > len(early(cfg)) and all("(before move 40)" in r for r in early(later))
-    off = cfg.with_table("national_junior", dataclasses.replace(cfg.national_junior,
+    off = cfg.with_table("national_junior", dataclasses.replace(cfg.table(NationalJuniorPlay),
                                                                 draw_consent_before_move=None))
     assert early(off) == []
 
 
 def gk_pages_with(cfg, typed, **rule_changes) -> Publication:
-    rules = dataclasses.replace(cfg.golden_knights, **rule_changes)
+    rules = dataclasses.replace(cfg.table(GKRules), **rule_changes)
     cfg = cfg.with_table("golden_knights", rules)
     res = compute(cfg, typed, cfg.event.as_of)
     pub = Publication(Path("unused"), ctx=event_context(cfg, cfg.event.as_of))
@@ -144,7 +148,7 @@ def test_gk_crosstable_shows_as_many_seats_as_the_configured_section_size(gk_eve
         "name": [f"N{i}" for i in range(seats)], "rating": [1500] * seats,
         **{f"c{k}": ["½"] * seats for k in range(1, seats + 1)},
         "score": [4.0] * seats, "section_complete": [True] * seats})
-    rules = dataclasses.replace(cfg.golden_knights, section_size=9, games_per_player=8,
+    rules = dataclasses.replace(cfg.table(GKRules), section_size=9, games_per_player=8,
                                 whites_per_player=4)
     (section,) = gk_pages.crosstable_sections(SimpleNamespace(crosstables=frame), rules)
     labels = [c.label for c in section.tables[0].columns]
@@ -155,6 +159,6 @@ def test_gk_crosstable_shows_as_many_seats_as_the_configured_section_size(gk_eve
 def test_gk_fee_rejection_states_the_configured_fee_in_the_event_currency(gk_event):
     cfg, typed = gk_event
     res = compute(cfg.with_table("golden_knights", dataclasses.replace(
-        cfg.golden_knights, entry_fee=Decimal("30.00"))), typed, dt.date(2026, 11, 15))
+        cfg.table(GKRules), entry_fee=Decimal("30.00"))), typed, dt.date(2026, 11, 15))
     reasons = res.entries.filter(pl.col("reason").str.contains("fee paid below"))["reason"]
     assert reasons.len() and all("$30.00 entry fee" in r for r in reasons)

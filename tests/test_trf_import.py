@@ -14,6 +14,7 @@ from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss import event as swiss
 from transforms.swiss import rounds as sr
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.takeover import players_from_trf, results_from_trf
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,7 +92,7 @@ def test_import_trf_writes_an_event_that_reads_and_keeps_its_acceleration(tmp_pa
         written = import_trf(trf, event, category="open")
         assert {p.name for p in written} == {"players.csv", "results.csv", "event.toml"}
         cfg = parse_event_config((event / "event.toml").read_text())
-        assert cfg.swiss.acceleration is want and cfg.swiss.rounds == rounds
+        assert cfg.require(SwissConfig).acceleration is want and cfg.require(SwissConfig).rounds == rounds
 
 
 def test_import_trf_refuses_virtual_points_it_cannot_carry_on(tmp_path, capsys):
@@ -188,7 +189,7 @@ def test_without_an_initial_colour_record_round_1_as_played_gives_it_and_the_aud
     rows = [r for w, b in boards for r in played(1, w, b)]
     done, notes = take_over(tmp_path, swiss_trf(rows))
     cfg = parse_event_config((tmp_path / "ev" / "event.toml").read_text())
-    assert cfg.swiss.initial_colour.value == colour
+    assert cfg.require(SwissConfig).initial_colour.value == colour
     note = notes["swiss.initial_colour"]
     assert note.basis.name == "PLAYED" and f"all 4 games of round 1 give {colour}" in note.why
     had = "Black" if colour == "black" else "White"
@@ -320,7 +321,7 @@ def test_the_rules_edition_is_the_files_else_the_one_in_force_on_the_first_day(
     assert DutchEdition.in_force_on(DUTCH_2025_IN_FORCE - dt.timedelta(days=1)) is DutchEdition.RULES_2017
     _, notes = take_over(tmp_path, swiss_trf([], header=header))
     cfg = parse_event_config((tmp_path / "ev" / "event.toml").read_text())
-    assert cfg.swiss.dutch_edition.value == edition and notes["swiss.dutch_edition"].basis.name == basis
+    assert cfg.require(SwissConfig).dutch_edition.value == edition and notes["swiss.dutch_edition"].basis.name == basis
 
 
 def test_import_trf_prints_every_setting_and_what_it_assumed_and_writes_them_atop_event_toml(
@@ -344,7 +345,7 @@ def test_import_trf_prints_every_setting_and_what_it_assumed_and_writes_them_ato
     toml = (tmp_path / "ev" / "event.toml").read_text()
     assert [ln[4:] for ln in toml.splitlines() if ln.startswith("#   ")] == listed
     cfg = parse_event_config(toml)
-    assert cfg.swiss.tiebreaks == ("BH-C1", "BH", "SB")
+    assert cfg.require(SwissConfig).tiebreaks == ("BH-C1", "BH", "SB")
 
 
 HBCC = {  # Vega's exports (tests/data/tiebreak/*/SOURCE.md): round 1 as recorded
@@ -375,7 +376,7 @@ def test_vega_exports_import_with_their_dates_rules_and_round_1_colours(tmp_path
     assert cfg.event.start == dt.datetime.strptime(begin, "%d/%m/%Y").date()
     assert cfg.event.end == dt.datetime.strptime(end, "%d/%m/%Y").date()
     assert notes["event.start"].basis.name == "FILE"
-    assert cfg.swiss.dutch_edition.value == edition and cfg.swiss.initial_colour.value == colour
+    assert cfg.require(SwissConfig).dutch_edition.value == edition and cfg.require(SwissConfig).initial_colour.value == colour
     assert said in notes["swiss.initial_colour"].why
 
 

@@ -22,7 +22,7 @@ from transforms.core.ingest import (
 )
 from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
 from transforms.kinds import parse_event_config
-from transforms.national_junior.entries import SeedReason, evaluate_entries
+from transforms.national_junior.entries import JuniorEntryRules, SeedReason, evaluate_entries
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -140,8 +140,7 @@ def decide_files(tmp_path: Path, *lines: str):
         raw[name] = read_csv_strings(tmp_path / name)
     typed, findings = validate_files(raw, SWISS_SCHEMAS, ("players.csv", "associations.csv"))
     assert findings == []
-    assert CFG.entries is not None
-    return evaluate_entries(typed["players.csv"], typed["associations.csv"], CFG.entries)
+    return evaluate_entries(typed["players.csv"], typed["associations.csv"], CFG.require(JuniorEntryRules))
 
 
 def test_seed_reason_in_the_regulations_words_is_read_as_its_route(tmp_path):

@@ -24,6 +24,9 @@ from typing import Any, ClassVar, Protocol, TypeVar
 from transforms.core.errors import ConfigError, Finding, Severity
 from transforms.core.model import EMAIL_ADDRESS
 
+T = TypeVar("T")
+"""A table's type (:meth:`EventConfig.table`)."""
+
 
 @dataclass(frozen=True)
 class Recipient:
@@ -234,10 +237,9 @@ class InputLimits:
 class EventConfig:
     """A whole event.toml: what every event has (``[event]``, ``[publish]``, ``[schedule]``)
     and the tables its kind and its rules parts read, each as its own typed object
-    (``tables``: table name -> object, e.g. ``swiss`` -> the Swiss system of play). A table
-    of the event's kind or parts reads as an attribute (``cfg.swiss``, ``cfg.entries``),
-    None when the event does not have it; the registry that loads the file
-    (:mod:`transforms.kinds`) says which names those are (``known``)."""
+    (``tables``: table name -> object, e.g. ``swiss`` -> the Swiss system of play), each read
+    by its type (:meth:`table`, :meth:`require`: ``cfg.require(SwissConfig)``); the registry
+    that loads the file (:mod:`transforms.kinds`) says which names those may be (``known``)."""
 
     event: EventInfo
     publish: PublishConfig
@@ -264,14 +266,18 @@ class EventConfig:
     """``[limits]``: how large its inputs may be (``players_per_category`` filled in with its
     kind's default at load)."""
 
-    def __getattr__(self, name: str) -> Any:
-        # only for names the instance does not have: a table of the registry's (None when the
-        # event lacks it); never the fields themselves (e.g. while a copy is being unpickled)
-        if name.startswith("__") or name in ("known", "tables"):
-            raise AttributeError(name)
-        if name in self.known:
-            return self.tables.get(name)
-        raise AttributeError(f"{type(self).__name__!r} has no attribute {name!r}")
+    def table(self, cls: type[T]) -> T | None:
+        """The event's table of type ``cls`` (e.g. ``cfg.table(SwissConfig)``), None when the
+        event does not have it."""
+        return next((t for t in self.tables.values() if isinstance(t, cls)), None)
+
+    def require(self, cls: type[T]) -> T:
+        """The event's table of type ``cls``, which its kind requires (LookupError naming the
+        type when the event has none: a caller that asks for a table of another kind)."""
+        found = self.table(cls)
+        if found is None:
+            raise LookupError(f"{self.source} has no table of type {cls.__name__}")
+        return found
 
     def rule_parts(self) -> list[Any]:
         """The rules parts' objects, in order."""

@@ -656,10 +656,10 @@ def seeded_route(rules: JuniorEntryRules) -> pl.Expr:
                 pl.col("title"),
             )
         ))
-    return first_case(cases)
+    return _first_case(cases)
 
 
-def first_case(cases: list[tuple[pl.Expr, pl.Expr]]) -> pl.Expr:
+def _first_case(cases: list[tuple[pl.Expr, pl.Expr]]) -> pl.Expr:
     """The value of the first case whose condition holds (null where none does): one
     ``when/then/otherwise`` per case, nested from the last, as a chained ``when`` reads."""
     out: pl.Expr = pl.lit(None, dtype=pl.String)

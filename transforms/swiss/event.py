@@ -39,15 +39,15 @@ from transforms.core.model import DutchEdition
 from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import Departure, check_pairing, pair_round
 from transforms.fide.dutch.state import Board, opponents
-from transforms.fide.rating_report import point_system_of
+from transforms.fide.rating_report import RatingReportRules, point_system_of
 from transforms.fide.ratings import RatingChanges, RatingsConfig, rating_changes
 from transforms.fide.standings import allocate_prizes, rank_evaluation
 from transforms.fide.tiebreaks import Evaluation, evaluate_tiebreaks
 from transforms.fide.trf import Tournament
 from transforms.swiss import rounds
 from transforms.swiss import scorecard as sc
-from transforms.swiss.config import Category
-from transforms.swiss.parts import EntryRules, PairingRules, ResultRules
+from transforms.swiss.config import Category, SwissConfig
+from transforms.swiss.parts import EntryRules, FixedSchedule, PairingRules, ResultRules
 from transforms.swiss.schemas import REQUIRED, SCHEMAS
 
 
@@ -138,8 +138,8 @@ class SwissRun:
 
 def check_players(players: pl.DataFrame, cfg: EventConfig, as_of: dt.date) -> list[Finding]:
     """DESIGN.md Inputs (players.csv) — players in a configured category, with possible dates."""
-    assert cfg.swiss is not None
-    cats = {c.id for c in cfg.swiss.categories}
+    assert cfg.table(SwissConfig) is not None
+    cats = {c.id for c in cfg.require(SwissConfig).categories}
     out = []
     for r in players.iter_rows(named=True):
         if r["section"] is None:
@@ -180,6 +180,12 @@ _NO_RESULTS = {"line": pl.Int64, "round": pl.Int64, "board": pl.Int64, "white_id
                "draw_consent": pl.Boolean}
 
 
+def fixed_schedule(cfg: EventConfig) -> FixedSchedule | None:
+    """DESIGN.md "Event kinds and rules parts" — the event's system of play that stands in for
+    ``[swiss]`` (a round robin's Berger tables), None for a Swiss."""
+    return next((p for p in cfg.rule_parts() if isinstance(p, FixedSchedule)), None)
+
+
 def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
             schemas: dict[str, Schema] | None = None,
             required: tuple[str, ...] = REQUIRED) -> SwissRun:
@@ -187,10 +193,10 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
     results and build every category's scorecard. ``raw`` is each input file as read (all
     strings, with ``line``) and its read findings; ``schemas``/``required``: the event's input
     files (its rules part may replace players.csv and add files; default: a plain Swiss)."""
-    rr = cfg.round_robin
-    if cfg.swiss is None and rr is not None:  # its rounds follow from its players (below)
+    rr = fixed_schedule(cfg)
+    if cfg.table(SwissConfig) is None and rr is not None:  # its rounds follow from its players (below)
         cfg = cfg.with_table("swiss", rr.as_swiss(1))
-    assert cfg.swiss is not None
+    assert cfg.table(SwissConfig) is not None
     typed, findings = validate_files(raw, schemas or dict(cfg.files) or SCHEMAS,
                                      required if schemas else (cfg.required_files or REQUIRED))
     players = typed.get("players.csv")
@@ -203,7 +209,7 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
     findings += check_players(players, cfg, as_of)
     bad = {f.line for f in findings if f.file == "players.csv" and f.severity is Severity.ERROR}
     players = players.filter(~pl.col("line").is_in(sorted(x for x in bad if x is not None)))
-    crowded = crowded_categories(players, [c.id for c in cfg.swiss.categories],
+    crowded = crowded_categories(players, [c.id for c in cfg.require(SwissConfig).categories],
                                  cfg.limits.players_per_category or (
                                      ROUND_ROBIN_PLAYERS_PER_CATEGORY if rr is not None
                                      else SWISS_PLAYERS_PER_CATEGORY))
@@ -219,7 +225,7 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
                 return SwissRun(cfg, as_of, typed, findings, None, [], blocked=judged.blocked)
             findings += judged.findings
             players, entries = judged.accepted, judged.decision
-    per_category = {c.id: cfg.swiss.rounds for c in cfg.swiss.categories}
+    per_category = {c.id: cfg.require(SwissConfig).rounds for c in cfg.require(SwissConfig).categories}
     if rr is not None:
         per_category = {c.id: rr.rounds(players.filter(pl.col("section") == c.id).height)
                         for c in rr.categories}
@@ -232,7 +238,7 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
                 return SwissRun(cfg, as_of, typed, findings, entries, [], blocked=why)
             numbered.append(cp)
         players = pl.concat(numbered, how="vertical_relaxed") if numbered else players
-    n_rounds = cfg.swiss.rounds
+    n_rounds = cfg.require(SwissConfig).rounds
     known = set(players["player_id"])
     for name in ("withdrawals.csv", "bye_requests.csv"):
         if name in typed and typed[name].height and "player_id" in typed[name].columns:
@@ -252,12 +258,12 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
             "results.csv has errors: standings and pairings wait until they are corrected (see "
             "the validation report).")
     players = sc.assign_start_numbers(players)
-    for cat in cfg.swiss.categories:
+    for cat in cfg.require(SwissConfig).categories:
         cp = players.filter(pl.col("section") == cat.id)
         cr = results.filter(pl.col("section") == cat.id)
         done = sc.complete_rounds(cr) if cr.height else 0
         card = sc.scorecard_from_results(cr, cp.select("player_id", "sno"), through_round=done,
-                                         pab_points=cfg.swiss.pab_points)
+                                         pab_points=cfg.require(SwissConfig).pab_points)
         run.categories.append(CategoryRun(cat, cp, cr, done, card, rounds=per_category[cat.id]))
     return run
 
@@ -283,7 +289,7 @@ def player_frame(players: pl.DataFrame, cfg: EventConfig) -> pl.DataFrame:
         frame = frame.with_columns(pl.col("nationality").str.to_uppercase())
     frame = frame.with_columns(pl.lit(None, dtype=t).alias(c)
                                for c, t in PLAYER_COLUMNS.items() if c not in frame.columns)
-    cats: tuple[Category, ...] = cfg.swiss.categories if cfg.swiss is not None else ()
+    cats: tuple[Category, ...] = cfg.require(SwissConfig).categories if cfg.table(SwissConfig) is not None else ()
     if len(cats) == 1:
         frame = frame.with_columns(pl.col("section").fill_null(cats[0].id))
     return frame
@@ -298,11 +304,11 @@ def evaluation(run: SwissRun, c: CategoryRun, through: int) -> Evaluation:
     """FIDE C.07 — the configured tie-breaks of every player after round ``through`` (with the
     contributions behind them), as the event's rules evaluate them (its edition; §15.2 in a
     round robin)."""
-    assert run.cfg.swiss is not None
+    assert run.cfg.table(SwissConfig) is not None
     card = c.card.filter(pl.col("round") <= through)
-    return evaluate_tiebreaks(card, c.players.select("sno", "rating"), run.cfg.swiss.tiebreaks,
-                              edition=run.cfg.swiss.tiebreak_edition, rounds=through,
-                              round_robin=run.cfg.round_robin is not None)
+    return evaluate_tiebreaks(card, c.players.select("sno", "rating"), run.cfg.require(SwissConfig).tiebreaks,
+                              edition=run.cfg.require(SwissConfig).tiebreak_edition, rounds=through,
+                              round_robin=fixed_schedule(run.cfg) is not None)
 
 
 def tiebreak_detail(run: SwissRun, c: CategoryRun) -> pl.DataFrame | None:
@@ -321,10 +327,10 @@ def rating_lists(cfg: EventConfig) -> RatingsConfig | None:
     """FIDE B.02 — the rating lists the event is rated for: its ``[ratings]``, else FIDE's
     list where the event reports to FIDE (``[fide_report]``), else none (a club event on its
     own ratings shows no rating change)."""
-    ratings: RatingsConfig | None = cfg.ratings
+    ratings: RatingsConfig | None = cfg.table(RatingsConfig)
     if ratings is not None:
         return ratings
-    return RatingsConfig() if cfg.fide_report is not None else None
+    return RatingsConfig() if cfg.table(RatingReportRules) is not None else None
 
 
 def category_ratings(run: SwissRun, c: CategoryRun, lists: RatingsConfig) -> dict[str, RatingChanges]:
@@ -350,7 +356,7 @@ def category_ratings(run: SwissRun, c: CategoryRun, lists: RatingsConfig) -> dic
 def engine_input(run: SwissRun, c: CategoryRun, round_no: int, setup: rounds.RoundSetup) -> Tournament:
     """FIDE C.04 Annex 2 — the TRF view of the category before round ``round_no`` (with the
     virtual points of the event's acceleration, FIDE C.04.5, if it has one)."""
-    s = run.cfg.swiss
+    s = run.cfg.table(SwissConfig)
     assert s is not None
     return rounds.engine_input(c.players, c.card, round_no, setup,
                                name=f"{run.cfg.event.name} — {c.cat.name}", total_rounds=c.rounds,
@@ -411,7 +417,7 @@ def round_to_pair(run: SwissRun, c: CategoryRun, r: int, t: Tournament,
                   recorded: frozenset[Board] | None = None) -> RoundToPair:
     """FIDE C.04.3 — what round ``r`` of ``c`` is paired from (:func:`pair_with`), ``t`` its
     engine input, ``recorded`` its recorded pairing when the audit pairs it."""
-    s = run.cfg.swiss
+    s = run.cfg.table(SwissConfig)
     assert s is not None
     return RoundToPair(tuple(p for p in run.cfg.rule_parts() if isinstance(p, PairingRules)),
                        s.dutch_edition, c.players, c.rounds, r, t, recorded)
@@ -436,7 +442,7 @@ def pairing_key(run: SwissRun, c: CategoryRun, r: int, setup: rounds.RoundSetup,
     player records and the same-state rule read them). Equal keys, equal pairings: the audit of
     a round whose key a previous run has is taken from it (the caller keeps the keys with the
     program they were made by); the TRF itself is built only for a round paired again."""
-    s = run.cfg.swiss
+    s = run.cfg.table(SwissConfig)
     assert s is not None
     h = hashlib.sha256(c.card.filter(pl.col("round") < r).write_csv().encode())
     parts = ",".join(sorted(type(p).__name__ for p in run.cfg.rule_parts()
@@ -453,7 +459,7 @@ def next_pairing(run: SwissRun, c: CategoryRun) -> NextPairing | None:
     (no rows for it in results.csv) and the event has rounds left. The pairing is also kept
     in ``run.pairings`` under its :func:`pairing_key`: once the round is played as published,
     the next run's audit of it is taken from there, not paired again."""
-    s = run.cfg.swiss
+    s = run.cfg.table(SwissConfig)
     assert s is not None
     r = c.done + 1
     if r > c.rounds or c.results.filter(pl.col("round") == r).height or c.players.is_empty():
@@ -653,7 +659,7 @@ def pair_next_rounds(run: SwissRun) -> None:
 def award_prizes(run: SwissRun) -> None:
     """FIDE C.07 (ties on the final standings) and the event's prize table (National Junior
     2024 "Prizes": not shared unless ``prizes_shared``) — the prize list of each category with prizes, after its last round."""
-    s = run.cfg.swiss
+    s = run.cfg.table(SwissConfig)
     assert s is not None
     for c in run.categories:
         if c.done == c.rounds and c.cat.prizes:
@@ -678,7 +684,7 @@ def run_swiss(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date,
     (``with step("pairing"):``; the rulebook itself reads no clock)."""
     with step("validate"):
         run = prepare(cfg, raw, as_of)
-    assert run.cfg.swiss is not None  # (a round robin's, made from its players)
+    assert run.cfg.table(SwissConfig) is not None  # (a round robin's, made from its players)
     if run.blocked:
         return run
     for name, rule in RULE_STEPS:

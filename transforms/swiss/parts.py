@@ -16,6 +16,7 @@ from transforms.core.errors import Finding
 from transforms.core.model import DutchEdition
 from transforms.fide.dutch.state import Board
 from transforms.fide.trf import Tournament
+from transforms.swiss.config import Category, SwissConfig
 
 
 @dataclass
@@ -53,3 +54,20 @@ class PairingRules(Protocol):
 
     def pair(self, t: Tournament, *, round_no: int, rounds: int, edition: DutchEdition,
              players: pl.DataFrame) -> tuple[list[Board], list[str]] | None: ...
+
+
+@runtime_checkable
+class FixedSchedule(Protocol):
+    """A system of play whose schedule follows from its players rather than from ``[swiss]``
+    (a round robin's Berger tables, FIDE C.05 Annex 1): it stands in for ``[swiss]`` — its
+    rounds per category from the number of players, its start numbers by its own rule — and
+    pairs every round (:class:`PairingRules`). The Swiss run asks the event's parts for one."""
+
+    @property
+    def categories(self) -> tuple[Category, ...]: ...
+
+    def as_swiss(self, rounds: int) -> SwissConfig: ...
+
+    def rounds(self, players: int) -> int: ...
+
+    def start_numbers(self, players: pl.DataFrame) -> tuple[pl.DataFrame, str]: ...

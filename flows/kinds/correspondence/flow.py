@@ -30,6 +30,7 @@ from transforms.core.errors import Finding
 from transforms.core.ingest import RawFile, limit_said, unusable, validate_files
 from transforms.core.steps import StepTimer, no_step
 from transforms.golden_knights.event import GKResult, run_golden_knights
+from transforms.golden_knights.rules import GKRules
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
 from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
 
@@ -52,9 +53,9 @@ def read_back(raw: dict[str, RawFile]) -> dict[str, RawFile]:
 
 def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date) -> GKResult:
     """The rulebook's run of the event on its typed input files."""
-    assert cfg.golden_knights is not None
+    assert cfg.table(GKRules) is not None
     return run_golden_knights(
-        cfg.golden_knights, typed["members.csv"], typed["entries.csv"], typed.get("sections.csv"),
+        cfg.table(GKRules), typed["members.csv"], typed["entries.csv"], typed.get("sections.csv"),
         typed.get("games.csv"), typed.get("time_oversteps.csv"), typed.get("overrides.csv"),
         event_year=cfg.event.start.year, as_of=as_of, carried_in=typed.get("carried_in.csv"),
         currency=cfg.event.currency)
@@ -120,7 +121,7 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
         findings += res.findings
         pub.state = shown_state(res)
         with step("pages"):
-            bulletin, highlights, home = publish_event(pub, cfg, cfg.golden_knights, res, as_of,
+            bulletin, highlights, home = publish_event(pub, cfg, cfg.table(GKRules), res, as_of,
                                                        members=typed["members.csv"])
     publish_validation(pub, cfg, findings, as_of)
     publish_bulletin(pub, bulletin, as_of)

@@ -95,9 +95,9 @@ class _Writer:
     """The frames of one run cut the way the letters read them."""
 
     def __init__(self, cfg: EventConfig, res: GKResult, members: pl.DataFrame) -> None:
-        assert cfg.golden_knights is not None
+        assert cfg.table(GKRules) is not None
         self.cfg = cfg
-        self.rules: GKRules = cfg.golden_knights
+        self.rules: GKRules = cfg.table(GKRules)
         self.res = res
         self.cur = cfg.event.currency
         self.event = cfg.event.name

@@ -31,8 +31,15 @@ from flows.site.render import plural
 from transforms.core.config import EventConfig
 from transforms.core.errors import Severity
 from transforms.core.ingest import RawFile
-from transforms.fide.rating_report import check_rating_report, rating_report, report_header
+from transforms.fide.rating_report import (
+    RatingReportRules,
+    check_rating_report,
+    rating_report,
+    report_header,
+)
 from transforms.fide.trf import Tournament, TrfFormat, parse_trf, write_trf
+from transforms.round_robin.config import RoundRobinConfig
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.event import RULE_STEPS, SwissRun, audit_rounds, engine_input, prepare
 from transforms.swiss.rounds import RoundSetup, trf_players
 
@@ -42,7 +49,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
     """Everything of the event that is computed from its inputs, in memory (nothing written,
     nothing sent): the rulebook's run (validate, standings, audit, pairing), every page and
     file of its site (their PDFs start rendering as their HTML is made) and its letters."""
-    assert cfg.swiss is not None or cfg.round_robin is not None
+    assert cfg.table(SwissConfig) is not None or cfg.table(RoundRobinConfig) is not None
     step, renderer = build.step, build.renderer
     pub = build.publication(cfg, as_of, keep=True)
     pub.cache["program"] = build.program  # what made the groups of pages and the pairings
@@ -142,7 +149,7 @@ def as_played(run: SwissRun, t: Tournament) -> Tournament:
     """FIDE C.04 Annex 2 (``092``, TRF-2026 ``192``) — the tournament type a TRF of the event
     names: a round robin's (``FIDE_ROUNDROBIN``, ``FIDE_DOUBLEROUNDROBIN``: FIDE's codes for
     the Berger tables) instead of the Dutch edition; a Swiss's stays as it is."""
-    rr = run.cfg.round_robin
+    rr = run.cfg.table(RoundRobinConfig)
     if rr is None:
         return t
     code = "FIDE_DOUBLEROUNDROBIN" if rr.cycles == 2 else "FIDE_ROUNDROBIN"
@@ -184,7 +191,7 @@ def fide_rating_reports(pub: Publication, run: SwissRun) -> None:
     """The FIDE rating report of every rated category whose last round is complete
     (``fide/rating-report-<category>.trf``), read back and checked as FIDE would
     (``fide/rating-report-<category>-check.csv``; the counts go to the manifest's notes)."""
-    rules, s, e = run.cfg.fide_report, run.cfg.swiss, run.cfg.event
+    rules, s, e = run.cfg.table(RatingReportRules), run.cfg.table(SwissConfig), run.cfg.event
     if rules is None or s is None:
         return
     for c in run.categories:

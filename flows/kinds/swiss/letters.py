@@ -48,6 +48,7 @@ from flows.site.render import plural
 from transforms.core.errors import Severity
 from transforms.core.model import Kind, ResultCode
 from transforms.core.money import amount_text
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.rounds import round_setup
 
 
@@ -119,7 +120,7 @@ class CategoryView:
     requests on record."""
 
     def __init__(self, run, c) -> None:
-        s = run.cfg.swiss
+        s = run.cfg.table(SwissConfig)
         self.run, self.c, self.cid, self.s = run, c, c.cat.id, s
         self.r = c.done
         self.final = c.done == c.rounds

@@ -31,7 +31,9 @@ from flows.site import render
 from flows.site.pages import LinkGroup, Publication, group_key
 from flows.site.present import Section, Table, fmt, table_from_frame
 from transforms.core.model import Kind
+from transforms.round_robin.config import RoundRobinConfig
 from transforms.swiss import scorecard as sc
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.event import tiebreak_detail
 from transforms.swiss.progress import EQUAL_AFTER_ALL, tiebreak_separation
 from transforms.swiss.rounds import pairing_rows
@@ -44,7 +46,7 @@ around it and the run date, so that it does not change when a later round is add
 
 
 def event_facts(run) -> list[tuple[str, str]]:
-    s, rr = run.cfg.swiss, run.cfg.round_robin
+    s, rr = run.cfg.table(SwissConfig), run.cfg.table(RoundRobinConfig)
     system = (f"{'Double round robin' if rr.cycles == 2 else 'Round robin'}, FIDE Berger tables "
               "(C.05 Annex 1)" if rr is not None else
               f"FIDE Dutch (C.04.3), {s.dutch_edition} rules"
@@ -86,7 +88,7 @@ def standings_table(run, c, ranking: pl.DataFrame, page: str, through: int | Non
     one) with the tie-break columns and, for a rated event, the rating change of the rounds so
     far (``Rtg+/-``, FIDE B.02: :mod:`flows.kinds.swiss.ratings`); rank and name stay in view
     when the table scrolls sideways; names link to the players' pages."""
-    codes = list(run.cfg.swiss.tiebreaks)
+    codes = list(run.cfg.require(SwissConfig).tiebreaks)
     frame = ranking.join(c.players.select("sno", "state", "rating", "title"), on="sno", how="left")
     frame = frame.with_columns(pl.when(pl.col("tied_after_all")).then(pl.lit("flag")).otherwise(pl.lit("")).alias("_css"))
     frame = with_player_href(frame, page, c.cat.id)
@@ -106,7 +108,7 @@ def standings_notes(run, ranking: pl.DataFrame) -> list[str]:
     if ranking["tied_after_all"].any():
         out.append("Highlighted rows are equal after every tie-break: the chief arbiter decides "
                    "their order.")
-    if "DE" in run.cfg.swiss.tiebreaks:
+    if "DE" in run.cfg.require(SwissConfig).tiebreaks:
         out.append(DE_CAPTION)
     return out
 
@@ -183,16 +185,16 @@ def round_key(pub: Publication, run, r: int, last: int, per_round: dict[int, lis
 
 def tiebreak_legend(run) -> Table:
     """The configured tie-breaks in order, each in words."""
-    codes = list(run.cfg.swiss.tiebreaks)
+    codes = list(run.cfg.require(SwissConfig).tiebreaks)
     frame = pl.DataFrame({"order": list(range(1, len(codes) + 1)), "code": codes,
                           "what": [tiebreak_name(k) for k in codes]})
     return table_from_frame(frame, [("order", "#"), ("code", "Code"), ("what", "What it counts")],
                             numeric=["order"], caption=f"Players equal on points are ranked by these, "
-                            f"in this order (FIDE C.07, {run.cfg.swiss.tiebreak_edition} edition).")
+                            f"in this order (FIDE C.07, {run.cfg.require(SwissConfig).tiebreak_edition} edition).")
 
 
 def _explained(run, c) -> Section:
-    s = run.cfg.swiss
+    s = run.cfg.table(SwissConfig)
     ranking = c.rankings[c.done]
     notes = ["Unplayed rounds (byes, forfeits, absences) count as FIDE C.07 art. 16 says: "
              "each own unplayed round as a game against a dummy opponent with the player's own "
@@ -284,7 +286,7 @@ def pairings_of_round(pub: Publication, run, r: int, per_round: dict[int, list[t
     type, no result: it does not change when the results come in). The same-state rule's
     changes are logged on the page of the round they apply to."""
     items = per_round[r]
-    pab = run.cfg.swiss.pab_points
+    pab = run.cfg.require(SwissConfig).pab_points
     rel, alpha, hall = (round_rel("pairings", r), round_rel("pairings", r, "-alphabetical"),
                         f"pairings/round-{r:02d}-hall.pdf")
     secs, alpha_secs, hall_secs, frames = [], [], [], []
@@ -293,7 +295,7 @@ def pairings_of_round(pub: Publication, run, r: int, per_round: dict[int, list[t
         pts = dict(zip(before["sno"], before["points"])) if before is not None else {}
         f = _pairing_frame(c, rows, pts, rel)
         missing = not_paired(c, r, new)
-        why = ("free: no game in the Berger table, or withdrawn" if run.cfg.round_robin is not None
+        why = ("free: no game in the Berger table, or withdrawn" if run.cfg.table(RoundRobinConfig) is not None
                else "withdrawn or absent")
         notes = [f"Not paired in round {r} ({why}): {', '.join(missing)}."] if missing else []
         secs.append(Section(f"{c.cat.name} — round {r}", anchor=c.cat.id, notes=notes, tables=[table_from_frame(
@@ -423,7 +425,7 @@ def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Sect
     audits = [d for c in run.categories for d in c.audit]
     audit_sec = Section("Pairing audit", intro=[
         "Every complete round was compared with its game in the FIDE Berger table."
-        if run.cfg.round_robin is not None else
+        if run.cfg.table(RoundRobinConfig) is not None else
         "Every complete round was paired again by chessfed's FIDE Dutch engine from the history "
         "before it and compared with the recorded pairing. Brackets are paired from the top "
         "down, so a round that differs is named with the first bracket where it departs; the "
@@ -453,7 +455,7 @@ def separation_text(by: str | None, value: float | None, next_value: float | Non
 def prizes(pub: Publication, run) -> list[Section]:
     cur = run.cfg.event.currency
     page = "prizes.html"
-    codes = list(run.cfg.swiss.tiebreaks)
+    codes = list(run.cfg.require(SwissConfig).tiebreaks)
     secs, frames = [], []
     for c in run.categories:
         if c.prizes is None:
@@ -475,7 +477,7 @@ def prizes(pub: Publication, run) -> list[Section]:
                            .alias("next_link"))
         p = with_player_href(with_player_href(p, page, cid), page, cid, "next_link", "n_href")
         sharing = ("Players equal after every tie-break share the prizes of their places equally."
-                   if run.cfg.swiss.prizes_shared
+                   if run.cfg.require(SwissConfig).prizes_shared
                    else "Cash prizes are not shared: ties are decided by the tie-breaks.")
         why = (f"Where a prize winner has the points of the next place, 'Ahead of the next by' says which "
                f"tie-break (in the order {', '.join(codes)}) first differs between them, with both "

@@ -30,6 +30,7 @@ from flows.site.pages import Publication, group_key
 from flows.site.present import Col, Row, Section, Table, fmt, table_from_frame, tables_by
 from transforms.core.model import Kind
 from transforms.core.money import amount_text
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.event import tiebreak_detail
 from transforms.swiss.progress import round_by_round
 
@@ -84,7 +85,7 @@ def player_pages(pub: Publication, run) -> None:
 
 
 def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
-    s = run.cfg.swiss
+    s = run.cfg.table(SwissConfig)
     cid = c.cat.id
     info = c.players.select(*PUBLIC_COLUMNS)
     boards = boards_by_player(pl.concat(rows) if rows else pl.DataFrame(
@@ -242,7 +243,7 @@ def _tiebreak_rows(run, detail: pl.DataFrame, names: dict[int, str]
         de_notes.setdefault(sno, note)
     by_codes: dict[tuple[str, ...], list[int]] = {}
     for sno in sorted(has):
-        by_codes.setdefault(tuple(k for k in run.cfg.swiss.tiebreaks if k in has[sno]), []).append(sno)
+        by_codes.setdefault(tuple(k for k in run.cfg.require(SwissConfig).tiebreaks if k in has[sno]), []).append(sno)
     out = {}
     for codes, snos in by_codes.items():
         tables = tables_by(wide.filter(pl.col("sno").is_in(snos)), "sno",
@@ -257,7 +258,7 @@ def _tiebreak_section(run, c, standing: dict, de_note: str | None, contributions
     """The tie-break values of the standings and, per game or unplayed round, what it gave each
     tie-break (``contributions``, from :func:`_tiebreak_rows`); values in brackets were removed
     by a cut."""
-    codes = list(run.cfg.swiss.tiebreaks)
+    codes = list(run.cfg.require(SwissConfig).tiebreaks)
     notes = ["Values in brackets were removed by a cut (e.g. BH-C1 leaves out the lowest "
              "contribution). 'dummy': an own unplayed round, counted as a game against an opponent "
              "with the player's own score (C.07 16.4); 'all': counted once for the player "
@@ -267,5 +268,5 @@ def _tiebreak_section(run, c, standing: dict, de_note: str | None, contributions
     summary = Table([Col("Tie-break"), Col("Value", "num"), Col("What it counts")],
                     [Row([k, fmt(standing[k]) or "—", tiebreak_name(k)]) for k in codes],
                     caption=f"The values of the standings, in the order they rank players equal "
-                            f"on points (FIDE C.07, {run.cfg.swiss.tiebreak_edition})")
+                            f"on points (FIDE C.07, {run.cfg.require(SwissConfig).tiebreak_edition})")
     return Section(f"Tie-breaks after round {c.done}", notes=notes, tables=[summary, contributions])

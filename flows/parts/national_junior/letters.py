@@ -18,6 +18,8 @@ from flows.site.present import fmt
 from flows.site.render import plural
 from transforms.core.errors import Severity
 from transforms.core.money import amount_text
+from transforms.national_junior.entries import JuniorEntryRules
+from transforms.swiss.config import SwissConfig
 
 
 def latest(views: Iterable[CategoryView]) -> tuple[int, bool]:
@@ -111,11 +113,11 @@ def entry_blocks(run, state: str) -> list[Block]:
              ("Balance", amount_text(x["balance"], cur)),
              ("Boarding lump sums", amount_text(x["boarding_due"], cur)))
     lines = (f"Balance = paid − fees due − late fees: {owed}",
-             f"Boarding: {amount_text(run.cfg.entries.boarding_lump_sum, cur)} for each selected or "
+             f"Boarding: {amount_text(run.cfg.require(JuniorEntryRules).boarding_lump_sum, cur)} for each selected or "
              "seeded player who plays under the normal entry fee.")
     out = [Block("Fees and boarding", lines, table)]
     rej = e.decisions.filter((pl.col("state").fill_null("") == state) & (pl.col("status") == "rejected"))
-    names = {c.id: c.name for c in run.cfg.swiss.categories}
+    names = {c.id: c.name for c in run.cfg.require(SwissConfig).categories}
     if rej.height:
         out.append(Block("Entries not accepted", table=(
             ("Player", "Category", "Reason"),

@@ -14,6 +14,8 @@ from flows.kinds.swiss.pages import jumps
 from flows.site.pages import OFFICE, Publication
 from flows.site.present import Details, Section, fmt, table_from_frame
 from transforms.core.money import amount_text
+from transforms.national_junior.entries import JuniorEntryRules
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.statistics import state_statistics, total_by_state
 
 
@@ -43,7 +45,7 @@ def entries(pub: Publication, run) -> list[Section]:
     ledger = Section("Fee and boarding ledger by association",
                      notes=["Balance = paid − due − late fee: positive is owed back to the association, "
                             "negative is still to pay. Boarding: "
-                            f"{amount_text(run.cfg.entries.boarding_lump_sum, cur)} per selected or "
+                            f"{amount_text(run.cfg.require(JuniorEntryRules).boarding_lump_sum, cur)} per selected or "
                             "seeded player under the normal entry fee."],
                      tables=[table_from_frame(shown, [("state", "State"), ("name", "Association"),
                                                          ("entries", "Entries"), ("accepted", "Accepted"),
@@ -56,7 +58,7 @@ def entries(pub: Publication, run) -> list[Section]:
     lists = [Section(f"Entry list — {c.name}", tables=[table_from_frame(
         e.entry_list.filter(pl.col("section") == c.id),
         [("state", "State"), ("name", "Name"), ("title", ""), ("rating", "Rtg"), ("entry_type", "Entry"),
-         ("seed_reason", "Seeded as")], numeric=["rating"])]) for c in run.cfg.swiss.categories]
+         ("seed_reason", "Seeded as")], numeric=["rating"])]) for c in run.cfg.require(SwissConfig).categories]
     counts = Section("Accepted entries by category and state", tables=[table_from_frame(
         by_type, [("section", "Category"), ("state", "State")] + [(c, c.replace("_", " ")) for c in type_cols],
         numeric=type_cols)])

@@ -116,7 +116,7 @@ class SwissRun:
     typed: dict[str, pl.DataFrame]
     """Every input file as cast (rows with errors set aside)."""
     findings: list[Finding]
-    entries: Any
+    entries: object
     """The entry rules' record of their decisions (e.g. NJ 2024's ``EntryDecision``), None
     when the event has no entry rules."""
     categories: list[CategoryRun]

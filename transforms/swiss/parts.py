@@ -8,7 +8,7 @@ the event's parts (``EventConfig.rule_parts``) for what it has, and knows none b
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import polars as pl
 
@@ -25,8 +25,9 @@ class Judged:
 
     accepted: pl.DataFrame
     """The players the event goes on with."""
-    decision: Any
-    """The rules' own record of every decision (the office's pages show it), None if none."""
+    decision: object
+    """The rules' own record of every decision, of the rules' own type (the part's pages show
+    it: e.g. the National Junior's ``EntryDecision``), None if none."""
     findings: list[Finding] = field(default_factory=list)
     """Rejections and warnings, for the validation report."""
     blocked: str = ""

@@ -13,6 +13,7 @@ import polars as pl
 from flows.kinds.swiss.letters import CategoryView, round_key
 from flows.kinds.swiss.pages import round_rel
 from flows.mail.letters import Block, Letter, address_problem
+from flows.parts.national_junior.pages import decision
 from flows.site.names import file_part
 from flows.site.present import fmt
 from flows.site.render import plural
@@ -96,7 +97,7 @@ def association_letters(run, views: list[CategoryView]) -> tuple[list[Letter], l
 
 def entry_blocks(run, state: str) -> list[Block]:
     """The association's account (the entries' ledger row) and its rejected entries."""
-    e, cur = run.entries, run.cfg.event.currency
+    e, cur = decision(run), run.cfg.event.currency
     rows = e.ledger.filter(pl.col("state").fill_null("") == state)
     if not rows.height:
         return [Block("Fees and boarding", ("No entry came from your association.",))]

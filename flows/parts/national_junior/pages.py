@@ -14,15 +14,23 @@ from flows.kinds.swiss.pages import jumps
 from flows.site.pages import OFFICE, Publication
 from flows.site.present import Details, Section, fmt, table_from_frame
 from transforms.core.money import amount_text
-from transforms.national_junior.entries import JuniorEntryRules
+from transforms.national_junior.entries import EntryDecision, JuniorEntryRules
 from transforms.swiss.config import SwissConfig
+from transforms.swiss.event import SwissRun
 from transforms.swiss.statistics import state_statistics, total_by_state
 
 
-def entries(pub: Publication, run) -> list[Section]:
+def decision(run: SwissRun) -> EntryDecision:
+    """NJ 2024 Entries and eligibility — what the event's entry rules decided (the rulebook's
+    :class:`~transforms.national_junior.entries.EntryDecision`)."""
+    assert isinstance(run.entries, EntryDecision), "the National Junior's entry rules decide"
+    return run.entries
+
+
+def entries(pub: Publication, run: SwissRun) -> list[Section]:
     """The office's entries page (decisions, fees, ledger) and the public entry lists
     (``entries.html``: accepted entries by category and state; no birth date, no fee)."""
-    e = run.entries
+    e = decision(run)
     cur = run.cfg.event.currency
     pub.files[f"{OFFICE}entries/decisions.csv"] = csv_text(e.decisions.drop("line"))
     pub.files[f"{OFFICE}entries/entry-list.csv"] = csv_text(e.entry_list)
@@ -87,7 +95,7 @@ def public_entries(pub: Publication, run, counts: Section) -> None:
     assoc = _association_names(run)
     secs = [Section("Accepted entries by category and state", tables=counts.tables)]
     for c in run.categories:
-        frame = (run.entries.entry_list.filter(pl.col("section") == c.cat.id)
+        frame = (decision(run).entry_list.filter(pl.col("section") == c.cat.id)
                  .join(c.players.select("player_id", "sno"), on="player_id", how="left")
                  .with_columns(pl.col("state").fill_null("").alias("state"))
                  .with_columns(pl.col("state").replace_strict(assoc, default=None).alias("association"))

@@ -21,6 +21,7 @@ import sys  # noqa: E402
 import tempfile  # noqa: E402
 import threading  # noqa: E402
 import urllib.request  # noqa: E402
+import uuid  # noqa: E402
 from collections.abc import Iterator  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -97,8 +98,8 @@ def start_server(env: dict[str, str] | os._Environ) -> OwnServer | None:
     err = tempfile.TemporaryFile()  # noqa: SIM115 - open for the server's life (OwnServer.stop)
     proc = subprocess.Popen(
         [sys.executable, "-m", "prefect", "server", "start", "--host", "127.0.0.1",
-         "--port", str(port), "--no-ui", "--log-level", "error", *(["--no-services"] if os.environ.get("CHESSFED_AB") == "before" else [])],  # TEMP-AB
-        env={**env, **({} if os.environ.get("CHESSFED_AB") == "before" else OWN_SERVER_SERVICES)}, stdout=subprocess.DEVNULL, stderr=err)  # TEMP-AB
+         "--port", str(port), "--no-ui", "--log-level", "error"],
+        env={**env, **OWN_SERVER_SERVICES}, stdout=subprocess.DEVNULL, stderr=err)
     server = OwnServer(proc, err, f"http://127.0.0.1:{port}/api")
     atexit.register(server.stop)
     env["PREFECT_API_URL"] = server.url
@@ -141,19 +142,21 @@ def wait_for_server(server: OwnServer | None, timeout: float = 180) -> None:
     raise SystemExit(f"chessfed run: the run's Prefect server did not answer within {timeout:.0f} s")
 
 
-def wait_for_task_runs(api_url: str, flow_run_id: object, events: list[str],
+def wait_for_task_runs(api_url: str, flow_run_id: uuid.UUID, events: list[str],
                        patience: float = 10.0) -> float | None:
     """Until the Prefect server at ``api_url`` has recorded every task run of the run's flow
-    run ``flow_run_id`` and of its event flow runs, each in a final state; for a server that
-    ends with the run (its own, or Prefect's ephemeral one), which would otherwise stop with
-    the last task runs not yet written. Prefect's client sends a task run's states as events,
-    in the background; the server's task run recorder writes them as they come, in the order
-    they were sent, and loses what it had not written when the server stops. Done when every
-    event's ``event-<folder>`` task run (:func:`flows.pipeline.events.run_event`, whose last
-    state its process sends after every state of the event's own flow run) is recorded, every
-    recorded task run is final, and nothing changed since the previous look (0.1 s before: a
-    state written meanwhile). Gives up, with a warning, after ``patience`` seconds without
-    progress. Returns the seconds it waited (None: gave up)."""
+    run ``flow_run_id`` and of its event flow runs, each in a final state: a server that ends
+    with the run (its own, or Prefect's ephemeral one) would otherwise stop with the last task
+    runs not written, and the Prefect UI would show their flow runs without them. Prefect's
+    client sends a task run's states as events, in the background (its last ones as this
+    process ends, before the server is stopped: atexit); the server's task run recorder
+    writes them as they come, two at a time in the order they arrived, and drops those it
+    had not taken when the server stops. Done when every event's ``event-<folder>`` task run
+    (:func:`flows.pipeline.events.run_event`: its process sends its last state after every
+    state of the event's own flow run) is recorded, every recorded task run is final, and
+    nothing changed since the previous look 0.1 s before (a write under way). Gives up with a
+    warning after ``patience`` seconds without progress. Returns the seconds it waited (None:
+    it gave up)."""
     from prefect.client.orchestration import get_client
     from prefect.client.schemas.filters import (
         FlowRunFilter,
@@ -167,11 +170,11 @@ def wait_for_task_runs(api_url: str, flow_run_id: object, events: list[str],
     runs = FlowRunFilter(operator="or_", id=FlowRunFilterId(any_=[flow_run_id]),
                          parent_flow_run_id=FlowRunFilterParentFlowRunId(any_=[flow_run_id]))
     markers = {f"event-{name}" for name in events}
-    seen: dict[object, str] = {}
+    seen: dict[uuid.UUID, str] = {}
     with temporary_settings(updates={PREFECT_API_URL: api_url}), \
             get_client(sync_client=True) as client:
         while True:
-            found: dict[object, str] = {}
+            found: dict[uuid.UUID, str] = {}
             names: set[str] = set()
             while True:  # every task run, 200 at a time (the server's default limit)
                 page = client.read_task_runs(flow_run_filter=runs, sort=TaskRunSort.ID_DESC,
@@ -193,13 +196,12 @@ def wait_for_task_runs(api_url: str, flow_run_id: object, events: list[str],
             time.sleep(0.1)
 
 
-def history_recorded(server: OwnServer | None, ephemeral: bool, state: object,
+def history_recorded(server: OwnServer | None, ephemeral: bool, flow_run_id: uuid.UUID | None,
                      events: list[str]) -> None:
-    """The run's task runs recorded (:func:`wait_for_task_runs`) before its server stops: the
-    run's own server (``server``) or Prefect's ephemeral one (``ephemeral``), both stopped when
-    this process ends (atexit). The office's server (PREFECT_API_URL) lives on and records them
-    in its own time: no wait. ``state``: the final state of the run's flow run."""
-    flow_run_id = getattr(getattr(state, "state_details", None), "flow_run_id", None)
+    """The task runs of the run's flow run ``flow_run_id`` recorded (:func:`wait_for_task_runs`)
+    before the server that ends with the run stops: its own (``server``) or Prefect's ephemeral
+    one (``ephemeral``), both stopped as this process ends (atexit). The office's server
+    (PREFECT_API_URL) lives on and records them in its own time: no wait there."""
     if flow_run_id is None:
         return
     if server is not None:
@@ -210,9 +212,7 @@ def history_recorded(server: OwnServer | None, ephemeral: bool, state: object,
         url = str(get_client(sync_client=True).api_url)  # the ephemeral server, still running
     else:
         return
-    if os.environ.get("CHESSFED_AB") == "before": return  # TEMP-AB
-    w = wait_for_task_runs(url, flow_run_id, events)  # TEMP-AB
-    if os.environ.get("CHESSFED_AB"): print(f"DEBUG recorded wait {w}", file=sys.stderr)  # TEMP-AB
+    wait_for_task_runs(url, flow_run_id, events)
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -268,7 +268,7 @@ def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None,
     letter twice)."""
     from flows.pipeline import progress, publish_folder, unchanged
     from flows.pipeline import stored_letters as mailing
-    from flows.pipeline.run_index import manifest_of
+    from flows.pipeline.manifest import read_manifest
 
     found: dict[str, str] = {}
     for folder in folders:
@@ -291,7 +291,7 @@ def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None,
             return found, [folder.name]
         progress.LOGGER.info("%s: unchanged since its last run, not built again (checked in "
                              "%.2f s)", folder.name, time.perf_counter() - t)
-        found[folder.name] = manifest_of(out / folder.name).get("name") or folder.name
+        found[folder.name] = read_manifest(out / folder.name).get("name") or folder.name
     return found, []
 
 
@@ -333,8 +333,9 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None
     """The run once Prefect is needed: the flow of every event (:func:`flows.pipeline.events.run_events`)
     on the task runner asked for, once the run's own server answers (``server``; none with
     PREFECT_API_URL or ``--prefect-ephemeral``, where Prefect starts its own ephemeral server
-    when the flow starts). ``changed``: the event folders this run's check found to build
-    (:func:`unchanged_events`: not checked again)."""
+    when the flow starts); then, on a server that ends with the run, until it has recorded the
+    run's task runs (:func:`history_recorded`). ``changed``: the event folders this run's check
+    found to build (:func:`unchanged_events`: not checked again)."""
     t0 = time.perf_counter()
     from flows.pipeline import unchanged
     from flows.pipeline.events import events_flow, exit_status, statuses
@@ -353,10 +354,10 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None
     try:
         status = statuses(state)
     except RuntimeError as e:  # the flow itself crashed: no event status to report
-        history_recorded(server, args.prefect_ephemeral, state, [])
+        history_recorded(server, args.prefect_ephemeral, state.state_details.flow_run_id, [])
         print(f"chessfed run: {e}", file=sys.stderr)
         return 2
-    history_recorded(server, args.prefect_ephemeral, state, list(status))
+    history_recorded(server, args.prefect_ephemeral, state.state_details.flow_run_id, list(status))
     t_end = time.perf_counter()
     from flows.pipeline.run_index import outcome
 
@@ -395,14 +396,15 @@ def run_summary(out: Path, status: dict[str, str], *, started: float, imported: 
     when not known here) was not built: its entry says so (its manifest's timings are those of
     the run that built it). ``prefect_in_events_s``: the flow's time beyond the longest event's
     steps (the events run side by side)."""
+    from flows.pipeline.manifest import fresh_manifest, manifest_table
+
     events: dict[str, dict[str, object]] = {}
     for name in status:
         if unchanged and name in unchanged:
             events[name] = {"unchanged": True, "check_s": unchanged[name]}
             continue
-        try:
-            t = json.loads((out / name / "manifest.json").read_text(encoding="utf-8"))["timings"]
-        except (OSError, ValueError, KeyError):
+        t = manifest_table(fresh_manifest(out / name), "timings")
+        if not t:
             continue
         events[name] = {k: t[k] for k in ("total_s", "work_s", "orchestration_s") if k in t}
     wall = ended - started
@@ -421,9 +423,11 @@ def not_built(out: Path, status: dict[str, str], since: float) -> dict[str, floa
     worker's process, whose :data:`flows.pipeline.unchanged.SKIPPED` this process does not see): those
     that ended "ok" with a manifest written before the run (``since``, wall clock). Their check's
     time is not known here (None)."""
+    from flows.pipeline.manifest import manifest_path
+
     found: dict[str, float | None] = {}
     for name, s in status.items():
-        path = out / name / "manifest.json"
+        path = manifest_path(out / name)
         with contextlib.suppress(OSError):
             if s == "ok" and path.stat().st_mtime < since:
                 found[name] = None

@@ -17,11 +17,11 @@ from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows.pipeline import last_good, progress, publish_folder, unchanged
 from flows.pipeline import stored_letters as mailing
+from flows.pipeline.manifest import read_manifest
 from flows.pipeline.run_index import (  # noqa: F401 - event_folders, exit_status: where callers look
     event_folders,
     exit_status,
     listed_events,
-    manifest_of,
     site_index,
 )
 from flows.pipeline.tasks import (
@@ -112,7 +112,7 @@ def unchanged_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mai
         return ""
     progress.LOGGER.info("%s: unchanged since its last run, not built again (checked in %.2f s)",
                          folder.name, time.perf_counter() - t)
-    return manifest_of(out_dir).get("name") or folder.name
+    return read_manifest(out_dir).get("name") or folder.name
 
 
 def _run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,

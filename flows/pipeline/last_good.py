@@ -32,7 +32,7 @@ from pathlib import Path
 from typing import Any
 
 from flows.mail.letters import Block, Letter, address_problem
-from flows.pipeline.run_index import manifest_of
+from flows.pipeline.manifest import PUBLICATION, read_manifest
 from flows.site.names import file_part
 from flows.site.pages import OFFICE, PUBLISHED_INPUTS, Publication, publish_office_home
 from flows.site.present import Section
@@ -47,7 +47,7 @@ back must be exactly what the good run read — so a cell of theirs is not marke
 outputs' are (``flows.io.csv_text``); named ``.txt`` they open in a text editor, not in a
 spreadsheet that would take a cell such as ``=HYPERLINK(…)`` for a formula. Copies kept by an
 earlier version, without the suffix, are still read."""
-KEY = "publication"
+KEY = PUBLICATION
 """The manifest's entry saying what the public pages show (:func:`record`)."""
 HELD_PAGE = f"{OFFICE}held.html"
 OFFICE_KINDS = ("office", "director-review", "office-held")
@@ -83,7 +83,7 @@ def snapshot(event_dir: Path, names: list[str]) -> dict[str, bytes]:
 def find(out_dir: Path) -> LastGood | None:
     """The event's last good publication, or None when its outputs have none (never
     published, published only in part, or published before copies were kept)."""
-    info = manifest_of(out_dir).get(KEY)
+    info = read_manifest(out_dir).get(KEY)
     folder = Path(out_dir) / INPUTS
     suffix = KEPT if (folder / f"event.toml{KEPT}").is_file() else ""
     if not isinstance(info, dict) or info.get("status") not in ("current", "held") \

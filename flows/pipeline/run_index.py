@@ -5,12 +5,11 @@ run's index page of events and the exit status an unattended job reads."""
 from __future__ import annotations
 
 import csv
-import json
 from dataclasses import dataclass
-from functools import lru_cache
 from pathlib import Path
 from urllib.parse import quote
 
+from flows.pipeline.manifest import FILE, read_manifest
 from flows.site import render
 
 
@@ -61,7 +60,7 @@ def outcome(out: Path, name: str, status: str, *, unchanged: bool = False) -> Ou
     manifest says: published clean, with rejected rows, held at its last good state (and why),
     published in part, failed; and its letters pending or failed (how many, why)."""
     folder = Path(out) / name
-    manifest = manifest_of(folder)
+    manifest = read_manifest(folder)
     shown = manifest.get("publication") if isinstance(manifest.get("publication"), dict) else {}
     codes: list[int] = []
     if status != "ok":
@@ -129,7 +128,7 @@ def site_index(out: Path, folders: list[str], status: dict[str, str],
     else what its last published manifest says."""
     events = []
     for name in folders:
-        manifest = manifest_of(out / name)
+        manifest = read_manifest(out / name)
         title = names.get(name) or manifest.get("name") or name
         shown = manifest.get("publication") if isinstance(manifest.get("publication"), dict) else {}
         kind = shown.get("status", "current" if manifest.get("as_of") else "not published")
@@ -169,26 +168,5 @@ def listed_events(out: Path, folders: list[str]) -> list[str]:
     same output folder (one deployment per event: each run has one event, the index has them
     all)."""
     others = sorted(p.name for p in out.iterdir() if not p.name.startswith(".")
-                    and (p / "manifest.json").exists()) if out.exists() else []
+                    and (p / FILE).exists()) if out.exists() else []
     return sorted(set(folders) | set(others))
-
-
-def manifest_of(folder: Path) -> dict:
-    """An event folder's published manifest (empty when there is none or it cannot be read), to
-    read, not to change: the same file (its inode, size and time, as a new manifest is written
-    in place of the old: flows/io.py ``atomic_write``) is parsed once (a 3,000-player event's
-    manifest is 2 MB, and a run's end read it three times, ~0.1 s each)."""
-    path = folder / "manifest.json"
-    try:
-        st = path.stat()
-    except OSError:
-        return {}
-    return _parsed_manifest(str(path), st.st_ino, st.st_size, st.st_mtime_ns)
-
-
-@lru_cache(maxsize=8)
-def _parsed_manifest(path: str, ino: int, size: int, mtime_ns: int) -> dict:
-    try:
-        return json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}

@@ -12,7 +12,6 @@ event unchanged."""
 from __future__ import annotations
 
 import datetime as dt
-import json
 import os
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,14 @@ from typing import Any
 from flows import io
 from flows.mail import outbox
 from flows.pipeline import last_good, unchanged
+from flows.pipeline.manifest import (
+    FILE,
+    fresh_manifest,
+    manifest_path,
+    manifest_table,
+    manifest_text,
+    read_manifest,
+)
 from flows.site.pages import MAIL_PAGE
 
 
@@ -49,12 +56,7 @@ def waiting(out_dir: Path) -> list[dict[str, str]]:
 def not_made(out_dir: Path) -> list[dict[str, str]]:
     """The letters the event's last run meant to send and could not make (its manifest's
     mail report: key, kind, reason)."""
-    try:
-        manifest = json.loads((Path(out_dir) / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return []
-    mail = manifest.get("mail") if isinstance(manifest, dict) else None
-    rows = mail.get("not_made_letters") if isinstance(mail, dict) else None
+    rows = manifest_table(read_manifest(Path(out_dir)), "mail").get("not_made_letters")
     return [r for r in rows if isinstance(r, dict)] if isinstance(rows, list) else []
 
 
@@ -67,7 +69,7 @@ def resolve(folder: Path, out_dir: Path, key: str, status: str) -> str:
     if why:
         return why
     cfg = event_config(folder, out_dir)
-    if cfg is not None and (Path(out_dir) / "manifest.json").exists():
+    if cfg is not None and manifest_path(Path(out_dir)).exists():
         after_mail(Path(out_dir), cfg, outbox.Delivery())
     return ""
 
@@ -90,7 +92,7 @@ def after_mail(out_dir: Path, cfg: Any, d: outbox.Delivery) -> None:
     from flows.pipeline.tasks import mail_how, write_files
     from flows.site.pages import Publication, event_context, publish_mail_page
 
-    manifest = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
+    manifest = fresh_manifest(out_dir)
     ledger = outbox.read_ledger(out_dir / outbox.LEDGER)
     mail = dict(manifest.get("mail") or {})
     counts = {s: sum(r["status"] == s for r in ledger.values())
@@ -115,4 +117,4 @@ def after_mail(out_dir: Path, cfg: Any, d: outbox.Delivery) -> None:
     if isinstance(key, dict):
         path = out_dir / outbox.LEDGER
         key["ledger"] = io.sha256(path) if path.exists() else None
-    write_files(out_dir, {"manifest.json": json.dumps(manifest, indent=2) + "\n"})
+    write_files(out_dir, {FILE: manifest_text(manifest)})

@@ -34,6 +34,15 @@ from flows.mail import messages as mail
 from flows.mail import outbox
 from flows.mail.letters import Letter, without_addresses
 from flows.pipeline import last_good, publish_folder, unchanged
+from flows.pipeline.manifest import (
+    CACHE,
+    FILE,
+    REBUILD,
+    manifest_path,
+    manifest_table,
+    manifest_text,
+    read_manifest,
+)
 from flows.pipeline.progress import Steps
 from flows.registry import flow_kind_of, rules_parts
 from flows.site import pages, paging, render
@@ -116,7 +125,7 @@ def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError,
     last_good.held_page(pub, pub.withheld, date, None, pub.findings)
     manifest = {"event": event_dir.name, "error": str(error),
                 last_good.KEY: last_good.record("not published", date, "", pub.withheld)}
-    files = {**pub.files, **DENIED, "manifest.json": json.dumps(manifest, indent=2) + "\n"}
+    files = {**pub.files, **DENIED, FILE: manifest_text(manifest)}
     staging = publish_folder.stage(out_dir)
     write_files(staging, files)
     publish_folder.publish(staging, out_dir)
@@ -251,12 +260,7 @@ def known_pairings(out_dir: Path) -> dict[str, Any]:
     their key (:func:`transforms.swiss.event.pairing_key`), when that run was made by this
     program (the same code, templates and libraries: :func:`flows.pipeline.unchanged.
     program_fingerprint`); else none (every round is paired again)."""
-    try:
-        data = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    cache = data.get("cache") if isinstance(data, dict) else None
-    pairings = cache.get("pairings") if isinstance(cache, dict) else None
+    pairings = manifest_table(read_manifest(out_dir), CACHE).get("pairings")
     if (not isinstance(pairings, dict) or pairings.get("program") != unchanged.program_fingerprint()
             or not isinstance(pairings.get("rounds"), dict)):
         return {}
@@ -270,12 +274,8 @@ def kept_groups(out_dir: Path, program: str) -> dict[str, dict[str, Any]]:
     when its PDFs are still on disk as rendered from the HTML recorded (the manifest's
     ``html_sha256``; a group without is built again). The group's other files are checked
     when taken."""
-    try:
-        data = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    cache = data.get("cache") if isinstance(data, dict) else None
-    if (not isinstance(cache, dict) or cache.get("program") != program
+    cache = manifest_table(read_manifest(out_dir), CACHE)
+    if (cache.get("program") != program
             or not isinstance(cache.get("groups"), dict)):
         return {}
     rendered = previous_render_hashes(out_dir)
@@ -289,11 +289,8 @@ def previous_render_hashes(out_dir: Path) -> dict[str, str]:
     rendered from, for those still on disk — none when that run's renderer was another
     (:func:`flows.site.render.renderer_id`: a PDF is its HTML and its renderer), and of those
     only the files still as that run wrote them."""
-    try:
-        data = json.loads((out_dir / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-    if not isinstance(data, dict) or data.get("renderer") != render.renderer_id():
+    data = read_manifest(out_dir)
+    if data.get("renderer") != render.renderer_id():
         return {}
     return {o["path"]: o["html_sha256"] for o in data.get("outputs", [])
             if o.get("html_sha256") and _as_recorded(out_dir / o["path"], o)}
@@ -388,7 +385,7 @@ def final_state(out_dir: Path, manifest: dict[str, Any]) -> State:
         name = "Partial"
     create_markdown_artifact(markdown=summary_markdown(manifest, done.line), key=artifact_key(
         out_dir.name), description=f"{manifest.get('name', out_dir.name)}: what this run published")
-    return Completed(name=name, message=done.line, data=str(out_dir / "manifest.json"))
+    return Completed(name=name, message=done.line, data=str(manifest_path(out_dir)))
 
 
 def artifact_key(folder: str) -> str:
@@ -502,7 +499,7 @@ def finish(pub: Publication, cfg: EventConfig | None, event_dir: Path, input_nam
             pub.out_dir, {o.key: o.digest for o in outgoing})
     text = manifest_json(pub, cfg, event_dir, input_names, as_of, pdfs, pub.out_dir, mail_report,
                          key=key)
-    write_outputs(pub.out_dir, {"manifest.json": text})
+    write_outputs(pub.out_dir, {FILE: text})
     return json.loads(text)
 
 
@@ -520,7 +517,7 @@ def publish_task(pub: Publication, cfg: EventConfig | None, event_dir: Path,
             stale.unlink()
     for stale in pub.stale_group_files(set(pdfs)):
         (staging / stale).unlink(missing_ok=True)
-    write_files(staging, {"manifest.json": manifest_json(
+    write_files(staging, {FILE: manifest_json(
         pub, cfg, event_dir, input_names, as_of, pdfs, staging, mail_report)})
     publish_folder.publish(staging, pub.out_dir)
 
@@ -573,10 +570,10 @@ def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
         last_good.KEY: pub.publication,
     }
     if pub.cache:
-        manifest["cache"] = pub.cache
+        manifest[CACHE] = pub.cache
     if key is not None:
-        manifest[unchanged.KEY] = key
-    return json.dumps(manifest, indent=2, sort_keys=False) + "\n"
+        manifest[REBUILD] = key
+    return manifest_text(manifest)
 
 
 @task(name="messages", cache_policy=NO_CACHE)

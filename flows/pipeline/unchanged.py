@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-import json
 import os
 import platform
 import time
@@ -38,9 +37,10 @@ from pathlib import Path
 from typing import Any
 
 from flows.mail import outbox
+from flows.pipeline.manifest import REBUILD, fresh_manifest
 from flows.site import render
 
-KEY = "rebuild_key"
+KEY = REBUILD
 """The manifest's entry holding the rebuild key of its run."""
 
 PROJECT = Path(__file__).resolve().parents[2]
@@ -143,11 +143,10 @@ def stale(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool
     outputs are those this run would build (the module's docstring lists what is checked;
     ``mail=False``: all but the mail still to send, which :mod:`flows.pipeline.stored_letters` can send
     without building)."""
-    try:
-        manifest = json.loads((Path(out_dir) / "manifest.json").read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    manifest = fresh_manifest(out_dir)
+    if not manifest:
         return "not published yet"
-    key = manifest.get(KEY) if isinstance(manifest, dict) else None
+    key = manifest.get(KEY)
     if not isinstance(key, dict):
         return "the last run did not finish"
     date = run_date(event_dir, as_of, today)
@@ -180,10 +179,7 @@ def mail_due(out_dir: Path, key: dict[str, Any] | None = None) -> int:
     unknown fate with their content (:func:`flows.mail.outbox.done`, the rule the delivery
     itself uses)."""
     if key is None:
-        try:
-            key = json.loads((Path(out_dir) / "manifest.json").read_text(encoding="utf-8")).get(KEY)
-        except (OSError, ValueError):
-            return 0
+        key = fresh_manifest(out_dir).get(KEY)
     if not isinstance(key, dict) or not key.get("sends"):
         return 0
     ledger = outbox.read_ledger(Path(out_dir) / outbox.LEDGER)

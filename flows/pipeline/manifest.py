@@ -1,0 +1,82 @@
+"""An event's manifest (``outputs/<event>/manifest.json``, DESIGN.md "Outputs": inputs with
+checksums, outputs, versions, timings, what the mail did, notes): the one module that reads it,
+writes it and knows its keys. Every other module asks here.
+
+Its keys (written by :func:`flows.pipeline.tasks.manifest_json`):
+
+| key | what | written by, read by |
+|---|---|---|
+| ``event``, ``name``, ``as_of`` | the event's id and name, the run date | the run; the run's index |
+| ``inputs``, ``outputs`` | each file with its sha256 and size; a PDF with the sha256 of its HTML | the run; the unchanged check, the PDFs and groups kept |
+| ``versions``, ``renderer`` | the libraries; the PDF renderer's versions | the run; the PDFs kept |
+| ``timings`` | each step of the event | :mod:`flows.pipeline.progress`; ``run.json`` |
+| ``mail`` | what the mail did: counts, letters not made, the reason letters wait | the run, :mod:`flows.pipeline.stored_letters`; the exit status |
+| ``notes`` | the office's notes of the run | the run |
+| :data:`PUBLICATION` | what the public pages show (``current``, ``held``, ``partial``) | :mod:`flows.pipeline.last_good` |
+| :data:`CACHE` | what the next run may take again: groups of pages, the audit's pairings | the kinds' builds (through the pipeline) |
+| :data:`REBUILD` | the rebuild key of a complete run | :mod:`flows.pipeline.unchanged` |
+"""
+
+from __future__ import annotations
+
+import json
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+FILE = "manifest.json"
+"""The manifest's name in the event's output folder."""
+PUBLICATION = "publication"
+"""What the public pages show (:func:`flows.pipeline.last_good.record`)."""
+CACHE = "cache"
+"""What the next run may take instead of computing it again (``groups``, ``pairings``)."""
+REBUILD = "rebuild_key"
+"""The rebuild key of the event's last complete run (:mod:`flows.pipeline.unchanged`)."""
+
+
+def manifest_path(folder: Path) -> Path:
+    """Where an event's manifest is (``folder``: the event's output folder)."""
+    return Path(folder) / FILE
+
+
+def read_manifest(folder: Path) -> dict[str, Any]:
+    """An event's published manifest (empty when there is none or it cannot be read), to read,
+    not to change (:func:`fresh_manifest` for a copy to change): the same file (its inode, size and time,
+    as a new manifest replaces the old: flows/io.py ``atomic_write``) is parsed once (a
+    3,000-player event's manifest is 2 MB, and a run's end read it three times, ~0.1 s each)."""
+    p = manifest_path(folder)
+    try:
+        st = p.stat()
+    except OSError:
+        return {}
+    return _parsed(str(p), st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def fresh_manifest(folder: Path) -> dict[str, Any]:
+    """An event's manifest read anew, to change and write back (:func:`manifest_text`)."""
+    try:
+        data = json.loads(manifest_path(folder).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+@lru_cache(maxsize=8)
+def _parsed(file: str, ino: int, size: int, mtime_ns: int) -> dict[str, Any]:
+    try:
+        data = json.loads(Path(file).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def manifest_text(manifest: dict[str, Any]) -> str:
+    """A manifest as it is written (indented JSON, one trailing newline)."""
+    return json.dumps(manifest, indent=2, sort_keys=False) + "\n"
+
+
+def manifest_table(manifest: dict[str, Any], key: str) -> dict[str, Any]:
+    """One of the manifest's tables (``mail``, ``timings``, :data:`PUBLICATION`,
+    :data:`CACHE`, :data:`REBUILD` …), empty when it has none."""
+    value = manifest.get(key)
+    return value if isinstance(value, dict) else {}

@@ -18,6 +18,7 @@ from transforms.core.errors import Finding, Severity
 if TYPE_CHECKING:
     import polars as pl
 
+    from transforms.core.config import EventConfig
     from transforms.core.ingest import ReadLimits
 
 
@@ -242,33 +243,52 @@ def _inside_lines() -> re.Pattern[str]:
     return re.compile("[" + "".join(f"\\u{ord(c):04x}" for c in chars) + "]")
 
 
+def load_event_config(folder: Path, suffix: str = "") -> EventConfig:
+    """DESIGN.md Inputs (event.toml) — an event folder's ``event.toml{suffix}`` read and
+    loaded (:func:`transforms.kinds.parse_event_config`: ConfigError naming the file and the
+    key), once as long as the file is unchanged (its path, inode, size and time): a run reads
+    it to choose the event's kind, the event's flow reads it, and so does the reader of every
+    input file for its limits. Missing, or not UTF-8: ConfigError saying so."""
+    from transforms.core.errors import ConfigError
+
+    path = Path(folder) / f"event.toml{suffix}"
+    name = f"{Path(folder).name}/event.toml"
+    try:
+        st = path.stat()
+    except OSError:
+        raise ConfigError(name, "", "event.toml is missing") from None
+    return _event_config(str(path), name, st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+@functools.lru_cache(maxsize=64)
+def _event_config(path: str, name: str, ino: int, size: int, mtime_ns: int) -> EventConfig:
+    from transforms.core.errors import ConfigError
+    from transforms.kinds import parse_event_config
+
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[: e.start].count(b"\n") + 1
+        raise ConfigError(name, "", f"not UTF-8 text at line {line} (byte 0x{data[e.start]:02X}): "
+                                    "save event.toml as UTF-8") from None
+    return parse_event_config(text, file=name)
+
+
 def input_limits(path: Path) -> ReadLimits:
     """The limits an input file is read under: those its event folder's event.toml gives it
     (:func:`transforms.kinds.read_limits`), the defaults where the folder has no event.toml or
     one that cannot be used (the run reports that before it reads any input). Each event.toml
     is parsed once as long as it is unchanged."""
-    toml = path.parent / "event.toml"
-    try:
-        st = toml.stat()
-    except OSError:
-        from transforms.core.ingest import ReadLimits
-
-        return ReadLimits()
-    return folder_limits(str(toml), st.st_mtime_ns, st.st_size, path.name)
-
-
-@functools.lru_cache(maxsize=64)
-def folder_limits(toml: str, mtime_ns: int, size: int, name: str) -> ReadLimits:
-    """:func:`input_limits` of the file ``name`` beside ``toml`` (as of its time and size)."""
     from transforms.core.errors import ConfigError
     from transforms.core.ingest import ReadLimits
-    from transforms.kinds import parse_event_config, read_limits
+    from transforms.kinds import read_limits
 
     try:
-        cfg = parse_event_config(Path(toml).read_text(encoding="utf-8"), file=toml)
-    except (ConfigError, OSError, ValueError):  # reported by the run's check of event.toml
+        cfg = load_event_config(path.parent)
+    except (ConfigError, OSError):  # reported by the run's check of event.toml
         return ReadLimits()
-    return read_limits(cfg, name)
+    return read_limits(cfg, path.name)
 
 
 def sha256(path: Path) -> str:

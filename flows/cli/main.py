@@ -266,31 +266,18 @@ def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None,
     checking it again: the check reads every input and output, 0.4 s at 3,000 players; had
     another run published it meanwhile, building it again makes the same files and sends no
     letter twice)."""
-    from flows.pipeline import progress, publish_folder, unchanged
-    from flows.pipeline import stored_letters as mailing
+    from flows.pipeline import publish_folder, standing
     from flows.pipeline.manifest import read_manifest
 
     found: dict[str, str] = {}
     for folder in folders:
-        t = time.perf_counter()
         try:
             with publish_folder.event_lock(out / folder.name):
-                reason = unchanged.check(folder, out / folder.name, as_of, send_mail, mail=False)
-                due = unchanged.mail_due(out / folder.name) if reason is None and send_mail else 0
-                cfg = mailing.event_config(folder, out / folder.name) if due else None
-                if cfg is not None:
-                    d = mailing.send_stored(folder, out / folder.name, cfg)
-                    progress.LOGGER.info("%s: unchanged; %d of %d letters still to send went now",
-                                         folder.name, d.sent, due)
-                elif due:
-                    reason = "letters still to send"
+                reason = standing.must_build(folder, out / folder.name, as_of, send_mail)
         except publish_folder.Busy:
             return found, []
         if reason is not None:
-            progress.LOGGER.info("%s: to build (%s)", folder.name, reason)
             return found, [folder.name]
-        progress.LOGGER.info("%s: unchanged since its last run, not built again (checked in "
-                             "%.2f s)", folder.name, time.perf_counter() - t)
         found[folder.name] = read_manifest(out / folder.name).get("name") or folder.name
     return found, []
 

@@ -6,7 +6,6 @@ import contextlib
 import contextvars
 import datetime as dt
 import os
-import time
 import traceback
 from pathlib import Path
 
@@ -15,8 +14,7 @@ from prefect.cache_policies import NO_CACHE
 from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
-from flows.pipeline import last_good, progress, publish_folder, unchanged
-from flows.pipeline import stored_letters as mailing
+from flows.pipeline import last_good, progress, publish_folder, standing
 from flows.pipeline.manifest import read_manifest
 from flows.pipeline.run_index import (  # noqa: F401 - event_folders, exit_status: where callers look
     event_folders,
@@ -95,23 +93,10 @@ def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: boo
 
 
 def unchanged_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool) -> str:
-    """The event's name when it is unchanged since its last complete run (told on the
-    progress log), else "" (the event is built; the log says why)."""
-    t = time.perf_counter()
-    reason = unchanged.check(folder, out_dir, as_of, send_mail, mail=False)
-    due = unchanged.mail_due(out_dir) if reason is None and send_mail else 0
-    cfg = mailing.event_config(folder, out_dir) if due else None
-    if cfg is not None:  # only letters to send: sent as the outbox keeps them
-        d = mailing.send_stored(folder, out_dir, cfg)
-        progress.LOGGER.info("%s: unchanged; %d of %d letters still to send went now",
-                             folder.name, d.sent, due)
-    elif due:
-        reason = "letters still to send"
-    if reason is not None:
-        progress.LOGGER.info("%s: building (%s)", folder.name, reason)
+    """The event's name when it is unchanged since its last complete run
+    (:func:`flows.pipeline.standing.must_build`), else "" (the event is built)."""
+    if standing.must_build(folder, out_dir, as_of, send_mail) is not None:
         return ""
-    progress.LOGGER.info("%s: unchanged since its last run, not built again (checked in %.2f s)",
-                         folder.name, time.perf_counter() - t)
     return read_manifest(out_dir).get("name") or folder.name
 
 

@@ -49,26 +49,18 @@ from flows.site import pages, paging, render
 from flows.site.pages import OFFICE, Publication
 from transforms.core.config import EventConfig, config_finding
 from transforms.core.errors import ConfigError
-from transforms.core.ingest import RawFile
-from transforms.kinds import parse_event_config
+from transforms.core.ingest import RawFile, ReadLimits
+from transforms.kinds import read_limits
 
 
 def check_config(folder: Path, suffix: str = "") -> EventConfig:
     """Read and load event.toml (every table is validated at load, so a bad key is reported
     before any step runs: ConfigError names the file and the key); ``suffix``: what the file's
-    name carries after ``event.toml`` (a last good publication's copy: ``event.toml.txt``)."""
-    name = f"{folder.name}/event.toml"
-    path = folder / f"event.toml{suffix}"
-    if not path.exists():
-        raise ConfigError(name, "", "event.toml is missing")
-    try:
-        text = path.read_text(encoding="utf-8")
-    except UnicodeDecodeError as e:
-        data = path.read_bytes()
-        line = data[: e.start].count(b"\n") + 1
-        raise ConfigError(name, "", f"not UTF-8 text at line {line} (byte 0x{data[e.start]:02X}): "
-                                    "save event.toml as UTF-8") from None
-    return parse_event_config(text, file=name)
+    name carries after ``event.toml`` (a last good publication's copy: ``event.toml.txt``).
+    Read once while the file is unchanged (:func:`flows.io.load_event_config`): the run's
+    choice of the event's kind, its flow's ``read-config`` and the input reader's limits share
+    it."""
+    return io.load_event_config(folder, suffix)
 
 
 @task(name="read-config", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
@@ -84,14 +76,19 @@ def read_config(event_dir: Path) -> EventConfig | ConfigError:
 
 @task(name="read-inputs", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
 def read_inputs(event_dir: Path, names: list[str], suffix: str = "") -> dict[str, RawFile]:
-    """Read every CSV the event has among ``names`` as strings (absent files are skipped);
-    ``suffix``: what the files' names carry after the input's name (a last good
-    publication's copies: ``players.csv.txt``)."""
+    """Read every CSV the event has among ``names`` as strings (absent files are skipped),
+    each under the limits its event.toml sets (:func:`transforms.kinds.read_limits`; the
+    defaults where event.toml cannot be used); ``suffix``: what the files' names carry after
+    the input's name (a last good publication's copies: ``players.csv.txt``)."""
+    try:
+        cfg: EventConfig | None = check_config(event_dir, suffix)
+    except ConfigError:
+        cfg = None
     out = {}
     for name in names:
         path = event_dir / f"{name}{suffix}"
         if path.exists():
-            out[name] = io.read_csv_strings(path)
+            out[name] = io.read_csv_strings(path, read_limits(cfg, name) if cfg else ReadLimits())
     return out
 
 

@@ -1,6 +1,6 @@
 """PDFs render while the rest of the site is built (issue 13): every PDF an event publishes is
 handed to the run's renderers as soon as its HTML is made (``Publication.on_pdf``,
-``render.EarlyPDFs``), only those the run will render (changed since the published manifest),
+``workers.EarlyPDFs``), only those the run will render (changed since the published manifest),
 and ``render_pdfs`` takes their results instead of rendering them again; identical HTML
 renders once. (That the outputs are byte for byte those rendered at the end: the Dask run of
 tests/test_concurrency.py renders at the end, the thread runs early, and they are compared.)"""
@@ -11,7 +11,7 @@ import hashlib
 import json
 from concurrent.futures import Future
 
-from flows.pipeline import tasks
+from flows.pipeline import tasks, workers
 from flows.site import render
 from flows.site.pages import Publication
 from flows.site.present import Section, Table
@@ -26,17 +26,17 @@ def done(value: bytes) -> Future:
 def test_identical_html_renders_once(monkeypatch):
     monkeypatch.setenv("CHESSFED_PDF_WORKERS", "1")
     calls: list[str] = []
-    monkeypatch.setattr(render, "html_to_pdf", lambda h: calls.append(h) or h.encode())
-    assert render.htmls_to_pdfs(["<p>a</p>", "<p>b</p>", "<p>a</p>"]) == [b"<p>a</p>", b"<p>b</p>", b"<p>a</p>"]
+    monkeypatch.setattr(workers, "html_to_pdf", lambda h: calls.append(h) or h.encode())
+    assert workers.htmls_to_pdfs(["<p>a</p>", "<p>b</p>", "<p>a</p>"]) == [b"<p>a</p>", b"<p>b</p>", b"<p>a</p>"]
     assert calls == ["<p>a</p>", "<p>b</p>"]
 
 
 def test_pdfs_started_early_are_taken_not_rendered_again(monkeypatch):
     monkeypatch.setenv("CHESSFED_PDF_WORKERS", "2")
-    monkeypatch.setattr(render, "html_to_pdf", lambda h: (_ for _ in ()).throw(AssertionError(h)))
-    early = render.EarlyPDFs(lambda rel, html: True)
+    monkeypatch.setattr(workers, "html_to_pdf", lambda h: (_ for _ in ()).throw(AssertionError(h)))
+    early = workers.EarlyPDFs(lambda rel, html: True)
     early.futures = {render.digest("<p>a</p>"): done(b"A"), render.digest("<p>b</p>"): done(b"B")}
-    assert render.htmls_to_pdfs(["<p>b</p>", "<p>a</p>"], early) == [b"B", b"A"]
+    assert workers.htmls_to_pdfs(["<p>b</p>", "<p>a</p>"], early) == [b"B", b"A"]
     assert early.futures == {}  # taken
 
 

@@ -116,4 +116,6 @@ def test_the_renderers_run_at_a_lower_priority_than_the_run():
     server, an event's flow run, the next pages) goes first (``nice``)."""
     import os
 
-    assert render.submit(os.nice, 0).result() == min(19, os.nice(0) + render.PDF_NICENESS)
+    from flows.pipeline import workers
+
+    assert workers.submit(os.nice, 0).result() == min(19, os.nice(0) + workers.PDF_NICENESS)

@@ -250,9 +250,9 @@ def _run(args: argparse.Namespace) -> int:
     # (starting it first would win the check's ~0.3 s on a changed run).
     server = start_server(os.environ) if not args.prefect_ephemeral else None
     if local_renderers(args):  # they start while the server boots and the pipeline is imported
-        from flows.site import render
+        from flows.pipeline import workers
 
-        threading.Thread(target=render.warm_up, name="chessfed-renderers", daemon=True).start()
+        threading.Thread(target=workers.warm_up, name="chessfed-renderers", daemon=True).start()
     return _run_events(args, inputs, server, [f for f in folders if f.name not in checked], changed)
 
 
@@ -311,7 +311,7 @@ def _report_unchanged(args: argparse.Namespace, names: dict[str, str], t_check: 
 
 def local_renderers(args: argparse.Namespace) -> bool:
     """Whether this run renders its PDFs (and pairs its audit) in renderers of its own process
-    (:func:`flows.site.render.warm_up`), not on a Dask cluster."""
+    (:func:`flows.pipeline.workers.warm_up`), not on a Dask cluster."""
     return args.task_runner == "threads" and not args.dask_address
 
 

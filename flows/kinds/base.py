@@ -12,7 +12,7 @@ its outputs go, its step timer, what the last run left to take again — comes i
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -63,6 +63,11 @@ class Build:
     """The flows' side of the rules part the event chooses (its pages and letters, e.g.
     :class:`flows.kinds.swiss.parts.SwissPart`), from :mod:`flows.registry`: the kind takes
     those of its own type."""
+    parallel: Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]] = \
+        lambda fn, items: [fn(x) for x in items]
+    """``[fn(x) for x in items]`` computed in parallel by the run's worker processes (or its Dask
+    cluster): for CPU-bound work whose parts are independent (e.g. the audit's rounds); ``fn``
+    and the items must pickle."""
 
     def publication(self, cfg: EventConfig, as_of: dt.date, *, keep: bool = False) -> Publication:
         """An empty publication of the event (its page context, timings, early PDFs; with

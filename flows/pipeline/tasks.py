@@ -33,7 +33,7 @@ from flows.kinds.base import Build, FlowKind
 from flows.mail import messages as mail
 from flows.mail import outbox
 from flows.mail.letters import Letter, without_addresses
-from flows.pipeline import last_good, publish_folder, unchanged
+from flows.pipeline import last_good, publish_folder, unchanged, workers
 from flows.pipeline.manifest import (
     CACHE,
     FILE,
@@ -128,24 +128,24 @@ def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError,
     publish_folder.publish(staging, out_dir)
 
 
-EARLY: dict[str, render.EarlyPDFs] = {}
+EARLY: dict[str, workers.EarlyPDFs] = {}
 """Each event's PDFs started while its pages are built (by its output folder), from
 :func:`early_pdfs` until :func:`render_pdfs` takes them."""
 
 
-def early_pdfs(out_dir: Path, renderer: str) -> render.EarlyPDFs | None:
+def early_pdfs(out_dir: Path, renderer: str) -> workers.EarlyPDFs | None:
     """What renders an event's PDFs as soon as their HTML is made (``Publication.on_pdf``):
     those :func:`render_pdfs` will render (their HTML changed since the published manifest),
     in the run's process pool; None on a Dask cluster (the PDFs go to it together). The
-    pool's renderers start now, in a thread (``render.warm_up``: each imports WeasyPrint
+    pool's renderers start now, in a thread (``workers.warm_up``: each imports WeasyPrint
     while the event's files are read and ranked). Started earlier, while the run's own
     Prefect server boots and its flow run is created, they took the CPU those need: a changed
     result at 3,000 players 17.0 s on average, 15.7 s started here (six runs each, same hour)."""
     if renderer != "local":
         return None
-    threading.Thread(target=render.warm_up, name="chessfed-renderers", daemon=True).start()
+    threading.Thread(target=workers.warm_up, name="chessfed-renderers", daemon=True).start()
     previous = previous_render_hashes(out_dir)
-    early = render.EarlyPDFs(lambda rel, html: previous.get(rel) != render.digest(html))
+    early = workers.EarlyPDFs(lambda rel, html: previous.get(rel) != render.digest(html))
     EARLY[str(out_dir)] = early
     return early
 
@@ -171,10 +171,10 @@ def render_pdfs(htmls: dict[str, str], previous: dict[str, str],
                   key=lambda p: (-len(htmls[p]), p))
     batch = [htmls[p] for p in todo]
     if renderer == "dask" and batch:
-        pdfs = render.htmls_to_pdfs_dask(batch)
+        pdfs = workers.htmls_to_pdfs_dask(batch)
     else:
         started = EARLY.pop(early, None) if early else None
-        pdfs = render.htmls_to_pdfs(batch, started)
+        pdfs = workers.htmls_to_pdfs(batch, started)
         if started is not None:
             started.discard()  # started but not asked for (a PDF whose HTML was made again)
     out: dict[str, bytes | None] = {p: None for p in htmls}
@@ -358,7 +358,8 @@ def build_for(kind: FlowKind, cfg: EventConfig, out_dir: Path, renderer: str, st
     program = unchanged.program_fingerprint()
     return Build(out_dir, renderer, step, notice, program, early_pdfs(out_dir, renderer),
                  kept_groups(out_dir, program) if kind.uses_last_run else {},
-                 known_pairings(out_dir) if kind.uses_last_run else {}, rules_parts(cfg))
+                 known_pairings(out_dir) if kind.uses_last_run else {}, rules_parts(cfg),
+                 lambda fn, items: workers.parallel_map(fn, list(items), renderer))
 
 
 STATE_NAMES = {0: "Completed", 1: "Rejected rows", 3: "Held", 4: "Letters pending"}

@@ -1,0 +1,153 @@
+"""The run's worker processes (DESIGN.md "Orchestration"), which the pipeline owns: one per core
+(``CHESSFED_PDF_WORKERS`` to change it), started from a clean fork server with WeasyPrint
+already imported, shared by every event of the run, at a lower priority. They render the PDFs
+(:func:`flows.site.render.html_to_pdf`, each distinct document once, those of an event started
+as soon as their HTML is made: :class:`EarlyPDFs`) and carry other CPU-bound work whose parts
+are independent (the audit's rounds, handed to a kind's build as
+:attr:`flows.kinds.base.Build.parallel`); on a Dask cluster, tasks of the cluster instead."""
+
+from __future__ import annotations
+
+import atexit
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any
+
+from flows.site.render import digest, html_to_pdf
+
+_POOL: ProcessPoolExecutor | None = None
+
+
+_POOL_LOCK = threading.Lock()
+
+
+def pdf_workers() -> int:
+    """How many PDFs render at once: one per core (``CHESSFED_PDF_WORKERS`` to change it),
+    shared by every event of a run, so that events run side by side do not oversubscribe the
+    machine."""
+    try:
+        return max(1, int(os.environ.get("CHESSFED_PDF_WORKERS", "")))
+    except ValueError:
+        return os.cpu_count() or 1
+
+
+def pool() -> ProcessPoolExecutor:
+    """The run's renderers: processes started from a clean fork server with WeasyPrint
+    already imported (not forked from the run's process, whose Prefect threads may hold
+    locks), started once and shared by every event of the run, at a lower priority
+    (:data:`PDF_NICENESS`)."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is None:
+            ctx = multiprocessing.get_context("forkserver")
+            ctx.set_forkserver_preload(["weasyprint", "flows.site.render"])
+            _POOL = ProcessPoolExecutor(max_workers=pdf_workers(), mp_context=ctx,
+                                        initializer=_lower_priority)
+            atexit.register(_POOL.shutdown, cancel_futures=True)
+        return _POOL
+
+
+def submit(fn: Callable[..., Any], *args: Any) -> Future:
+    """``fn(*args)`` in one of the run's renderers (:func:`pool`)."""
+    return pool().submit(fn, *args)
+
+
+def parallel_map(fn: Callable[[Any], Any], items: list[Any], renderer: str = "local") -> list[Any]:
+    """``[fn(x) for x in items]`` computed in parallel: in the run's renderers (``local``: one
+    process per core, :func:`_pool`) or as tasks of the Dask cluster the run executes on
+    (``dask``); in this process when there is one item or one worker. ``fn`` and the items
+    must pickle. Used for CPU-bound work whose parts are independent (the audit's rounds)."""
+    if len(items) <= 1 or (renderer != "dask" and pdf_workers() <= 1):
+        return [fn(x) for x in items]
+    if renderer == "dask":
+        import dask
+        import distributed
+
+        client = distributed.get_client(dask.config.get("scheduler-address", None))
+        return client.gather(client.map(fn, items, pure=False))
+    return [f.result() for f in [submit(fn, x) for x in items]]
+
+
+PDF_NICENESS = 10
+"""How much lower the renderers' scheduling priority is than the run's (``nice``): they fill
+every core, and the run's own work between them — Prefect's server answering, an event's flow
+run being created, the next event's pages — is short and on the way to everything after it.
+Measured on the demo (2 cores, same run A/B with the other changes of session 8): Prefect's
+server answered 1-2 s sooner while the first PDFs rendered, and the run ended sooner."""
+
+
+def _lower_priority() -> None:
+    """A renderer's start: its priority lowered by :data:`PDF_NICENESS`."""
+    os.nice(PDF_NICENESS)
+
+
+_WARMED = threading.Event()
+
+
+def warm_up() -> None:
+    """Start the run's renderers now (each renders an empty page, which also loads its fonts),
+    e.g. when an event's flow starts (``flows/pipeline/tasks.py`` ``early_pdfs``): the first
+    PDFs then start at once. Once per process (a second call does nothing)."""
+    with _POOL_LOCK:
+        if _WARMED.is_set():
+            return
+        _WARMED.set()
+    if pdf_workers() > 1:
+        for _ in range(pdf_workers()):
+            submit(html_to_pdf, "<p></p>")
+
+
+class EarlyPDFs:
+    """An event's PDFs handed to the run's renderers as their pages are built, so that they
+    render while the rest of the site is assembled (``Publication.on_pdf``), not after it;
+    :func:`htmls_to_pdfs` then takes each result from here instead of rendering it again.
+    ``wanted(path, html)`` says which to start: those the run will render (not the unchanged
+    ones, which are kept). Nothing starts where PDFs render in this process (one renderer)."""
+
+    def __init__(self, wanted: Callable[[str, str], bool]) -> None:
+        self.wanted = wanted
+        self.futures: dict[str, Future] = {}
+
+    def __call__(self, rel: str, html: str) -> None:
+        if pdf_workers() > 1 and self.wanted(rel, html):
+            key = digest(html)
+            if key not in self.futures:
+                self.futures[key] = submit(html_to_pdf, html)
+
+    def discard(self) -> None:
+        """Forget what was not asked for (an event that failed before its PDFs)."""
+        for f in self.futures.values():
+            f.cancel()
+        self.futures.clear()
+
+
+def htmls_to_pdfs(htmls: list[str], early: EarlyPDFs | None = None) -> list[bytes]:
+    """Render independent documents in parallel processes (WeasyPrint is CPU-bound); each
+    distinct HTML once, those already started (``early``) taken from there."""
+    started = early.futures if early is not None else {}
+    keys = [digest(h) for h in htmls]
+    if pdf_workers() <= 1 or (len(htmls) <= 1 and not started):
+        done: dict[str, bytes] = {}
+        for k, h in zip(keys, htmls):
+            if k not in done:
+                done[k] = started.pop(k).result() if k in started else html_to_pdf(h)
+        return [done[k] for k in keys]
+    futures: dict[str, Future] = {}
+    for k, h in zip(keys, htmls):
+        if k not in futures:
+            futures[k] = started.pop(k) if k in started else submit(html_to_pdf, h)
+    return [futures[k].result() for k in keys]
+
+
+def htmls_to_pdfs_dask(htmls: list[str]) -> list[bytes]:
+    """Render independent documents as tasks of the Dask cluster this run executes on (the
+    worker's client, else one to the scheduler Dask's ``scheduler-address`` names — an event
+    on a worker sets it, :func:`flows.pipeline.events.join_dask_cluster`)."""
+    import dask
+    import distributed
+
+    client = distributed.get_client(dask.config.get("scheduler-address", None))
+    return client.gather(client.map(html_to_pdf, htmls, pure=False))

@@ -50,14 +50,14 @@ def pool() -> ProcessPoolExecutor:
         return _POOL
 
 
-def submit(fn: Callable[..., Any], *args: Any) -> Future:
+def submit(fn: Callable[..., Any], *args: Any) -> Future[Any]:
     """``fn(*args)`` in one of the run's renderers (:func:`pool`)."""
     return pool().submit(fn, *args)
 
 
 def parallel_map(fn: Callable[[Any], Any], items: list[Any], renderer: str = "local") -> list[Any]:
     """``[fn(x) for x in items]`` computed in parallel: in the run's renderers (``local``: one
-    process per core, :func:`_pool`) or as tasks of the Dask cluster the run executes on
+    process per core, :func:`pool`) or as tasks of the Dask cluster the run executes on
     (``dask``); in this process when there is one item or one worker. ``fn`` and the items
     must pickle. Used for CPU-bound work whose parts are independent (the audit's rounds)."""
     if len(items) <= 1 or (renderer != "dask" and pdf_workers() <= 1):
@@ -67,7 +67,7 @@ def parallel_map(fn: Callable[[Any], Any], items: list[Any], renderer: str = "lo
         import distributed
 
         client = distributed.get_client(dask.config.get("scheduler-address", None))
-        return client.gather(client.map(fn, items, pure=False))
+        return list(client.gather(client.map(fn, items, pure=False)))  # type: ignore[no-untyped-call]  # distributed's gather has no annotations
     return [f.result() for f in [submit(fn, x) for x in items]]
 
 
@@ -109,7 +109,7 @@ class EarlyPDFs:
 
     def __init__(self, wanted: Callable[[str, str], bool]) -> None:
         self.wanted = wanted
-        self.futures: dict[str, Future] = {}
+        self.futures: dict[str, Future[bytes]] = {}
 
     def __call__(self, rel: str, html: str) -> None:
         if pdf_workers() > 1 and self.wanted(rel, html):
@@ -135,7 +135,7 @@ def htmls_to_pdfs(htmls: list[str], early: EarlyPDFs | None = None) -> list[byte
             if k not in done:
                 done[k] = started.pop(k).result() if k in started else html_to_pdf(h)
         return [done[k] for k in keys]
-    futures: dict[str, Future] = {}
+    futures: dict[str, Future[bytes]] = {}
     for k, h in zip(keys, htmls):
         if k not in futures:
             futures[k] = started.pop(k) if k in started else submit(html_to_pdf, h)
@@ -150,4 +150,4 @@ def htmls_to_pdfs_dask(htmls: list[str]) -> list[bytes]:
     import distributed
 
     client = distributed.get_client(dask.config.get("scheduler-address", None))
-    return client.gather(client.map(html_to_pdf, htmls, pure=False))
+    return list(client.gather(client.map(html_to_pdf, htmls, pure=False)))  # type: ignore[no-untyped-call]  # distributed's gather has no annotations

@@ -1,4 +1,4 @@
-"""Both demo events end to end through the real Prefect flows (one shared test harness; the
+"""Every demo event end to end through the real Prefect flows (one shared test harness; the
 run itself is the session fixture ``demo_run`` in conftest.py, which the browser tests share)."""
 
 import csv
@@ -11,7 +11,9 @@ import pytest
 from pypdf import PdfReader
 
 ROOT = Path(__file__).resolve().parent.parent
-EVENTS = ("national-junior-2024", "golden-knights-2019")
+CLUB_EVENTS = ("club-open-2025", "club-championship-2025")
+"""The demo's plain FIDE Swiss and its round robin (flows/devtools/demo/club.py), partly played."""
+EVENTS = ("national-junior-2024", "golden-knights-2019", *CLUB_EVENTS)
 
 
 def test_every_demo_event_runs(demo_run):
@@ -120,6 +122,31 @@ def test_regression_the_demo_audit_is_clean_because_this_engine_paired_the_demo(
     _, out, *_ = demo_run
     audit = (out / "national-junior-2024" / "pairings" / "audit.csv").read_text()
     assert audit.strip().splitlines() == ["category,round,difference"]
+
+
+def test_the_club_events_publish_from_clean_inputs_and_pair_their_next_round(demo_run):
+    """The plain Swiss (4 of 7 rounds played, as of its event.toml) pairs round 5 by the Dutch
+    system without the player withdrawn from it; the round robin (6 of 9) pairs round 7 by the
+    Berger table, every player once, and publishes its crosstable. Neither has a rejected row
+    nor a warning."""
+    _, out, *_ = demo_run
+    for event in CLUB_EVENTS:
+        with open(out / event / "office" / "validation.csv", newline="") as fh:
+            assert list(csv.DictReader(fh)) == [], event
+        assert (out / event / "crosstable.html").is_file()
+    swiss = out / "club-open-2025"
+    assert sorted(p.name for p in (swiss / "standings").glob("round-*.csv")) == [
+        f"round-0{r}.csv" for r in range(1, 5)]
+    with open(swiss / "pairings" / "round-05.csv", newline="") as fh:
+        boards = list(csv.DictReader(fh))
+    paired = [b["white_id"] for b in boards] + [b["black_id"] for b in boards if b["black_id"]]
+    assert len(paired) == len(set(paired)) == 40 and "P26" not in paired  # 41 players, 1 withdrawn
+    rr = out / "club-championship-2025"
+    assert "Round robin, FIDE Berger tables (C.05 Annex 1)" in (rr / "index.html").read_text()
+    with open(rr / "pairings" / "round-07.csv", newline="") as fh:
+        boards = list(csv.DictReader(fh))
+    assert len(boards) == 5 and len({b["white_id"] for b in boards} | {b["black_id"] for b in boards}) == 10
+    assert not (rr / "pairings" / "round-08.csv").exists()
 
 
 def test_golden_knights_contract_files_and_director_decision(demo_run):

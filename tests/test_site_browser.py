@@ -70,7 +70,8 @@ def events(site: Site) -> list[str]:
 
 def test_the_site_has_every_event_and_the_sample_covers_every_list_page(site):
     assert "index.html" in site.hrefs
-    assert {"national-junior-2024", "golden-knights-2019", "broken-open"} <= set(events(site))
+    assert {"national-junior-2024", "golden-knights-2019", "club-open-2025",
+            "club-championship-2025", "broken-open"} <= set(events(site))
     sample = set(site.sample())
     for page in site.hrefs:
         if page.endswith("index.html") or "/standings/" in page or "/pairings/" in page:

@@ -398,7 +398,10 @@ def input_reference() -> str:
         "and results.csv as the games are played; the National Junior 2024 "
         "(`national-junior-2024/`) is a Swiss event under the National Junior's rules, which "
         "add their own columns and files; the Golden Knights (`golden-knights-2019/`) is a "
-        "correspondence event.", "",
+        "correspondence event; the Riverside Club Open (`club-open-2025/`) is a plain Swiss and "
+        "the Riverside Club Championship (`club-championship-2025/`) a round robin. "
+        "`chessfed new KIND FOLDER` starts a folder of any kind: every input file with its "
+        "header, and an event.toml with every key of the kind, commented.", "",
     ]
     out += conventions()
     out += ["## Swiss events and round robins (`kind = \"swiss\"`, `kind = \"round_robin\"`)",

@@ -9,15 +9,21 @@ from pathlib import Path
 import polars as pl
 
 from flows import io
+from flows.devtools.demo.club import demo_club_championship_files, demo_club_open_files
 from flows.devtools.demo.golden_knights import demo_files
 from flows.devtools.demo.national_junior import demo_national_junior_files
 from flows.devtools.simulate import simulate
+from transforms.golden_knights.rules import GKRules
 from transforms.kinds import parse_event_config
 
 DEMO_NO_SHOWS = frozenset({("open", 4)})
 """The demo's one scripted event: a no-show in round 4 of the Open (a forfeit win for White on
 the first board still to be played), so that the demo shows a forfeit in the standings, the
 crosstable, the TRF and the tie-breaks."""
+
+CLUB_ROUNDS_PLAYED = {"club-open-2025": 4, "club-championship-2025": 6}
+"""The rounds the club events have played as of their event.toml's ``as_of`` (the run pairs
+the next one)."""
 
 
 def write_demo_inputs(folder: Path) -> list[Path]:
@@ -35,8 +41,8 @@ def write_demo_inputs(folder: Path) -> list[Path]:
     written.append(nj / "results.csv")
     gk = folder / "golden-knights-2019"
     cfg = parse_event_config((gk / "event.toml").read_text(encoding="utf-8"), file=str(gk / "event.toml"))
-    assert cfg.golden_knights is not None
-    files = demo_files(cfg.golden_knights, seed=2019, event_year=cfg.event.start.year)
+    assert cfg.table(GKRules) is not None
+    files = demo_files(cfg.table(GKRules), seed=2019, event_year=cfg.event.start.year)
     # One decision of the director (GK rule 7), so the demo shows an override at work.
     files["overrides.csv"] = pl.DataFrame([{
         "kind": "result", "stage": "preliminary", "section": "P02", "entry_id": "GK19-0143",
@@ -44,6 +50,14 @@ def write_demo_inputs(folder: Path) -> list[Path]:
         "note": "adjudicated a draw by the CCD on appeal (demo)"}])
     for name, frame in files.items():
         written.append(io.atomic_write(gk / name, frame.write_csv()))
+    # A plain FIDE Swiss and a round robin (flows/devtools/demo/club.py), partly played.
+    for event, club_files in (("club-open-2025", demo_club_open_files()),
+                              ("club-championship-2025", demo_club_championship_files())):
+        for name, frame in club_files.items():
+            written.append(io.atomic_write(folder / event / name, frame.write_csv()))
+        (folder / event / "results.csv").unlink(missing_ok=True)
+        simulate(folder / event, through=CLUB_ROUNDS_PLAYED[event])
+        written.append(folder / event / "results.csv")
     return written
 
 

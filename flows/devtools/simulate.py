@@ -16,6 +16,8 @@ from flows import io
 from flows.site.render import plural
 from flows.verify.games import draw_game
 from transforms.kinds import parse_event_config
+from transforms.round_robin.config import RoundRobinConfig
+from transforms.swiss.config import SwissConfig
 from transforms.swiss.rounds import pairing_rows
 
 RESULT_COLUMNS = ["round", "board", "white_id", "black_id", "result", "moves", "draw_consent"]
@@ -67,9 +69,9 @@ def simulate(event: Path, *, through: int | None = None, seed: int | None = None
     from transforms.swiss import event as swiss
 
     cfg = parse_event_config((event / "event.toml").read_text(encoding="utf-8"), file=str(event / "event.toml"))
-    assert cfg.swiss is not None or cfg.round_robin is not None, \
+    assert cfg.table(SwissConfig) is not None or cfg.table(RoundRobinConfig) is not None, \
         "simulate runs Swiss events and round robins"
-    seed = (cfg.swiss.simulation_seed if cfg.swiss is not None else 1) if seed is None else seed
+    seed = (cfg.require(SwissConfig).simulation_seed if cfg.table(SwissConfig) is not None else 1) if seed is None else seed
     as_of = cfg.event.as_of or dt.date.today()
     played = 0
     while True:

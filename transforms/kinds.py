@@ -105,6 +105,8 @@ class PartSpec:
     schemas: Mapping[str, Schema] = field(default_factory=dict)
     required: tuple[str, ...] = ()
     check: Callable[[dict[str, Any], EventInfo, str], None] | None = None
+    summary: str = ""
+    """One line for the office: what the part's regulations add (the input reference)."""
 
 
 def _check_swiss(tables: dict[str, Any], event: EventInfo, file: str) -> None:
@@ -142,7 +144,11 @@ KINDS: dict[EventKind, KindSpec] = {
 PARTS: dict[str, PartSpec] = {
     NJ_NAME: PartSpec(NJ_NAME, {"entries": Table(JuniorEntryRules, required=True),
                                 "national_junior": Table(NationalJuniorPlay)},
-                      nj_schemas.SCHEMAS, nj_schemas.REQUIRED, _check_nj),
+                      nj_schemas.SCHEMAS, nj_schemas.REQUIRED, _check_nj,
+                      summary="the National Junior (U-19) and National Junior Girls (U-19) "
+                              "Championships of India, 2024 (seed 004_…): eligibility, state "
+                              "quotas, seed routes, fees and boarding, the last round's "
+                              "same-state rule, draws agreed too early"),
 }
 """Every rules part, by the name ``[entries] rules`` gives it."""
 

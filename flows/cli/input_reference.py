@@ -1,15 +1,14 @@
 """``chessfed input-reference`` — the input reference an office works from (``inputs/README.md``):
-every column of every input file of every kind of event and rules part
-(:mod:`transforms.kinds`) and every key of ``event.toml``, its type, whether it is required,
-and every accepted value of the enumerated ones with what it means, in the regulations' words.
+every column of every input file of every kind of event and rules part and every key of
+``event.toml``, its type, whether it is required, and every accepted value of the enumerated
+ones with what it means, in the regulations' words.
 
-It is generated from the code, so it never drifts: the columns from each kind's and part's
-schemas (``transforms/swiss/schemas.py``, ``transforms/national_junior/schemas.py``,
-``transforms/golden_knights/schemas.py``: each column's ``description`` and ``vocabulary``),
-the keys from the configuration dataclasses (``transforms/core/config.py``,
-``transforms/swiss/config.py``, ``RoundRobinConfig``, ``JuniorEntryRules``, ``GKRules``: each
-field's docstring),
-and the meaning of every code from its enum member's docstring. ``tests/test_input_reference.py``
+It is generated from the code, so it never drifts, and from the registry
+(:mod:`transforms.kinds`: each kind's and part's tables and input files; :mod:`flows.registry`:
+what each kind is), so that a kind or part registered tomorrow is in it without a word here:
+the columns from the schemas (each column's ``description`` and ``vocabulary``), the keys from
+the configuration dataclasses (each field's docstring, each table's class docstring), and the
+meaning of every code from its enum member's docstring. ``tests/test_input_reference.py``
 checks that the committed ``inputs/README.md`` is what this writes.
 
     chessfed input-reference [--out inputs/README.md]     (default: standard output)
@@ -35,17 +34,7 @@ from flows.io import atomic_write
 from transforms import kinds
 from transforms.core import config
 from transforms.core.ingest import BOOLEANS, ColType, Column, Schema, Vocabulary
-from transforms.core.model import Acceleration, DutchEdition
-from transforms.fide.rating_report import RatingReportRules
-from transforms.fide.tiebreaks import REGISTRY, Edition, known_codes
-from transforms.golden_knights import schemas as gk_schemas
-from transforms.golden_knights.rules import GKRules
-from transforms.national_junior import schemas as nj_schemas
-from transforms.national_junior.entries import JuniorEntryRules
-from transforms.national_junior.part import NationalJuniorPlay
-from transforms.round_robin.config import RoundRobinConfig
-from transforms.swiss import config as swiss_config
-from transforms.swiss import schemas as swiss_schemas
+from transforms.fide.tiebreaks import REGISTRY, known_codes
 
 COMMAND = "chessfed input-reference > inputs/README.md"
 
@@ -124,12 +113,11 @@ def vocabulary_rows(vocab: Vocabulary) -> list[tuple[str, ...]]:
             for c, words in vocab.terms]
 
 
-def seed_route_rows(vocab: Vocabulary) -> list[tuple[str, ...]]:
-    """The seed routes with the sections each seeds into by default (``[entries]``)."""
-    rules = JuniorEntryRules()
-    into = {r: ", ".join(code(c) for c in rules.categories if c in cats)
-            for r, cats in rules.seed_routes.items()}
-    return [(r[0], into.get(r[0].strip("`"), "—"), *r[1:]) for r in vocabulary_rows(vocab)]
+def extra_column_rows(vocab: Vocabulary) -> list[tuple[str, ...]]:
+    """The codes' rows with the vocabulary's own extra column (:attr:`Vocabulary.column`:
+    e.g. the section a seed route seeds into) after the code."""
+    extra = dict(vocab.column[1])
+    return [(r[0], extra.get(r[0].strip("`"), "—"), *r[1:]) for r in vocabulary_rows(vocab)]
 
 
 def column_type(c: Column) -> str:
@@ -160,17 +148,16 @@ def file_section(schema: Schema, required_file: bool) -> list[str]:
     for c in schema.columns:
         if c.vocabulary is None:
             continue
-        if c.name == "seed_reason":
-            out += [f"`{schema.file}` `{c.name}` — the routes of `[entries] seed_routes`; by "
-                    "default these, into these sections (the Girls section is for girls only "
-                    "whatever the route):", ""]
-            out += table(("code", "seeds into", "other accepted wordings", "meaning"),
-                         seed_route_rows(c.vocabulary))
-            continue
-        closed = ("A value outside these is rejected; the rejection lists them."
-                  if c.closed else "The event's configuration holds the closed set.")
+        closed = c.vocabulary.note or (
+            "A value outside these is rejected; the rejection lists them."
+            if c.closed else "The event's configuration holds the closed set.")
         out += [f"`{schema.file}` `{c.name}` — {closed}", ""]
-        out += table(("code", "other accepted wordings", "meaning"), vocabulary_rows(c.vocabulary))
+        if c.vocabulary.column[0]:
+            out += table(("code", c.vocabulary.column[0], "other accepted wordings", "meaning"),
+                         extra_column_rows(c.vocabulary))
+        else:
+            out += table(("code", "other accepted wordings", "meaning"),
+                         vocabulary_rows(c.vocabulary))
     return out
 
 
@@ -330,7 +317,6 @@ def tiebreak_codes() -> list[str]:
 
 
 def event_toml() -> list[str]:
-    entry_types = "(Codes of players.csv `entry_type`.)"
     out = [
         "## `event.toml`", "",
         "Every value a regulation sets comes from here; the file is checked once, at load, and "
@@ -342,37 +328,14 @@ def event_toml() -> list[str]:
     out += config_table("[publish]", config.PublishConfig, "Every kind: who the messages go "
                         "from and to. `recipients` is a list of inline tables:")
     out += config_table("[publish] recipients", config.Recipient, "One address.")
-    out += config_table("[swiss]", swiss_config.SwissConfig, "Swiss events: the system of play.")
-    out += config_table("[[swiss.categories]]", swiss_config.Category,
-                        "Swiss events (and round robins: `[[round_robin.categories]]`): one "
-                        "table per category, in the order they are shown.")
-    out += enum_values(Edition, "`[swiss] tiebreak_edition` (and `[round_robin]`'s):")
-    out += enum_values(DutchEdition, "`[swiss] dutch_edition`:")
-    out += enum_values(swiss_config.InitialColour, "`[swiss] initial_colour`:")
-    out += enum_values(Acceleration, "`[swiss] acceleration`:")
+    owners = registered_tables()
+    shown: set[type] = set()
+    for name, (cls, who) in owners.items():
+        out += config_table(f"[{name}]", cls, f"{who}: {class_intro(cls)}")
+        out += nested_tables(name, cls, shown)
     out += tiebreak_codes()
-    notes = {k: entry_types for k in ("special_fee_types", "deadline_exempt_types",
-                                      "association_types", "boarding_types")}
-    notes["seed_routes"] = "(Keys: the codes of players.csv `seed_reason`; by default each "\
-                           "seeds into the category its code ends with.)"
-    out += config_table("[round_robin]", RoundRobinConfig,
-                        "Round robins: the system of play (FIDE C.05 Annex 1, the Berger "
-                        "tables); the rounds follow from the number of players.")
-    out += config_table("[entries]", JuniorEntryRules,
-                        "Swiss events with the National Junior's entry rules (`rules = "
-                        "\"national-junior-2024\"`; optional: without it every entry is "
-                        "accepted). The defaults are the 2024 regulations.", notes)
-    out += config_table("[national_junior]", NationalJuniorPlay,
-                        "Swiss events with the National Junior's rules (optional): its rules "
-                        "of play on top of the FIDE Dutch system.")
-    out += config_table("[fide_report]", RatingReportRules,
-                        "Swiss events: what the FIDE rating report of each rated category "
-                        "says (optional: without it no rating report is written).")
-    out += config_table("[golden_knights]", GKRules,
-                        "Correspondence events: the Golden Knights rules as numbers. The "
-                        "defaults are the 2017-2020 regulations.")
     out += config_table("[schedule]", config.ScheduleConfig,
-                        "Both kinds (optional): when `chessfed deploy` has the office's Prefect "
+                        "Every kind (optional): when `chessfed deploy` has the office's Prefect "
                         "server run the event.")
     out += config_table("[limits]", config.InputLimits,
                         "Every kind (optional): how large an input may be. A file past a limit is "
@@ -382,43 +345,99 @@ def event_toml() -> list[str]:
     return out
 
 
+def registered_tables() -> dict[str, tuple[type, str]]:
+    """Every table a kind or a rules part registers (:mod:`transforms.kinds`), in the
+    registry's order: its class and who has it ("`swiss` and `round_robin` events
+    (optional)")."""
+    uses: dict[str, list[tuple[type, str, bool]]] = {}
+    for spec in kinds.KINDS.values():
+        for name, t in spec.tables.items():
+            uses.setdefault(name, []).append((t.cls, f"`{spec.kind.value}`", t.required))
+    for part in kinds.PARTS.values():
+        for name, t in part.tables.items():
+            uses.setdefault(name, []).append((t.cls, f"the `{part.name}` rules", t.required))
+    out = {}
+    for name, found in uses.items():
+        whose = " and ".join(dict.fromkeys(w for _, w, _ in found))
+        needed = ("required" if all(r for *_, r in found) else
+                  "optional" if not any(r for *_, r in found) else "required by some")
+        out[name] = (found[0][0], f"Events of {whose} ({needed})")
+    return out
+
+
+def class_intro(cls: type) -> str:
+    """A configuration class's docstring's first paragraph, without its ``[table]:`` lead."""
+    first = (inspect.getdoc(cls) or "").split("\n\n")[0]
+    return re.sub(r"^``\[[\w.]+\]``(?: of event\.toml)?:\s*", "", " ".join(first.split()))
+
+
+def nested_tables(name: str, cls: type, shown: set[type]) -> list[str]:
+    """What a table's keys hold that the reference lists apart: each list of tables
+    (``[[swiss.categories]]``) and each enumerated key's values (once per enum)."""
+    out: list[str] = []
+    hints = typing.get_type_hints(cls)
+    for f in dataclasses.fields(cls):
+        tp = hints[f.name]
+        args = [a for a in typing.get_args(tp) if a is not type(None)] or [tp]
+        element = typing.get_args(tp)[0] if typing.get_origin(tp) is tuple and typing.get_args(tp) else None
+        if element is not None and dataclasses.is_dataclass(element) and element not in shown:
+            shown.add(element)
+            out += config_table(f"[[{name}.{f.name}]]", element, class_intro(element))
+        for a in args:
+            if isinstance(a, type) and issubclass(a, Enum) and a not in shown:
+                shown.add(a)
+                out += enum_values(a, f"`[{name}] {f.name}`:")
+    return out
+
+
 # ---------------------------------------------------------------------------------------------
 
 
 def input_reference() -> str:
     """The whole reference, as Markdown."""
+    from flows.registry import FLOW_KINDS
+
     out = [
         "# Input reference", "",
         f"<!-- Generated by `{COMMAND}` from the code; do not edit by hand "
         "(tests/test_input_reference.py checks that it is up to date). -->", "",
         "What an event folder holds: every file, every column, every `event.toml` key; for "
         "every column or key that takes codes, every accepted value and what it means in the "
-        "regulation's words. A plain FIDE Swiss (`kind = \"swiss\"`) or a round robin "
-        "(`kind = \"round_robin\"`) needs only players.csv with an id, a name and a rating, "
-        "and results.csv as the games are played; the National Junior 2024 "
-        "(`national-junior-2024/`) is a Swiss event under the National Junior's rules, which "
-        "add their own columns and files; the Golden Knights (`golden-knights-2019/`) is a "
-        "correspondence event; the Riverside Club Open (`club-open-2025/`) is a plain Swiss and "
-        "the Riverside Club Championship (`club-championship-2025/`) a round robin. "
-        "`chessfed new KIND FOLDER` starts a folder of any kind: every input file with its "
-        "header, and an event.toml with every key of the kind, commented.", "",
+        "regulation's words. The kinds of event (`[event] kind`):", "",
+        *(f"- `{k.value}`: {fk.summary}." for k, fk in FLOW_KINDS.items()), "",
+        "and the rules parts an event may choose (`[entries] rules`):", "",
+        *(f"- `{p.name}`: {p.summary}." for p in kinds.PARTS.values()), "",
+        "The demo events in this folder show each; `chessfed new KIND FOLDER` starts a folder "
+        "of any kind: every input file with its header, and an event.toml with every key of "
+        "the kind, commented.", "",
     ]
     out += conventions()
-    out += ["## Swiss events and round robins (`kind = \"swiss\"`, `kind = \"round_robin\"`)",
-            ""]
-    for name, schema in swiss_schemas.SCHEMAS.items():
-        out += file_section(schema, name in swiss_schemas.REQUIRED)
-    out += ["## What the National Junior's rules add (`[entries] rules = "
-            "\"national-junior-2024\"`)", "",
-            "players.csv takes these columns instead (what the entry rules judge), and "
-            "associations.csv is required; the other files are a Swiss event's.", ""]
-    for name in ("players.csv", "associations.csv"):
-        out += file_section(nj_schemas.SCHEMAS[name], name in nj_schemas.REQUIRED)
-    out += ["## Correspondence events (`kind = \"correspondence\"`)", ""]
-    for name, schema in gk_schemas.SCHEMAS.items():
-        out += file_section(schema, name in gk_schemas.REQUIRED)
+    out += input_files()
     out += event_toml()
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"
 
+
+def input_files() -> list[str]:
+    """Every input file of every kind (kinds that share their files together) and what each
+    rules part replaces or adds, from the registry."""
+    out: list[str] = []
+    groups: dict[int, list[kinds.KindSpec]] = {}
+    for spec in kinds.KINDS.values():
+        groups.setdefault(id(spec.schemas), []).append(spec)
+    for specs in groups.values():
+        names = ", ".join(f'`kind = "{s.kind.value}"`' for s in specs)
+        out += [f"## Input files ({names})", ""]
+        for name, schema in specs[0].schemas.items():
+            out += file_section(schema, name in specs[0].required)
+    for part in kinds.PARTS.values():
+        base = [s for s in kinds.KINDS.values() if part.name in s.parts]
+        own = [n for n, sch in part.schemas.items()
+               if any(b.schemas.get(n) is not sch for b in base)]
+        out += [f'## What the `{part.name}` rules add (`[{kinds.CHOOSER}] rules = "{part.name}"`)',
+                "", f"These files replace or add to those of a {' or '.join(f'`{b.kind.value}`' for b in base)} "
+                "event; its other files are the kind's.", ""]
+        for name in own:
+            out += file_section(part.schemas[name], name in part.required)
+    return out

@@ -163,6 +163,12 @@ class Vocabulary:
     """(code, its other wordings), in the order the codes are listed."""
     source: type[Enum] | None = None
     """The enum whose members are the codes: their docstrings say what each code means."""
+    note: str = ""
+    """What the input reference says of the codes before listing them ("" for its usual
+    sentence on closed or configured sets)."""
+    column: tuple[str, tuple[tuple[str, str], ...]] = ("", ())
+    """An extra column of the input reference's table of the codes: its heading and each
+    code's cell (e.g. the category a seed route seeds into by default)."""
 
     @classmethod
     def of(cls, enum: type[Enum], wordings: Mapping[Any, object] | None = None, *,

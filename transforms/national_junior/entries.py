@@ -343,7 +343,8 @@ class JuniorEntryRules:
     odd_fill_per_category: int = 1
     """Entries the host may add to make an odd category even (``odd_fill``)."""
     seed_routes: Mapping[str, frozenset[str]] = field(default_factory=lambda: DEFAULT_SEED_ROUTES)
-    """Seed route (``seed_reason``) -> categories it seeds into."""
+    """Seed route (``seed_reason``) -> categories it seeds into. (Keys: the codes of players.csv
+    ``seed_reason``; by default each seeds into the category its code ends with.)"""
     seed_titles: Mapping[str, frozenset[str]] = field(default_factory=lambda: DEFAULT_SEED_TITLES)
     """Seed routes that require a title -> the titles that qualify."""
     girls_seed_routes: frozenset[str] = DEFAULT_GIRLS_SEED_ROUTES
@@ -354,7 +355,8 @@ class JuniorEntryRules:
     special_fee: Decimal = Decimal(7500)
     """Entry Fee Structure: special entry, rupees."""
     special_fee_types: frozenset[str] = frozenset({EntryType.SPECIAL})
-    """Entry types that pay the special fee; every other type pays the ordinary fee."""
+    """Entry types that pay the special fee; every other type pays the ordinary fee. (Codes of players.csv
+    ``entry_type``.)"""
     late_fee: Decimal = Decimal(250)
     """Late fee per player, rupees."""
     fee_valid_until: date = date(2024, 9, 2)
@@ -362,7 +364,8 @@ class JuniorEntryRules:
     closing: datetime = datetime(2024, 9, 9, 17, 0)
     """No entry after this instant; an entry registered exactly at it is in time."""
     deadline_exempt_types: frozenset[str] = frozenset({EntryType.ODD_FILL})
-    """Entry types exempt from the closing time and the late fee."""
+    """Entry types exempt from the closing time and the late fee. (Codes of players.csv
+    ``entry_type``.)"""
     association_types: frozenset[str] = frozenset(
         {
             EntryType.QUOTA,
@@ -374,7 +377,8 @@ class JuniorEntryRules:
         }
     )
     """Entry types submitted by a State Association: they must name an affiliated
-    association and are rejected when it has arrears."""
+    association and are rejected when it has arrears. (Codes of players.csv
+    ``entry_type``.)"""
     boarding_lump_sum: Decimal = Decimal(1500)
     """Paid by the organisers per eligible player, rupees."""
     boarding_types: frozenset[str] = frozenset(
@@ -387,7 +391,8 @@ class JuniorEntryRules:
         }
     )
     """Entry types that receive the boarding lump sum (selected and seeded players of an
-    affiliated association who pay the normal entry fee)."""
+    affiliated association who pay the normal entry fee). (Codes of players.csv
+    ``entry_type``.)"""
 
     def __post_init__(self) -> None:
         """Checks of the values; a :class:`ConfigError` keyed relative to ``[entries]`` (the

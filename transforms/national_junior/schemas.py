@@ -5,6 +5,8 @@ AICF registration) and associations.csv, the affiliated State Associations."""
 
 from __future__ import annotations
 
+import dataclasses
+
 from transforms.core.countries import ALPHA3
 from transforms.core.ingest import (
         FIDE_ID,
@@ -21,12 +23,21 @@ from transforms.national_junior.entries import (
         RETIRED_SEED_REASONS,
         SEED_REASON_WORDINGS,
         EntryType,
+        JuniorEntryRules,
         SeedReason,
 )
 from transforms.swiss import schemas as swiss
 
 ENTRY_TYPE_VOCABULARY = Vocabulary.of(EntryType, ENTRY_TYPE_WORDINGS)
-SEED_REASONS = Vocabulary.of(SeedReason, SEED_REASON_WORDINGS)
+SEED_REASONS = dataclasses.replace(
+    Vocabulary.of(SeedReason, SEED_REASON_WORDINGS),
+    note="the routes of `[entries] seed_routes`; by default these, into these sections (the "
+         "Girls section is for girls only whatever the route):",
+    column=("seeds into", tuple(
+        (str(route), ", ".join(f"`{c}`" for c in JuniorEntryRules().categories if c in cats))
+        for route, cats in JuniorEntryRules().seed_routes.items())))
+"""NJ 2024 Seeded players — the seed routes (codes of players.csv ``seed_reason``), each with
+the section it seeds into by default (:attr:`JuniorEntryRules.seed_routes`)."""
 
 PLAYERS = Schema("players.csv", (
         Column("player_id", nonempty=True, description=(

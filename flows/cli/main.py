@@ -166,10 +166,12 @@ def wait_for_task_runs(api_url: str, flow_run_id: uuid.UUID, events: list[str],
     from prefect.client.schemas.sorting import TaskRunSort
     from prefect.settings import PREFECT_API_URL, temporary_settings
 
+    from flows.pipeline.run_index import event_task_run
+
     t0 = last_change = time.monotonic()
     runs = FlowRunFilter(operator="or_", id=FlowRunFilterId(any_=[flow_run_id]),
                          parent_flow_run_id=FlowRunFilterParentFlowRunId(any_=[flow_run_id]))
-    markers = {f"event-{name}" for name in events}
+    markers = {event_task_run(name) for name in events}
     seen: dict[uuid.UUID, str] = {}
     with temporary_settings(updates={PREFECT_API_URL: api_url}), \
             get_client(sync_client=True) as client:

@@ -16,9 +16,9 @@ from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows.pipeline import last_good, progress, publish_folder, standing
 from flows.pipeline.manifest import read_manifest
-from flows.pipeline.run_index import (  # noqa: F401 - event_folders, exit_status: where callers look
+from flows.pipeline.run_index import (
+    EVENT_TASK_RUN,  # noqa: F401 - event_folders, exit_status: where callers look
     event_folders,
-    exit_status,
     listed_events,
     site_index,
 )
@@ -60,7 +60,7 @@ def event_runner(task_runner: str, jobs: int, dask_address: str | None = None) -
     raise ValueError(f"task runner {task_runner!r}: expected one of {', '.join(TASK_RUNNERS)}")
 
 
-@task(name="event", task_run_name="event-{folder.name}", cache_policy=NO_CACHE)
+@task(name="event", task_run_name=EVENT_TASK_RUN, cache_policy=NO_CACHE)
 def run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
               renderer: str = "local", rebuild: bool = False,
               checked: bool = False) -> tuple[str, str]:

@@ -24,6 +24,16 @@ def event_folders(inputs: Path) -> list[Path]:
     return sorted(p for p in inputs.iterdir() if (p / "event.toml").exists())
 
 
+EVENT_TASK_RUN = "event-{folder.name}"
+"""The name of each event's task run in the run's flow (Prefect's template on the event
+folder): the run's end waits until every one is recorded (``flows.cli.main.wait_for_task_runs``)."""
+
+
+def event_task_run(folder: str) -> str:
+    """The name of the task run of the event folder ``folder`` (:data:`EVENT_TASK_RUN`)."""
+    return EVENT_TASK_RUN.replace("{folder.name}", folder)
+
+
 EXIT_CODES = {
     0: "every event published from clean inputs",
     1: "every event published, but some input rows were rejected (office/validation.html)",

@@ -133,7 +133,7 @@ def test_the_rounds_paired_again_may_be_paired_by_any_mapper(demo):
 def test_an_event_built_on_its_last_runs_pairings_equals_one_built_from_scratch(prefect_harness,
                                                                                tmp_path):
     from flows.pipeline.events import run_events
-    from flows.pipeline.tasks import known_pairings
+    from flows.pipeline.outputs import known_pairings
 
     inputs, fresh_inputs = tmp_path / "inputs", tmp_path / "fresh-inputs"
     event = write_event(inputs / "tiny-swiss", SWISS_FILES)

@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from flows import io
 from flows.kinds.correspondence.flow import compute
-from flows.pipeline.events import check_config
+from flows.pipeline.tasks import check_config
 from tests.bad_input_events import GK_FILES, SWISS_FILES, write_event
 from transforms.core.config import config_finding
 from transforms.core.errors import ConfigError, Finding, Severity

@@ -7,7 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from flows.cli.main import main
-from flows.pipeline.events import exit_status
+from flows.pipeline.run_index import exit_status
 
 ROOT = Path(__file__).resolve().parent.parent
 

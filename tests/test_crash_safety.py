@@ -100,7 +100,7 @@ def _die_while_writing(out_dir: str, after: int) -> None:
     """A process that stages the event, writes ``after`` files and dies on the spot (no
     cleanup, like SIGKILL)."""
     from flows import io
-    from flows.pipeline import tasks
+    from flows.pipeline import outputs
 
     real = io.atomic_write
     count = [0]
@@ -114,7 +114,7 @@ def _die_while_writing(out_dir: str, after: int) -> None:
     io.atomic_write = dying
     staging = publish_folder.stage(Path(out_dir))
     files = {f"page-{i}.html": f"new {i}" for i in range(10)} | {"index.html": "new home"}
-    tasks.write_files(staging, files)
+    outputs.write_files(staging, files)
     publish_folder.publish(staging, Path(out_dir))
 
 

@@ -264,7 +264,7 @@ def test_the_message_reads_as_its_recipient_sees_it():
 
 
 def test_a_dry_run_writes_the_outbox_and_sends_nothing(tmp_path, prefect_harness):
-    from flows.pipeline import tasks
+    from flows.pipeline import mailing
     from flows.site.pages import MAIL_PAGE, Publication, event_context
     from transforms.kinds import parse_event_config
 
@@ -277,14 +277,14 @@ def test_a_dry_run_writes_the_outbox_and_sends_nothing(tmp_path, prefect_harness
             f'[publish]\nsender = "r@x.example"\nsmtp_host = "127.0.0.1"\nsmtp_port = {ctl.port}\n'
             '[swiss]\nrounds = 5\ncategories = [{ id = "open", name = "Open" }]\n')
         pub = Publication(tmp_path, ctx=event_context(cfg, dt.date(2024, 9, 20)))
-        out, unmade = tasks.compose_letters(pub, cfg, three(), {}, dt.date(2024, 9, 20))
+        out, unmade = mailing.compose_letters(pub, cfg, three(), {}, dt.date(2024, 9, 20))
         assert unmade == []
-        report = tasks.send_letters(pub, cfg, tmp_path, three(), out, send_mail=False)
+        report = mailing.send_letters(pub, cfg, tmp_path, three(), out, send_mail=False)
         assert report["dry_run"] is True and report["would_send"] == 3
         assert sorted(k for k in pub.files if k.startswith("outbox/")) == [
             "outbox/ann.eml", "outbox/bob.eml", "outbox/cy.eml"]
         assert "Dry run" in (tmp_path / MAIL_PAGE).read_text()
-        report = tasks.send_letters(pub, cfg, tmp_path, three(), out, send_mail=True)
+        report = mailing.send_letters(pub, cfg, tmp_path, three(), out, send_mail=True)
         assert report["sent"] == 3
     finally:
         ctl.stop()
@@ -403,7 +403,7 @@ def test_a_pending_letter_a_later_one_replaced_is_superseded_and_a_held_run_send
 
 
 def test_a_changed_letter_after_it_went_is_a_correction_that_says_what_changed(tmp_path, prefect_harness):
-    from flows.pipeline import tasks
+    from flows.pipeline import mailing
     from flows.site.pages import Publication, event_context
     from transforms.kinds import parse_event_config
 
@@ -419,11 +419,11 @@ def test_a_changed_letter_after_it_went_is_a_correction_that_says_what_changed(t
 
         def run(letters):
             pub = Publication(tmp_path, ctx=event_context(c, dt.date(2024, 9, 20)))
-            out, _ = tasks.compose_letters(pub, c, letters, {}, dt.date(2024, 9, 20))
+            out, _ = mailing.compose_letters(pub, c, letters, {}, dt.date(2024, 9, 20))
             for rel, data in pub.files.items():  # what the run publishes before it sends
                 (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
                 (tmp_path / rel).write_bytes(data)
-            return tasks.send_letters(pub, c, tmp_path, letters, out, send_mail=True), out
+            return mailing.send_letters(pub, c, tmp_path, letters, out, send_mail=True), out
 
         first, out1 = run(three())
         assert first["sent"] == 3

@@ -11,7 +11,7 @@ import hashlib
 import json
 from concurrent.futures import Future
 
-from flows.pipeline import tasks, workers
+from flows.pipeline import outputs, workers
 from flows.site import render
 from flows.site.pages import Publication
 from flows.site.present import Section, Table
@@ -45,25 +45,25 @@ def test_only_the_pdfs_the_run_renders_start_early_and_only_with_renderers(tmp_p
     (out / "standings").mkdir(parents=True)
     (out / "standings" / "round-01.pdf").write_bytes(b"%PDF old")
     kept = "<p>round 1, as published</p>"
-    outputs = [{"path": "standings/round-01.pdf", "html_sha256": hashlib.sha256(kept.encode()).hexdigest(),
+    recorded = [{"path": "standings/round-01.pdf", "html_sha256": hashlib.sha256(kept.encode()).hexdigest(),
                 "sha256": hashlib.sha256(b"%PDF old").hexdigest(), "bytes": len(b"%PDF old")}]
     (out / "manifest.json").write_text(json.dumps({"renderer": "weasyprint 0.1, fonts stamped now",
-                                                   "outputs": outputs}))
-    assert tasks.early_pdfs(out, "local").wanted("standings/round-01.pdf", kept) is True  # another renderer
-    (out / "manifest.json").write_text(json.dumps({"renderer": render.renderer_id(), "outputs": outputs}))
-    early = tasks.early_pdfs(out, "local")
-    assert early is not None and tasks.early_pdfs(out, "dask") is None
+                                                   "outputs": recorded}))
+    assert outputs.early_pdfs(out, "local").wanted("standings/round-01.pdf", kept) is True  # another renderer
+    (out / "manifest.json").write_text(json.dumps({"renderer": render.renderer_id(), "outputs": recorded}))
+    early = outputs.early_pdfs(out, "local")
+    assert early is not None and outputs.early_pdfs(out, "dask") is None
     assert early.wanted("standings/round-01.pdf", kept) is False          # unchanged: kept
     assert early.wanted("standings/round-01.pdf", "<p>new</p>") is True
     assert early.wanted("standings/round-02.pdf", "<p>round 2</p>") is True
     monkeypatch.setenv("CHESSFED_PDF_WORKERS", "1")
     early("standings/round-02.pdf", "<p>round 2</p>")
     assert early.futures == {}  # one renderer: PDFs render in this process, at the end
-    tasks.discard_early_pdfs(out)
-    assert str(out) not in tasks.EARLY
+    outputs.discard_early_pdfs(out)
+    assert str(out) not in outputs.EARLY
     (out / "standings" / "round-01.pdf").write_bytes(b"%PDF new")  # replaced since: not adopted
-    assert tasks.early_pdfs(out, "local").wanted("standings/round-01.pdf", kept) is True
-    tasks.discard_early_pdfs(out)
+    assert outputs.early_pdfs(out, "local").wanted("standings/round-01.pdf", kept) is True
+    outputs.discard_early_pdfs(out)
 
 
 def test_every_pdf_of_a_publication_is_told_as_soon_as_its_html_is_made(tmp_path):

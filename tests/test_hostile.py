@@ -33,7 +33,7 @@ from flows.kinds.correspondence.links import certificate_file, member_page, sect
 from flows.kinds.swiss.common import list_rel, player_rel
 from flows.mail.letters import KEY, Letter
 from flows.mail.messages import build_message
-from flows.pipeline import tasks
+from flows.pipeline import outputs
 from flows.site.names import MAX_PART, RESERVED, file_part
 from flows.site.pages import Publication
 
@@ -140,7 +140,7 @@ def test_letter_keys_from_hostile_ids_are_valid_file_names(value):
 def test_write_outputs_refuses_a_path_outside_the_event_folder(tmp_path, rel):
     out = tmp_path / "outputs" / "ev"
     with pytest.raises(ValueError, match="refusing to write"):
-        tasks.write_files(out, {"index.html": "ok", rel: "evil"})
+        outputs.write_files(out, {"index.html": "ok", rel: "evil"})
     assert not any(tmp_path.rglob("*.html")) and not (tmp_path / "x").exists()
 
 
@@ -150,7 +150,7 @@ def test_write_outputs_refuses_to_follow_a_link_out_of_the_event_folder(tmp_path
     (tmp_path / "elsewhere").mkdir()
     (out / "players").symlink_to(tmp_path / "elsewhere")
     with pytest.raises(ValueError, match="refusing to write"):
-        tasks.write_files(out, {"players/x.html": "evil"})
+        outputs.write_files(out, {"players/x.html": "evil"})
     assert list((tmp_path / "elsewhere").iterdir()) == []
 
 
@@ -160,23 +160,23 @@ def test_write_outputs_replaces_a_link_it_writes_over_never_what_it_points_to(tm
     target = tmp_path / "elsewhere.html"
     target.write_text("theirs")
     (out / "index.html").symlink_to(target)
-    assert tasks.write_files(out, {"index.html": "ours"}) == ["index.html"]
+    assert outputs.write_files(out, {"index.html": "ours"}) == ["index.html"]
     assert target.read_text() == "theirs"
     assert not (out / "index.html").is_symlink() and (out / "index.html").read_text() == "ours"
 
 
 def test_write_outputs_leaves_the_files_known_on_disk_unread(tmp_path):
     out = tmp_path / "ev"
-    tasks.write_files(out, {"a.html": "1", "b.html": "2"})
+    outputs.write_files(out, {"a.html": "1", "b.html": "2"})
     (out / "a.html").write_text("changed by hand")
-    assert tasks.write_files(out, {"a.html": "1", "b.html": "3"}, on_disk={"a.html"}) == ["b.html"]
+    assert outputs.write_files(out, {"a.html": "1", "b.html": "3"}, on_disk={"a.html"}) == ["b.html"]
     assert (out / "a.html").read_text() == "changed by hand"  # trusted as taken, not compared
-    assert tasks.write_files(out, {"a.html": "1", "b.html": "3"}) == ["a.html"]
+    assert outputs.write_files(out, {"a.html": "1", "b.html": "3"}) == ["a.html"]
 
 
 def test_write_outputs_writes_nested_paths_inside(tmp_path):
     out = tmp_path / "ev"
-    assert tasks.write_files(out, {"a/b/c.html": "1", "d.csv": "2"}) == ["a/b/c.html", "d.csv"]
+    assert outputs.write_files(out, {"a/b/c.html": "1", "d.csv": "2"}) == ["a/b/c.html", "d.csv"]
     assert (out / "a" / "b" / "c.html").read_text() == "1"
 
 
@@ -184,7 +184,7 @@ def test_an_event_folder_given_as_dot_or_dotdot_is_published_under_its_own_name(
                                                                                 monkeypatch):
     """``chessfed run .`` (or ``..``) inside an event folder: the outputs go to
     ``<out>/<folder name>``, not into ``<out>`` itself or beside it."""
-    from flows.pipeline.events import event_folders
+    from flows.pipeline.run_index import event_folders
 
     ev = tmp_path / "my-event"
     (ev / "sub").mkdir(parents=True)

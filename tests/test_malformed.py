@@ -10,7 +10,7 @@ import pytest
 
 from flows import io
 from flows.kinds.correspondence.flow import compute
-from flows.pipeline.events import check_config
+from flows.pipeline.tasks import check_config
 from transforms.core.errors import ConfigError, Severity
 from transforms.core.ingest import validate_files as validate
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from flows.mail.letters import Block, Letter
-from flows.pipeline import run_index, tasks
+from flows.pipeline import mailing, outputs, run_index, tasks
 from flows.site.pages import MAIL_PAGE, Publication, event_context
 from transforms.core.errors import ConfigError
 from transforms.kinds import parse_event_config
@@ -39,7 +39,7 @@ def letters() -> list[Letter]:
 def composed(tmp_path):
     cfg = parse_event_config(TOML)
     pub = Publication(tmp_path / "t", ctx=event_context(cfg, dt.date(2024, 9, 20)))
-    out, unmade = tasks.compose_letters(pub, cfg, letters(), {}, dt.date(2024, 9, 20))
+    out, unmade = mailing.compose_letters(pub, cfg, letters(), {}, dt.date(2024, 9, 20))
     return cfg, pub, out, unmade
 
 
@@ -49,7 +49,7 @@ def test_a_letter_that_cannot_be_made_is_counted_with_its_reason(composed):
     assert [(u.key, u.kind, u.recipient) for u in unmade] == [("bob", "player-round", "bob@x.example")]
     assert "U+2028" in unmade[0].reason
     assert "outbox/bob.eml" not in pub.files
-    report = tasks.unmade_report(unmade)
+    report = mailing.unmade_report(unmade)
     assert report["not_made"] == 1 and report["not_made_letters"][0]["key"] == "bob"
     assert "@" not in json.dumps(report)  # the manifest names no address
 
@@ -57,13 +57,13 @@ def test_a_letter_that_cannot_be_made_is_counted_with_its_reason(composed):
 def test_the_mail_page_lists_the_letter_not_made_and_never_says_every_message_went_out(composed):
     cfg, pub, out, unmade = composed
     (pub.out_dir).mkdir(parents=True)
-    report = tasks.send_letters(pub, cfg, pub.out_dir, letters(), out, False, unmade)
+    report = mailing.send_letters(pub, cfg, pub.out_dir, letters(), out, False, unmade)
     assert report["not_made"] == 1
     page = (pub.out_dir / MAIL_PAGE).read_text()
     assert "Not made: 1 letter" in page and "bob@x.example" in page and "U+2028" in page
     assert "every message went out" not in page
     clean = Publication(pub.out_dir, ctx=pub.ctx)
-    tasks.send_letters(clean, cfg, pub.out_dir, letters()[:1], out[:1], False, [])
+    mailing.send_letters(clean, cfg, pub.out_dir, letters()[:1], out[:1], False, [])
     assert "Nothing: every message went out." in (pub.out_dir / MAIL_PAGE).read_text()
 
 
@@ -93,8 +93,8 @@ def test_chessfed_mail_lists_the_letters_not_made_and_exits_4(tmp_path, capsys):
 
     (tmp_path / "inputs" / "t").mkdir(parents=True)
     (tmp_path / "inputs" / "t" / "event.toml").write_text(TOML)
-    manifest(tmp_path / "outputs" / "t", tasks.unmade_report(
-        [tasks.Unmade("bob", "player-round", "bob@x.example", "name 'Bob…' holds U+2028")]))
+    manifest(tmp_path / "outputs" / "t", mailing.unmade_report(
+        [mailing.Unmade("bob", "player-round", "bob@x.example", "name 'Bob…' holds U+2028")]))
     args = argparse.Namespace(inputs=str(tmp_path / "inputs"), out=str(tmp_path / "outputs"),
                               only=None, retry=False, delivered=[], resend=[])
     assert mail_cli.main(args) == 4
@@ -126,10 +126,10 @@ def test_the_office_of_a_first_run_with_an_unusable_event_toml_is_denied_to_the_
     (event / "event.toml").write_text(TOML.replace('sender = "r@x.example"', 'sender = "a, b"'))
     with pytest.raises(ConfigError) as e:
         tasks.check_config(event)
-    tasks.publish_config_error(event, out, e.value, dt.date(2024, 9, 20))
+    outputs.publish_config_error(event, out, e.value, dt.date(2024, 9, 20))
     assert (out / "office" / "validation.html").exists()
-    assert (out / "office" / ".htaccess").read_text() == tasks.DENY
-    assert (out / "outbox" / ".htaccess").read_text() == tasks.DENY
+    assert (out / "office" / ".htaccess").read_text() == outputs.DENY
+    assert (out / "outbox" / ".htaccess").read_text() == outputs.DENY
     assert "manifest.json" in (out / ".htaccess").read_text()
 
 

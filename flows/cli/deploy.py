@@ -34,7 +34,8 @@ class Planned:
 def plan(inputs: Path, *, cron: str = "", timezone: str = "") -> list[Planned]:
     """A deployment per event folder with a schedule: its ``[schedule]`` (``--cron`` and
     ``--timezone`` win); an event without either is left out and named in the error."""
-    from flows.pipeline.events import check_config, event_folders
+    from flows.pipeline.run_index import event_folders
+    from flows.pipeline.tasks import check_config
 
     out, missing = [], []
     for folder in event_folders(Path(inputs)):

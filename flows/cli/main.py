@@ -327,7 +327,8 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None
     found to build (:func:`unchanged_events`: not checked again)."""
     t0 = time.perf_counter()
     from flows.pipeline import unchanged
-    from flows.pipeline.events import events_flow, exit_status, statuses
+    from flows.pipeline.events import events_flow, statuses
+    from flows.pipeline.run_index import exit_status
 
     t_wait = time.perf_counter()
     wait_for_server(server)

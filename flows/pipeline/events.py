@@ -15,20 +15,16 @@ from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
 from flows.pipeline import last_good, progress, publish_folder, standing
+from flows.pipeline.event import kind_flow
 from flows.pipeline.manifest import read_manifest
+from flows.pipeline.outputs import discard_early_pdfs, publish_config_error
 from flows.pipeline.run_index import (
-    EVENT_TASK_RUN,  # noqa: F401 - event_folders, exit_status: where callers look
+    EVENT_TASK_RUN,
     event_folders,
     listed_events,
     site_index,
 )
-from flows.pipeline.tasks import (
-    check_config,
-    discard_early_pdfs,
-    kind_flow,
-    publish_config_error,
-    write_outputs,
-)
+from flows.pipeline.tasks import check_config, write_outputs
 from flows.registry import FLOW_KINDS, flow_kind_of
 from transforms.core.errors import ConfigError
 from transforms.kinds import EventKind
@@ -36,7 +32,7 @@ from transforms.kinds import EventKind
 TASK_RUNNERS = ("threads", "dask")
 
 EVENT_FLOWS: dict[EventKind, Flow] = {kind: kind_flow(k) for kind, k in FLOW_KINDS.items()}
-"""The event flow of every registered kind (:func:`flows.pipeline.tasks.kind_flow`)."""
+"""The event flow of every registered kind (:func:`flows.pipeline.event.kind_flow`)."""
 
 def default_jobs() -> int:
     """How many events run at once unless told: one per core."""

@@ -2,7 +2,7 @@
 checksums, outputs, versions, timings, what the mail did, notes): the one module that reads it,
 writes it and knows its keys. Every other module asks here.
 
-Its keys (written by :func:`flows.pipeline.tasks.manifest_json`):
+Its keys (written by :func:`flows.pipeline.outputs.manifest_json`):
 
 | key | what | written by, read by |
 |---|---|---|

@@ -89,7 +89,8 @@ def after_mail(out_dir: Path, cfg: Any, d: outbox.Delivery) -> None:
     """The office's mail page again from the ledger, the manifest's mail report (what is still
     pending or failed, and why) and its rebuild key's ledger checksum, so that a run finds the
     event unchanged when nothing else changed."""
-    from flows.pipeline.tasks import mail_how, write_files
+    from flows.pipeline.mailing import mail_how
+    from flows.pipeline.outputs import write_files
     from flows.site.pages import Publication, event_context, publish_mail_page
 
     manifest = fresh_manifest(out_dir)

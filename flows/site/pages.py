@@ -111,7 +111,7 @@ class Publication:
     """What the public pages show, for the manifest (:func:`flows.pipeline.last_good.record`)."""
     cache: dict[str, Any] = field(default_factory=dict)
     """What the next run may take instead of computing it again, for the manifest's ``cache``
-    (e.g. the audit's pairings by their key: :func:`flows.pipeline.tasks.known_pairings`)."""
+    (e.g. the audit's pairings by their key: :func:`flows.pipeline.outputs.known_pairings`)."""
 
     later_parts: set[str] = field(default_factory=set)
     """The parts after the first of the pages published in parts (:mod:`flows.site.paging`):
@@ -123,7 +123,7 @@ class Publication:
 
     kept_groups: dict[str, dict[str, Any]] = field(default_factory=dict)
     """The groups of pages the last run published (:meth:`group`), by name, as its manifest's
-    ``cache`` recorded them (:func:`flows.pipeline.tasks.kept_groups`: only where this program
+    ``cache`` recorded them (:func:`flows.pipeline.outputs.kept_groups`: only where this program
     made them; ``pdfs_as_rendered`` False: a PDF of it is not as rendered, it is built).
     Those this run does not publish are removed (:meth:`stale_group_files`)."""
 
@@ -134,7 +134,7 @@ class Publication:
 
     checksums: dict[str, tuple[bytes | str, str, int]] = field(default_factory=dict)
     """Files whose checksum is known: path -> (the content it is of, its sha256, its bytes);
-    valid while ``files[path]`` is that same object (:func:`flows.pipeline.tasks.checksum`).
+    valid while ``files[path]`` is that same object (:func:`flows.pipeline.outputs.checksum`).
     The files taken from the last run (:meth:`take`) come with the checksums they were
     verified against on disk."""
 

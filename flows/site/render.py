@@ -230,7 +230,7 @@ def renderer_id() -> str:
     libraries it writes PDFs with (pydyf; fontTools subsets the fonts; tinycss2, cssselect2 and
     tinyhtml5 read the page; Pyphen hyphenates; Pillow reads images) and the fonts' stamp
     (:data:`PDF_EPOCH`). The manifest records it; a PDF is kept from an earlier run only when
-    this is the same (:func:`flows.pipeline.tasks.previous_render_hashes`). Not in it: the
+    this is the same (:func:`flows.pipeline.outputs.previous_render_hashes`). Not in it: the
     system's Pango, HarfBuzz and font files: after an upgrade of those, the PDFs made before
     it are kept while their HTML is the same (delete an event's PDFs to have them made again)."""
     libs = []

@@ -1,8 +1,9 @@
 """The National Junior's pages in a Swiss event (seed 004_…: Eligibility, Entry Fee Structure,
 the state associations' quotas): the office's entries page with every decision, the fees and
 boarding ledger by association, the public entry lists by state, and the statistics by state
-association. The rulebook decided everything (:mod:`transforms.national_junior.entries`,
-:mod:`transforms.swiss.statistics`); these only show it."""
+association. The rulebook decided everything (:mod:`transforms.national_junior.entries`; the
+statistics by its standings step: ``CategoryRun.statistics``, ``SwissRun.state_totals``,
+:func:`transforms.swiss.event.state_figures`); these only show it."""
 
 from __future__ import annotations
 
@@ -17,7 +18,6 @@ from transforms.core.money import amount_text
 from transforms.national_junior.entries import EntryDecision, JuniorEntryRules
 from transforms.swiss.config import SwissConfig
 from transforms.swiss.event import SwissRun
-from transforms.swiss.statistics import state_statistics, total_by_state
 
 
 def decision(run: SwissRun) -> EntryDecision:
@@ -30,6 +30,8 @@ def decision(run: SwissRun) -> EntryDecision:
 def entries(pub: Publication, run: SwissRun) -> list[Section]:
     """The office's entries page (decisions, fees, ledger) and the public entry lists
     (``entries.html``: accepted entries by category and state; no birth date, no fee)."""
+    if run.entries is None:  # the entries could not be decided (the event waits)
+        return []
     e = decision(run)
     cur = run.cfg.event.currency
     pub.files[f"{OFFICE}entries/decisions.csv"] = csv_text(e.decisions.drop("line"))
@@ -130,11 +132,12 @@ STAT_NUMERIC = ["players", "points", "score_pct", "games", "wins", "draws", "los
 
 def statistics(pub: Publication, run) -> list[Section]:
     """``statistics.html``: per category and over all categories, how each state
-    association's players did (:func:`transforms.swiss.statistics.state_statistics`), and each
-    association's players with their points and rank (names linked)."""
+    association's players did (the rulebook's ``CategoryRun.statistics`` and
+    ``SwissRun.state_totals``), and each association's players with their points and rank
+    (names linked)."""
     page = "statistics.html"
     assoc = _association_names(run)
-    secs, frames = [], []
+    secs, shown_categories = [], 0
 
     def shown(frame: pl.DataFrame) -> pl.DataFrame:
         return frame.with_columns(pl.col("state").replace_strict(assoc, default=None).alias("association"),
@@ -142,10 +145,10 @@ def statistics(pub: Publication, run) -> list[Section]:
                                   .otherwise(pl.col("state")).alias("state"))
 
     for c in run.categories:
-        if not c.done:
+        stats = c.statistics
+        if not c.done or stats is None:
             continue
-        stats = state_statistics(c.card, c.players)
-        frames.append(stats)
+        shown_categories += 1
         ranking = c.rankings[c.done]
         people = (c.players.select("sno", pl.col("state").fill_null(""))
                   .join(ranking.select("sno", "name", "points", "rank_label", "rank"), on="sno")
@@ -162,9 +165,9 @@ def statistics(pub: Publication, run) -> list[Section]:
                             tables=[table_from_frame(shown(stats), STAT_COLUMNS, numeric=STAT_NUMERIC)]))
     if not secs:
         return []
-    if len(frames) > 1:
+    if shown_categories > 1 and run.state_totals is not None:
         secs.append(Section("All categories", anchor="all", tables=[table_from_frame(
-            shown(total_by_state(frames)), STAT_COLUMNS, numeric=STAT_NUMERIC)]))
+            shown(run.state_totals), STAT_COLUMNS, numeric=STAT_NUMERIC)]))
     notes = ["Games: over the board. Unplayed: forfeits (won or lost) and byes; a forfeit win "
              "scores a point but is not a game won. Rounds: the rounds the players were in, "
              "absences after a withdrawal left out; Score % = points ÷ rounds."]

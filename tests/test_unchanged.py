@@ -25,7 +25,7 @@ ROUND_1 = "round,board,white_id,black_id,result\n1,1,A,C,1-0\n1,2,D,B,0-1\n"
 
 def publish(event: Path, out: Path, *, send_mail: bool = True, sends: bool = False,
             messages: dict[str, str] | None = None) -> None:
-    """What a complete run leaves, as ``flows.pipeline.tasks.finish`` writes it: the outputs and a
+    """What a complete run leaves, as ``flows.pipeline.event.finish`` writes it: the outputs and a
     manifest listing them with their checksums and the run's rebuild key."""
     files = {"index.html": "<p>home</p>", "standings/round-01.pdf": "%PDF-1.7 round 1"}
     for rel, text in files.items():

@@ -89,7 +89,7 @@ _WARMED = threading.Event()
 
 def warm_up() -> None:
     """Start the run's renderers now (each renders an empty page, which also loads its fonts),
-    e.g. when an event's flow starts (``flows/pipeline/tasks.py`` ``early_pdfs``): the first
+    e.g. when an event's flow starts (``flows/pipeline/outputs.py`` ``early_pdfs``): the first
     PDFs then start at once. Once per process (a second call does nothing)."""
     with _POOL_LOCK:
         if _WARMED.is_set():

@@ -69,21 +69,19 @@ def output_files(folder: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes]:
 
 
 TINY_PLAYERS = (
-    "player_id,name,section,gender,birth_date,nationality,state,fide_id,rating,title,entry_type,"
-    "seed_reason,registered_at,fee_paid,aicf_registered,email\n"
-    + "".join(f"{p},{n},open,{g},2006-01-0{i + 1},IND,TN,{i + 1},{2000 - 100 * i},,quota,,2024-08-01T10:00,2000,true,\n"
+    "player_id,name,section,sex,birth_date,federation,fide_id,rating,email\n"
+    + "".join(f"{p},{n},open,{g},2006-01-0{i + 1},IND,{i + 1},{2000 - 100 * i},\n"
               for i, (p, n, g) in enumerate([("A", "Ann", "F"), ("B", "Bob", "M"), ("C", "Cy", "M"), ("D", "Di", "F")])))
-"""Four valid entries of a small Swiss event (the e2e broken event's header)."""
+"""Four valid entries of a plain FIDE Swiss (no rules part's columns; no email yet)."""
 
 
 def tiny_event(folder: Path, event_id: str = "tiny", extra_toml: str = "") -> Path:
-    """A small valid Swiss event folder (4 players, round 1 to pair): renders in seconds."""
+    """A small valid plain Swiss event folder (4 players, round 1 to pair): renders in seconds."""
     folder.mkdir(parents=True, exist_ok=True)
     (folder / "event.toml").write_text(
         BROKEN_TOML.replace('id = "broken-open"', f'id = "{event_id}"')
         .replace("Broken Open", f"Tiny Open {event_id}") + extra_toml)
     (folder / "players.csv").write_text(TINY_PLAYERS)
-    (folder / "associations.csv").write_text("state,name,arrears_cleared,email\nTN,Tamil Nadu,true,\n")
     return folder
 
 

@@ -59,7 +59,7 @@ def test_an_event_whose_outputs_still_stand_is_unchanged(published):
     (lambda e, o: (e / "results.csv").write_text(ROUND_1), "the inputs changed"),              # added
     (lambda e, o: (e / "players.csv").write_text((e / "players.csv").read_text() + "\n"),
      "the inputs changed"),                                                                    # edited
-    (lambda e, o: (e / "associations.csv").unlink(), "the inputs changed"),                    # removed
+    (lambda e, o: (e / "players.csv").unlink(), "the inputs changed"),                         # removed
     (lambda e, o: (e / "certs").mkdir() or (e / "certs" / "ca.pem").write_text("x"),
      "the inputs changed"),                                                                    # in a folder
     (lambda e, o: (o / "standings" / "round-01.pdf").unlink(), "standings/round-01.pdf is missing"),

@@ -8,6 +8,8 @@ every module of every subpackage, so that they hold as the house grows:
 - the import graph of ``flows/`` and ``transforms/`` has no cycle, and the layers of each point
   one way (``flows/``: cli → pipeline → kinds → mail → site → io; nothing imports devtools);
 - no module outside a kind's home names that kind;
+- the page and letter modules take from the rulebook only types, vocabularies and formatting
+  helpers: the rulebook computes what they print before they run;
 - no private name (``_name``) crosses a module, tests included;
 - every CSV the flows write goes through ``flows.io.csv_text`` or ``neutral_cell``.
 """
@@ -16,7 +18,12 @@ from __future__ import annotations
 
 import ast
 import functools
+import importlib
+import importlib.util
+import inspect
 import re
+import types
+import typing
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -435,3 +442,111 @@ def e(frame):
     return csv_text(frame)
 '''
     assert csv_writes_without_helper(source) == [5, 7, 12]
+
+
+PAGE_MODULES = ("flows/kinds/*/pages.py", "flows/kinds/*/players.py", "flows/kinds/*/ratings.py",
+                "flows/kinds/*/site.py", "flows/kinds/*/sections.py", "flows/kinds/*/members.py",
+                "flows/kinds/*/awards.py", "flows/kinds/*/links.py", "flows/kinds/*/letters.py",
+                "flows/kinds/*/common.py", "flows/parts/*/pages.py", "flows/parts/*/letters.py")
+"""The page and letter modules of the kinds and the rules parts (and what a kind's pages
+share, ``common.py``): they format what the rulebook computed."""
+FORMATTING_MODULES = {"transforms.core.model": "the vocabulary (result codes, kinds, colours, "
+                                               "titles) and its spellings",
+                      "transforms.core.money": "amounts as the regulations write them"}
+"""Modules of the rulebook a page may use whole: nothing in them decides a rule."""
+FORMATTING_NAMES = {("transforms.fide.tiebreaks", "parse_code"):
+                    "a configured tie-break code read into its parts, to name it in words"}
+"""Functions of the rulebook a page may call, each with why it is no rule."""
+
+
+def page_import_violations(source: str, reexports: dict[str, dict[str, str]]) -> list[str]:
+    """What a page or letter module takes from the rulebook beyond types, vocabularies and
+    formatting: a module of it (``from transforms.swiss import scorecard``, ``import
+    transforms.x``: every rule in reach), or a function that is neither in
+    :data:`FORMATTING_MODULES` nor :data:`FORMATTING_NAMES`. Classes (configuration, the run's
+    result dataclasses, enums), type aliases and values (UPPER_CASE constants, schemas) are
+    types and vocabularies. ``reexports``: flows module -> name -> the rulebook module it
+    imports it from, so that a rule passed on by a flows module counts as taken."""
+    wrong = []
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            wrong += [f"{node.lineno}: import {a.name}" for a in node.names
+                      if a.name.split(".")[0] == "transforms"]
+            continue
+        if not (isinstance(node, ast.ImportFrom) and node.module and node.level == 0):
+            continue
+        for a in node.names:
+            module = node.module
+            if module.startswith("flows."):
+                module = reexports.get(module, {}).get(a.name, "")
+            if not module.startswith("transforms") or module in FORMATTING_MODULES \
+                    or (module, a.name) in FORMATTING_NAMES:
+                continue
+            obj = getattr(importlib.import_module(module), a.name, None)
+            if obj is None and importlib.util.find_spec(f"{module}.{a.name}") is not None:
+                obj = importlib.import_module(f"{module}.{a.name}")
+            if isinstance(obj, types.ModuleType):
+                wrong.append(f"{node.lineno}: {module}.{a.name} (a module of the rulebook)")
+            elif callable(obj) and not inspect.isclass(obj) and typing.get_origin(obj) is None:
+                wrong.append(f"{node.lineno}: {module}.{a.name} (a rule function)")
+    return wrong
+
+
+def flows_reexports() -> dict[str, dict[str, str]]:
+    """Every flows module's names imported from the rulebook (name -> its module)."""
+    return {module_name(p): {a.asname or a.name: n.module for n in ast.walk(tree(p))
+                             if isinstance(n, ast.ImportFrom) and n.module and n.level == 0
+                             and n.module.startswith("transforms") for a in n.names}
+            for p in sources("flows")}
+
+
+def test_pages_and_letters_format_what_the_rulebook_computed_and_call_no_rule():
+    """Issue "Step 19" (the rulebook finishes before the pages): everything a page, PDF or
+    letter prints — standings, tie-break details and separations, crosstables, round by round
+    progress, rating changes of every round, statistics by state association, prize splits,
+    stage records, the TRFs and the FIDE rating report's check — is computed by the rulebook
+    into the run's typed results (``SwissRun``/``CategoryRun``, ``GKResult``) before the
+    pages are made. So the page and letter modules (:data:`PAGE_MODULES`) take from
+    ``transforms`` only what decides nothing: types (the configuration's and the results'
+    classes, enums), vocabularies (constants), the vocabulary and money modules
+    (:data:`FORMATTING_MODULES`) and the formatting helpers of :data:`FORMATTING_NAMES` —
+    never a module of the rulebook (every rule in reach) nor a rule function, directly or
+    passed on by another flows module. A rule called from a page would run again on every
+    page built, could change the run behind the kept groups' keys, and would put a rule
+    where the coverage tables do not look for it."""
+    paths = sorted({p for pattern in PAGE_MODULES for p in ROOT.glob(pattern)})
+    assert {rel(p) for p in paths} >= {"flows/kinds/swiss/pages.py", "flows/kinds/swiss/letters.py",
+                                       "flows/kinds/correspondence/awards.py",
+                                       "flows/parts/national_junior/pages.py"}
+    reexports = flows_reexports()
+    found = [f"{rel(p)}:{w}" for p in paths
+             for w in page_import_violations(p.read_text(encoding="utf-8"), reexports)]
+    assert not found, "pages and letters that take a rule from the rulebook:\n" + "\n".join(found)
+
+
+def test_the_page_import_check_sees_a_rule_a_module_and_a_rule_passed_on():
+    source = '''
+from transforms.core.model import Kind
+from transforms.core.money import amount_text
+from transforms.swiss.event import SwissRun, tiebreak_detail
+from transforms.swiss.progress import EQUAL_AFTER_ALL
+from transforms.swiss import scorecard as sc
+import transforms.swiss.statistics
+from flows.kinds.swiss.flow import write_trf
+from flows.kinds.swiss.common import COLOUR
+'''
+    assert page_import_violations(source, {"flows.kinds.swiss.flow": {"write_trf": "transforms.fide.trf"}}) == [
+        "4: transforms.swiss.event.tiebreak_detail (a rule function)",
+        "6: transforms.swiss.scorecard (a module of the rulebook)",
+        "7: import transforms.swiss.statistics",
+        "8: transforms.fide.trf.write_trf (a rule function)"]
+
+
+def test_the_run_waits_for_the_event_task_runs_prefect_names():
+    """The run's end waits until Prefect has recorded each event's task run, found by its name
+    (flows/cli/main.py ``wait_for_task_runs``): one template names it on both sides."""
+    from flows.pipeline.events import run_event
+    from flows.pipeline.run_index import EVENT_TASK_RUN, event_task_run
+
+    assert run_event.task_run_name == EVENT_TASK_RUN
+    assert event_task_run("national-junior-2024") == "event-national-junior-2024"

@@ -17,6 +17,7 @@ from flows.devtools.demo.golden_knights import (
     with_lines,
 )
 from transforms.golden_knights.event import run_golden_knights
+from transforms.golden_knights.prizes import PRIZE_SPLIT_SCHEMA, scaled_prize_table
 from transforms.golden_knights.rules import GKRules
 
 RULES = GKRules()
@@ -104,6 +105,8 @@ def test_gk_prizes_wait_until_the_event_is_complete(demo):
                              None, event_year=Y, as_of=AS_OF)
     assert not res.event_complete and res.prizes.is_empty()
     assert res.standings.height > 0
+    assert res.prize_split.is_empty() and dict(res.prize_split.schema) == PRIZE_SPLIT_SCHEMA
+    assert res.prize_fund == tuple(scaled_prize_table(RULES, res.entries_assigned))  # known already
 
 
 def test_gk_rule_2_a_finished_preliminary_stage_proposes_semifinal_sections(demo):
@@ -165,3 +168,25 @@ def test_gk_demo_files_are_the_csv_inputs_without_line_numbers(demo):
     assert_frame_equal(files["games.csv"], g)
     assert all("line" not in df.columns for df in files.values())
     assert files["entries.csv"].write_csv().splitlines()[0] == "entry_id,member_id,received,channel,fee_paid"
+
+
+def test_gk_rules_5_6_the_run_carries_the_scaled_fund_how_each_place_was_paid_and_the_stage_records(demo):
+    """The rulebook finishes before the pages (issue "Step 19"): the prize page, the member
+    pages and the letters read the scaled fund (rule 5), how each money place was paid (rule
+    6) and each entry's record per stage (rules 2, 6) from the run, never work them out."""
+    *_, res = demo
+    assert res.prize_fund == tuple(scaled_prize_table(RULES, res.entries_assigned))
+    assert Decimal(sum(res.prize_fund)) / 100 == res.prizes["amount"].sum()  # every place paid
+    split = res.prize_split
+    assert split["players"].sum() == res.prizes.height
+    for s in split.iter_rows(named=True):
+        paid = res.prizes.filter(pl.col("place") == s["place"])
+        assert paid.height == s["players"] and paid["amount"].sum() == s["pot"]
+        assert paid["weighted_points"].to_list() == [s["weighted_points"]] * s["players"]
+    rec = res.stage_records
+    assert rec.select("entry_id", "stage").is_unique().all()
+    total = rec.group_by("entry_id").agg(pl.col("weighted_cents").sum()).join(
+        res.standings.select("entry_id", "weighted_points"), on="entry_id")
+    assert total.height == res.standings.height
+    assert (total["weighted_cents"] == (total["weighted_points"] * 100).round().cast(pl.Int64)).all()
+    assert (rec["whites"] + rec["blacks"] == rec["games"]).all()

@@ -27,7 +27,7 @@ from flows.mail.letters import KEY, address_problem, html_body, text_body
 from flows.site.names import file_part
 from flows.site.pages import Publication, event_context
 from transforms.core.ingest import validate_files
-from transforms.golden_knights.prizes import rule_5_prizes
+from transforms.golden_knights.prizes import rule_5_prizes, rule_6_prize_split
 from transforms.golden_knights.rules import GKRules
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
 from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
@@ -270,7 +270,9 @@ def test_shared_prize_letter_says_how_the_prize_was_split(demo):
     st = st.with_columns(weighted_points=pl.when(pl.col("entry_id") == order[1]).then(pl.lit(top))
                          .otherwise(pl.col("weighted_points")))
     wc = st.with_columns(weighted_cents=(pl.col("weighted_points") * 100).round().cast(pl.Int64))
-    tied = dataclasses.replace(res, standings=st, prizes=rule_5_prizes(cfg.table(GKRules), wc, res.entries_assigned))
+    rules = cfg.table(GKRules)
+    tied = dataclasses.replace(res, standings=st, prizes=rule_5_prizes(rules, wc, res.entries_assigned),
+                               prize_split=rule_6_prize_split(rules, wc, res.entries_assigned))
     letters, _ = gk_letters(cfg, tied, typed["members.csv"], cfg.event.as_of)
     for e in order[:2]:
         x = next(x for x in letters if x.kind == "member-prize" and x.meta["entry_id"] == e)

@@ -27,7 +27,7 @@ from flows.site.names import file_part as slug
 from flows.site.pages import OFFICE, Publication, event_context
 from transforms.core.ingest import validate_files
 from transforms.core.money import amount_text
-from transforms.golden_knights.prizes import rule_5_prizes
+from transforms.golden_knights.prizes import rule_5_prizes, rule_6_prize_split
 from transforms.golden_knights.rules import GKRules
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
 from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
@@ -245,7 +245,8 @@ def tied_site(cfg, typed, ties: dict[int, int]) -> tuple[Publication, pl.DataFra
         new, default=pl.col("weighted_points"), return_dtype=pl.Float64))
     st = st.with_columns(weighted_cents=(pl.col("weighted_points") * 100).round().cast(pl.Int64))
     prizes = rule_5_prizes(rules, st, res.entries_assigned)
-    res = dataclasses.replace(res, standings=st.drop("weighted_cents"), prizes=prizes)
+    res = dataclasses.replace(res, standings=st.drop("weighted_cents"), prizes=prizes,
+                              prize_split=rule_6_prize_split(rules, st, res.entries_assigned))
     pub = Publication(Path("unused"), ctx=event_context(cfg, cfg.event.as_of))
     gk_pages.publish_event(pub, cfg, rules, res, cfg.event.as_of, members=typed["members.csv"])
     return pub, prizes, order

@@ -26,6 +26,7 @@ from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss import event as swiss
 from transforms.swiss.config import SwissConfig
+from transforms.swiss.exports import category_rating_report, reported
 from transforms.swiss.rounds import trf_players
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -300,6 +301,7 @@ def test_the_swiss_flow_writes_a_checked_report_per_rated_category(tmp_path):
     run = swiss.prepare(cfg, raw, cfg.event.as_of)
     for c in run.categories:
         c.rankings[c.done] = swiss.standings(run, c, c.done)
+    swiss.export_files(run)  # the rulebook's exports step: the reports and their checks
     pub = Publication(tmp_path)
     fide_rating_reports(pub, run)
     assert sorted(pub.files) == ["office/fide/rating-report-girls-check.csv",
@@ -312,6 +314,8 @@ def test_the_swiss_flow_writes_a_checked_report_per_rated_category(tmp_path):
     assert any("rating report open (TRF-2026): 0 errors" in n for n in pub.notes)
     # a category whose last round is not complete gets no report yet
     run.categories[0].done -= 1
+    swiss.export_files(run)
+    assert run.categories[0].rating_report is None
     pub = Publication(tmp_path)
     fide_rating_reports(pub, run)
     assert "office/fide/rating-report-open.trf" not in pub.files
@@ -366,3 +370,26 @@ def test_rating_report_in_trf16_names_the_edition_in_192_when_092_is_a_text():
     text = write_trf(report(TrfFormat.TRF16))
     assert "192 FIDE_DUTCH_2017" in text.splitlines()
     assert parse_trf(text).edition == "2017"
+
+
+def test_the_exports_step_reports_each_named_category_after_its_last_round_checked_as_fide_would():
+    """FIDE Rating Regulations §9.1: the rulebook writes a category's report once its last round
+    is complete, for the categories ``[fide_report] categories`` names (all when it names none),
+    and checks the text as FIDE reads it (``CategoryRun.rating_report``: the flow only writes
+    it and names the file in the findings)."""
+    cfg, c, ranking = demo()
+    rules = cfg.table(RatingReportRules)
+    assert reported(rules, c.cat, done=11, rounds=11)
+    assert not reported(rules, c.cat, done=10, rounds=11)
+    assert not reported(replace(rules, categories=("girls",)), c.cat, done=11, rounds=11)
+    assert reported(replace(rules, categories=()), c.cat, done=11, rounds=11)
+    made = category_rating_report(cfg, c.cat, c.players, c.card, ranking, rounds=c.rounds)
+    assert made.tournament == report() and made.text == write_trf(report())
+    assert made.format is TrfFormat.TRF_2026 and made.findings == () and made.errors == 0
+    # player 5 without a FIDE id: FIDE would reject the report, on that player's line
+    spoilt = c.players.with_columns(pl.when(pl.col("sno") == 5).then(None)
+                                    .otherwise(pl.col("fide_id")).alias("fide_id"))
+    bad = category_rating_report(cfg, c.cat, spoilt, c.card, ranking, rounds=c.rounds)
+    [f] = [f for f in bad.findings if f.severity is Severity.ERROR]
+    assert (bad.errors, f.file, f.column) == (1, "", "FIDE id (58-68)")
+    assert f.value.startswith("001    5") and bad.text.splitlines()[f.line - 1] == f.value

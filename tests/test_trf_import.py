@@ -2,6 +2,7 @@
 
 import datetime as dt
 import re
+from dataclasses import replace
 from pathlib import Path
 
 import polars as pl
@@ -9,12 +10,14 @@ import pytest
 from polars.testing import assert_frame_equal
 
 from flows import io
-from transforms.fide.trf import parse_trf, write_trf
+from transforms.fide.trf import TrfFormat, parse_trf, write_trf
 from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
+from transforms.round_robin.config import RoundRobinConfig
 from transforms.swiss import event as swiss
 from transforms.swiss import rounds as sr
-from transforms.swiss.config import SwissConfig
+from transforms.swiss.config import Category, SwissConfig
+from transforms.swiss.exports import as_played, public_trf
 from transforms.swiss.takeover import players_from_trf, results_from_trf
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -389,3 +392,55 @@ def test_a_vega_event_audited_after_import_keeps_round_1_colours(tmp_path):
         text = (DATA / "tiebreak" / event / "normalized" / "tournament.trf").read_text()
         take_over(tmp_path, text, event)
         assert [d["difference"] for d in audit_of(tmp_path / event) if d["round"] == 1] == want
+
+
+def test_public_trf_leaves_every_birth_date_blank_and_keeps_everything_else():
+    """DESIGN.md "Publishing on a bad day" (public files carry no birth date). Decision: blank,
+    not the year (the minors of a junior event): columns 70-79 of every 001 record empty."""
+    run = demo_run()
+    c = run.categories[0]
+    t = swiss.engine_input(run, c, c.done + 1, sr.RoundSetup({}, frozenset()))
+    assert all(p.birth for p in t.players)  # the engine's (and the office's) view has them
+    shown = public_trf(t)
+    assert [p.birth for p in shown.players] == [""] * len(t.players)
+    assert shown == replace(t, players=tuple(replace(p, birth="") for p in t.players))
+    records = [ln for ln in write_trf(shown).splitlines() if ln.startswith("001")]
+    assert len(records) == c.players.height and all(ln[69:79].strip() == "" for ln in records)
+
+
+def test_the_exports_step_puts_a_public_trf_without_birth_dates_on_each_category_with_a_round():
+    """The rulebook finishes before the pages (issue "Step 19"): the exports step fills
+    ``CategoryRun.public_trf`` (the flow only writes it); a category with no complete round has
+    none."""
+    run = demo_run()
+    swiss.rank_rounds(run)
+    swiss.export_files(run)
+    for c in run.categories:
+        assert c.public_trf is not None
+        text = write_trf(c.public_trf)
+        dates = {d.strftime("%Y/%m/%d") for d in c.players["birth_date"].drop_nulls()}
+        assert dates and not any(d in text for d in dates)
+        assert len({r[0] for r in c.public_trf.card_rows}) == c.done  # the complete rounds
+    c = run.categories[0]
+    c.done = 0
+    swiss.export_files(run)
+    assert c.public_trf is None
+
+
+@pytest.mark.parametrize(("cycles", "code", "kind"), [(1, "FIDE_ROUNDROBIN", "Round robin"),
+                                                      (2, "FIDE_DOUBLEROUNDROBIN", "Double round robin")])
+def test_a_round_robins_trf_names_the_berger_tables_as_its_type(cycles, code, kind):
+    """FIDE C.04 Annex 2 (092; TRF-2026 192): a round robin's TRF names FIDE's code of the
+    Berger tables (single or double) instead of a Dutch edition; a Swiss's stays as it is."""
+    run = demo_run()
+    c = run.categories[0]
+    t = swiss.engine_input(run, c, c.done + 1, sr.RoundSetup({}, frozenset()))
+    assert t.edition is not None
+    assert as_played(t, None) is t
+    rr = RoundRobinConfig(categories=(Category("open", "Open"),), cycles=cycles, draw_seed=1)
+    for fmt in TrfFormat:
+        got = as_played(replace(t, format=fmt), rr)
+        assert got.edition is None
+        assert got.header.type == f"Individual: {kind} (FIDE Berger tables)"
+        assert got.header.encoded_type == (code if fmt is TrfFormat.TRF_2026 else "")
+        assert got.players == t.players

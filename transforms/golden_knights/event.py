@@ -7,7 +7,7 @@
 | 3 | advancement, 4-pointers, filling the last section | :func:`gk_advancement.rule_3_advancement` |
 | 4 | gift certificate, framing certificate, pin | :func:`gk_prizes.rule_4_standings`, :func:`gk_prizes.rule_4_awards` |
 | 5 | prizes scaled by entries assigned, title and plaque | :func:`gk_prizes.rule_5_prizes` |
-| 6 | weighted points, tie sharing | :func:`gk_prizes.rule_6_weighted_points`, :func:`gk_prizes.rule_5_prizes` |
+| 6 | weighted points, tie sharing | :func:`gk_prizes.rule_6_weighted_points`, :func:`gk_prizes.rule_5_prizes`, :func:`gk_prizes.rule_6_prize_split`, :func:`gk_prizes.rule_6_stage_record` |
 | 7 | the director's decisions are final | :func:`apply_rule_7_overrides` (overrides frame) |
 | 8, 9 | fee, 10 entries, deadlines by number, carry forward | :func:`gk_entries.judge_entries` |
 | 10 | US Chess CC rules | out of scope: not a regulation of this event's numbers |
@@ -46,10 +46,14 @@ from transforms.golden_knights.entries import (
     membership_flags,
 )
 from transforms.golden_knights.prizes import (
+    PRIZE_SPLIT_SCHEMA,
     PRIZES_SCHEMA,
     rule_4_awards,
     rule_4_standings,
     rule_5_prizes,
+    rule_6_prize_split,
+    rule_6_stage_record,
+    scaled_prize_table,
 )
 from transforms.golden_knights.results import (
     REVIEW_SCHEMA,
@@ -125,6 +129,16 @@ class GKResult:
     """Rule 5: entries placed in published preliminary sections (scales the prize fund)."""
     event_complete: bool
     """Every published section of every stage is complete, a final exists and nobody waits."""
+    prize_fund: tuple[int, ...]
+    """Rule 5: the prize of each place in cents, scaled to ``entries_assigned``
+    (:func:`gk_prizes.scaled_prize_table`)."""
+    prize_split: pl.DataFrame
+    """Rules 5, 6: how each money place was paid — the places involved, their sum, the share,
+    the cents left over and who receives them (:func:`gk_prizes.rule_6_prize_split`); empty
+    until the event is complete."""
+    stage_records: pl.DataFrame
+    """Rules 2, 6: each entry's record in each stage and the weighted points it gives
+    (:func:`gk_prizes.rule_6_stage_record`)."""
     findings: list[Finding] = field(default_factory=list)
 
 
@@ -358,6 +372,8 @@ def run_golden_knights(
         applied.append({**row, "previous": None, "applied": v})
     assigned = seated.filter(pl.col("stage") == Stage.PRELIMINARY.value)["entry_id"].n_unique()
     prizes = rule_5_prizes(rules, standings, assigned) if event_complete else pl.DataFrame(schema=PRIZES_SCHEMA)
+    split = (rule_6_prize_split(rules, standings, assigned) if event_complete
+             else pl.DataFrame(schema=PRIZE_SPLIT_SCHEMA))
     if event_complete and director["prize"]:
         prizes = _prize_overrides(prizes, standings, director["prize"], applied)
     if event_complete and prizes.filter(pl.col("place") == 1).height > 1:
@@ -396,6 +412,9 @@ def run_golden_knights(
         applied_overrides=applied_df,
         entries_assigned=assigned,
         event_complete=event_complete,
+        prize_fund=tuple(scaled_prize_table(rules, assigned)),
+        prize_split=split,
+        stage_records=rule_6_stage_record(rules, card),
         findings=findings,
     )
 

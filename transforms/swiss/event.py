@@ -5,9 +5,12 @@
 event's entry rules, e.g. National Junior 2024), builds every category's scorecard, ranks
 every complete round (FIDE C.07 tie-breaks), re-pairs every recorded round with the Dutch
 engine (the audit), pairs the next round when the previous one is complete (FIDE C.04.3, with
-the National Junior's last-round same-state rule where configured) and allocates the prizes
-when the last round is complete. The flow (``flows/kinds/swiss/flow.py``) reads the files, hands their
-raw frames in, and publishes what comes back.
+the National Junior's last-round same-state rule where configured), allocates the prizes
+when the last round is complete and makes the files for other programs (the public TRF, the
+FIDE rating report and its check: :mod:`transforms.swiss.exports`). Everything a page, PDF,
+TRF or letter prints is on the run when the steps are done; the pages only format it. The
+flow (``flows/kinds/swiss/flow.py``) reads the files, hands their raw frames in, and publishes
+what comes back.
 """
 
 from __future__ import annotations
@@ -47,8 +50,18 @@ from transforms.fide.trf import Tournament
 from transforms.swiss import rounds
 from transforms.swiss import scorecard as sc
 from transforms.swiss.config import Category, SwissConfig
+from transforms.swiss.exports import (
+    RatingReport,
+    as_played,
+    category_rating_report,
+    public_trf,
+    reported,
+)
 from transforms.swiss.parts import EntryRules, FixedSchedule, PairingRules, ResultRules
+from transforms.swiss.progress import round_by_round, tiebreak_separation
+from transforms.swiss.rounds import RoundSetup
 from transforms.swiss.schemas import REQUIRED, SCHEMAS
+from transforms.swiss.statistics import state_statistics, total_by_state
 
 
 class NextPairing(NamedTuple):
@@ -105,6 +118,32 @@ class CategoryRun:
     r show; the last is ``ratings``)."""
     tiebreak_detail: pl.DataFrame | None = None
     """The contributions behind each tie-break after round ``done`` (:func:`tiebreak_detail`)."""
+    progress: pl.DataFrame | None = None
+    """Every player's rounds as the standings after each round saw them: points, total and
+    rank after it (:func:`~transforms.swiss.progress.round_by_round`; the standings step)."""
+    crosstable: pl.DataFrame | None = None
+    """The crosstable after round ``done``: the standings' rank, sno, name, points and a cell
+    per round (:func:`~transforms.swiss.scorecard.crosstable`; the standings step; None before
+    round 1 is complete)."""
+    statistics: pl.DataFrame | None = None
+    """Statistics by state association after round ``done``
+    (:func:`~transforms.swiss.statistics.state_statistics`; the standings step, for an event
+    whose players come through state associations: :func:`state_figures`)."""
+    pairing_rows: pl.DataFrame | None = None
+    """``pairing`` as results.csv rows, result empty (:func:`~transforms.swiss.rounds.
+    pairing_rows`; the pairing step)."""
+    next_setup: RoundSetup | None = None
+    """Who is not paired in round ``done + 1`` and why (requested byes, withdrawals), whether this
+    run pairs it or results.csv has its boards (the pairing step; None after the last round)."""
+    prize_separation: pl.DataFrame | None = None
+    """What put each player ahead of the next in the final standings, for the prize list
+    (:func:`~transforms.swiss.progress.tiebreak_separation`; the prizes step, with ``prizes``)."""
+    public_trf: Tournament | None = None
+    """The TRF of the complete rounds the public site offers (:func:`~transforms.swiss.exports.
+    public_trf`; the exports step; None before round 1 is complete)."""
+    rating_report: RatingReport | None = None
+    """The FIDE rating report of the category and its check, once its last round is complete
+    and the event reports it (``[fide_report]``; the exports step)."""
 
 
 @dataclass
@@ -131,6 +170,15 @@ class SwissRun:
     run may be given as ``known_pairings``)."""
     reused: int = 0
     """How many audited rounds were taken from ``known_pairings`` instead of paired again."""
+    state_totals: pl.DataFrame | None = None
+    """Statistics by state association over every category with ``CategoryRun.statistics``
+    (:func:`~transforms.swiss.statistics.total_by_state`; the standings step)."""
+    rating_lists: RatingsConfig | None = field(init=False, default=None)
+    """The rating lists the event is rated for (:func:`rating_lists`; None: it shows no
+    rating change), decided with the run from its configuration."""
+
+    def __post_init__(self) -> None:
+        self.rating_lists = rating_lists(self.cfg)
 
     def category(self, cid: str) -> CategoryRun:
         return next(c for c in self.categories if c.cat.id == cid)
@@ -315,12 +363,11 @@ def tiebreak_detail(run: SwissRun, c: CategoryRun) -> pl.DataFrame | None:
     """FIDE C.07 — the contributions behind each tie-break after the category's last complete
     round (:func:`transforms.fide.tiebreaks.explain_tiebreaks` columns), for the standings'
     explanation and the players' pages: those of the evaluation its standings were ranked from
-    (:func:`rank_rounds`), else evaluated now; None before round 1 is complete."""
+    (:func:`rank_rounds` keeps them as ``CategoryRun.tiebreak_detail``), else evaluated now
+    (the run is left as it is); None before round 1 is complete."""
     if not c.done:
         return None
-    if c.tiebreak_detail is None:
-        c.tiebreak_detail = evaluation(run, c, c.done).detail
-    return c.tiebreak_detail
+    return c.tiebreak_detail if c.tiebreak_detail is not None else evaluation(run, c, c.done).detail
 
 
 def rating_lists(cfg: EventConfig) -> RatingsConfig | None:
@@ -613,19 +660,46 @@ def unpack_boards(text: str) -> list[Board]:
 
 def rank_rounds(run: SwissRun) -> None:
     """FIDE C.07 and the event's tie-breaks — the standings of every category after each of its
-    complete rounds (``CategoryRun.rankings``)."""
+    complete rounds (``CategoryRun.rankings``), and what the pages print of them: the
+    contributions behind the last ones (``tiebreak_detail``), every player's rounds with the
+    points and rank after each (``progress``), the crosstable (``crosstable``) and, for an event
+    whose players come through state associations, the statistics by association
+    (``statistics``, ``SwissRun.state_totals``: :func:`state_figures`)."""
     for c in run.categories:
         for r in range(1, c.done + 1):
             ev = evaluation(run, c, r)
             c.rankings[r] = rank_evaluation(ev, c.players.select("sno", "name"))
             if r == c.done:  # kept to explain the standings (tiebreak_detail)
                 c.tiebreak_detail = ev.detail
+        c.progress = round_by_round(c.card, c.rankings)
+        if c.done:
+            c.crosstable = sc.crosstable(c.card, c.rankings[c.done].select("rank", "sno", "name",
+                                                                           "points"))
+    state_figures(run)
+
+
+def state_figures(run: SwissRun) -> None:
+    """DESIGN.md Publishing (statistics by state association) — how each association's players
+    did after each category's last complete round (``CategoryRun.statistics``) and over all
+    categories (``SwissRun.state_totals``).
+
+    Decision: computed for an event whose players come through state associations — some
+    accepted player of the event has a ``state`` (the National Junior's players.csv); a plain
+    Swiss (no ``state`` column) has none, and no statistics."""
+    if not any(c.players.height and (c.players["state"].fill_null("") != "").any()
+               for c in run.categories):
+        return
+    for c in run.categories:
+        if c.done:
+            c.statistics = state_statistics(c.card, c.players)
+    frames = [c.statistics for c in run.categories if c.statistics is not None]
+    run.state_totals = total_by_state(frames) if frames else None
 
 
 def rate_rounds(run: SwissRun) -> None:
     """FIDE B.02 — each category's rating changes over its complete rounds, per rating list the
     event is rated for (:func:`rating_lists`; nothing for an event rated on none)."""
-    lists = rating_lists(run.cfg)
+    lists = run.rating_lists
     if lists is None:
         return
     for c in run.categories:
@@ -652,8 +726,14 @@ def pair_next_rounds(run: SwissRun) -> None:
     pairing of every category whose last round is complete (``CategoryRun.pairing``)."""
     for c in run.categories:
         c.pairing = next_pairing(run, c)
-        if c.pairing is not None and c.pairing.log:
-            c.rule_logs[c.pairing.round] = c.pairing.log
+        if c.pairing is not None:
+            c.pairing_rows = rounds.pairing_rows(c.pairing.boards, c.pairing.setup, c.players,
+                                                 c.pairing.round)
+            if c.pairing.log:
+                c.rule_logs[c.pairing.round] = c.pairing.log
+        c.next_setup = (rounds.round_setup(c.players, c.done + 1, run.typed.get("bye_requests.csv"),
+                                           run.typed.get("withdrawals.csv"))
+                        if c.done < c.rounds else None)
 
 
 def award_prizes(run: SwissRun) -> None:
@@ -664,13 +744,33 @@ def award_prizes(run: SwissRun) -> None:
     for c in run.categories:
         if c.done == c.rounds and c.cat.prizes:
             c.prizes = allocate_prizes(c.rankings[c.done], c.cat.prizes, shared=s.prizes_shared)
+            c.prize_separation = tiebreak_separation(c.rankings[c.done], s.tiebreaks)
+
+
+def export_files(run: SwissRun) -> None:
+    """FIDE C.04 Annex 2 and the FIDE Rating Regulations — what the event's files for other
+    programs hold: each category's TRF of its complete rounds as the public site offers it
+    (``CategoryRun.public_trf``: :func:`~transforms.swiss.exports.public_trf` of the engine's
+    view before the next round, :func:`~transforms.swiss.exports.as_played`), and for an event
+    that reports to FIDE (``[fide_report]``) each reported category's rating report with
+    FIDE's check of it once its last round is complete (``CategoryRun.rating_report``)."""
+    schedule = fixed_schedule(run.cfg)
+    report = run.cfg.table(RatingReportRules)
+    for c in run.categories:
+        c.public_trf = (public_trf(as_played(engine_input(run, c, c.done + 1, RoundSetup({}, frozenset())),
+                                             schedule)) if c.done else None)
+        c.rating_report = (category_rating_report(run.cfg, c.cat, c.players, c.card,
+                                                  c.rankings[c.done], rounds=c.rounds,
+                                                  schedule=schedule)
+                           if report is not None and reported(report, c.cat, done=c.done,
+                                                              rounds=c.rounds) else None)
 
 
 RULE_STEPS: tuple[tuple[str, Any], ...] = (
     ("standings", rank_rounds), ("ratings", rate_rounds), ("audit", audit_rounds),
-    ("pairing", pair_next_rounds), ("prizes", award_prizes))
+    ("pairing", pair_next_rounds), ("prizes", award_prizes), ("exports", export_files))
 """The rulebook's steps after validation (``prepare``), in order: each takes the run and fills
-its part of it. :func:`run_swiss` runs them; an event's flow runs each as a task of its own
+its part of it — everything a page, PDF, TRF or letter prints, so that those only format it. :func:`run_swiss` runs them; an event's flow runs each as a task of its own
 (flows/kinds/swiss/flow.py)."""
 
 
@@ -679,7 +779,8 @@ def run_swiss(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date,
     """FIDE C.04.3, C.07 and the event's regulations — one run of a Swiss event: validation
     (:func:`prepare`), then :data:`RULE_STEPS` — standings after every complete round, rating
     changes, the audit of every recorded round, the next round's pairing, and (after the last
-    round) the prize list of each category with a prize table. Nothing of it when ``blocked``
+    round) the prize list of each category with a prize table, and the files for other
+    programs (the public TRF, the FIDE rating report and its check). Nothing of it when ``blocked``
     (errors in the files it depends on). ``step`` is the caller's step timer
     (``with step("pairing"):``; the rulebook itself reads no clock)."""
     with step("validate"):

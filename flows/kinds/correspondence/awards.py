@@ -1,6 +1,7 @@
 """The Golden Knights prizes (rules 5, 6: the scaled fund, who won what and how tied players
 shared) and awards (rule 4: gift certificates, certificates for framing, pins; rule 5: title
-and plaque). Presentation only: the amounts and shares are the rulebook's."""
+and plaque). Presentation only: the amounts and shares are the rulebook's (``GKResult.prizes``,
+``prize_fund``, ``prize_split``, ``awards``)."""
 
 from __future__ import annotations
 
@@ -27,7 +28,6 @@ from flows.site.render import plural
 from transforms.core.config import EventConfig
 from transforms.core.money import amount_text
 from transforms.golden_knights.event import GKResult
-from transforms.golden_knights.prizes import rule_6_prize_split, scaled_prize_table
 from transforms.golden_knights.rules import GKRules
 
 
@@ -45,7 +45,9 @@ class PrizeSplit:
     """How the prizes of the money places were paid (rules 5, 6), in words, per entry."""
 
     split: pl.DataFrame
-    """:func:`rule_6_prize_split` (empty until the event is complete)."""
+    """The rulebook's split of the money places (``GKResult.prize_split``,
+    :func:`transforms.golden_knights.prizes.rule_6_prize_split`; empty until the event is
+    complete)."""
     by_entry: dict[str, str]
     """entry_id -> how its prize was made ("2nd place: $472.50", or the shared sum)."""
     shared: dict[str, str]
@@ -54,15 +56,13 @@ class PrizeSplit:
     """entry_id -> the director's decision on its prize (rule 7), in words."""
 
 
-def prize_split(rules: GKRules, res: GKResult, people: People, currency: str) -> PrizeSplit:
-    """The rulebook's split of every money place, explained: the places involved, the sum of
-    their prizes, the share, and who receives the cents left over."""
+def prize_split(res: GKResult, people: People, currency: str) -> PrizeSplit:
+    """The rulebook's split of every money place (``GKResult.prize_split``), explained: the
+    places involved, the sum of their prizes, the share, and who receives the cents left over."""
+    split = res.prize_split
     if not res.event_complete:
-        return PrizeSplit(rule_6_prize_split(rules, res.standings.clear().with_columns(
-            weighted_cents=pl.lit(0, pl.Int64)), res.entries_assigned), {}, {}, {})
-    st = res.standings.with_columns(weighted_cents=(pl.col("weighted_points") * 100).round().cast(pl.Int64))
-    split = rule_6_prize_split(rules, st, res.entries_assigned)
-    table = scaled_prize_table(rules, res.entries_assigned)
+        return PrizeSplit(split, {}, {}, {})
+    table = res.prize_fund
     won = res.prizes.filter(pl.col("place").is_not_null())
     texts: dict[str, str] = {}
     shared: dict[str, str] = {}
@@ -93,7 +93,7 @@ def prizes_page(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKResul
                 ps: PrizeSplit) -> Section:
     """``prizes.html``: the scaled fund, the prizes awarded and how shared prizes were split."""
     cur = cfg.event.currency
-    table = scaled_prize_table(rules, res.entries_assigned)
+    table = res.prize_fund
     fund = pl.DataFrame({"place": list(range(1, len(table) + 1)),
                          "base": [Decimal(p) for p in rules.prize_table],
                          "scaled": [Decimal(c) / 100 for c in table]},

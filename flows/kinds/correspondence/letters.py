@@ -103,7 +103,7 @@ class _Writer:
         self.event = cfg.event.name
         self.people = People.build(res.entries, members, res.standings)
         self.info = {r["member_id"]: r for r in members.iter_rows(named=True)} if members.height else {}
-        self.ps: PrizeSplit = prize_split(self.rules, res, self.people, self.cur)
+        self.ps: PrizeSplit = prize_split(res, self.people, self.cur)
         ct = res.crosstables
         self.complete = {(r["stage"], r["section"]): bool(r["section_complete"])
                          for r in ct.select("stage", "section", "section_complete").unique().iter_rows(named=True)}

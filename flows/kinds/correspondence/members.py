@@ -7,7 +7,8 @@ Decision (rule 1, membership warnings): a membership warning is personal. The pu
 page shows no membership date and no warning; the warning, with the member's email and
 expiry date, is in the office's per-member view (and the member's own message, Step 8).
 Public pages show no email address and no reason the office gave for an entry decision.
-Presentation only: every number is the rulebook's (``GKResult``, :func:`rule_6_stage_record`).
+Presentation only: every number is the rulebook's (``GKResult``: its ``stage_records`` from
+:func:`transforms.golden_knights.prizes.rule_6_stage_record`).
 """
 
 from __future__ import annotations
@@ -39,7 +40,6 @@ from flows.site.present import Section, Table, table_from_frame
 from transforms.core.model import Kind
 from transforms.core.money import amount_text
 from transforms.golden_knights.event import GKResult
-from transforms.golden_knights.prizes import rule_6_stage_record
 from transforms.golden_knights.rules import GKRules, Stage
 
 OFFICE_MEMBERS = f"{OFFICE}members.html"
@@ -137,7 +137,7 @@ class MemberData:
         return cls(
             entries=_by(res.entries, "member_id"),
             card=_by(res.scorecard, "entry_id"),
-            record=_by(rule_6_stage_record(rules, res.scorecard), "entry_id"),
+            record=_by(res.stage_records, "entry_id"),
             qualifiers=_by(res.qualifiers, "entry_id"),
             standings={r["entry_id"]: r for r in res.standings.iter_rows(named=True)},
             awards=awards,

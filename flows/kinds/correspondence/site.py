@@ -104,7 +104,7 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
     gk_sections.section_pages(pub, rules, res, people)
     qual = qualifiers_page(pub, rules, res, people)
     stand = standings_page(pub, rules, res, people)
-    ps = gk_awards.prize_split(rules, res, people, cur)
+    ps = gk_awards.prize_split(res, people, cur)
     prize_sec = gk_awards.prizes_page(pub, cfg, rules, res, people, ps)
     award_sec = gk_awards.awards_page(pub, cfg, rules, res, people)
     gk_awards.certificates(pub, cfg, rules, res, people, as_of)

@@ -3,7 +3,9 @@
 
 
 import datetime as dt
+from collections.abc import Callable, Sequence
 from dataclasses import replace
+from typing import Any
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
@@ -17,7 +19,6 @@ from flows.kinds.swiss.letters import swiss_letters
 from flows.kinds.swiss.parts import SwissPart, swiss_parts
 from flows.mail.letters import Letter, without_addresses
 from flows.mail.messages import bulletin_letters
-from flows.site import render
 from flows.site.names import file_part
 from flows.site.pages import (
     OFFICE,
@@ -29,19 +30,11 @@ from flows.site.pages import (
 from flows.site.present import Section
 from flows.site.render import plural
 from transforms.core.config import EventConfig
-from transforms.core.errors import Severity
 from transforms.core.ingest import RawFile
-from transforms.fide.rating_report import (
-    RatingReportRules,
-    check_rating_report,
-    rating_report,
-    report_header,
-)
-from transforms.fide.trf import Tournament, TrfFormat, parse_trf, write_trf
+from transforms.fide.trf import write_trf
 from transforms.round_robin.config import RoundRobinConfig
 from transforms.swiss.config import SwissConfig
-from transforms.swiss.event import RULE_STEPS, SwissRun, audit_rounds, engine_input, prepare
-from transforms.swiss.rounds import RoundSetup, trf_players
+from transforms.swiss.event import RULE_STEPS, SwissRun, audit_rounds, prepare
 
 
 def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: Build
@@ -50,7 +43,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
     nothing sent): the rulebook's run (validate, standings, audit, pairing), every page and
     file of its site (their PDFs start rendering as their HTML is made) and its letters."""
     assert cfg.table(SwissConfig) is not None or cfg.table(RoundRobinConfig) is not None
-    step, renderer = build.step, build.renderer
+    step = build.step
     pub = build.publication(cfg, as_of, keep=True)
     pub.cache["program"] = build.program  # what made the groups of pages and the pairings
     with step("validate"):
@@ -62,7 +55,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
                 if name != "audit":
                     rule(quote(run))
                     continue
-                audit_task(quote(run), renderer)
+                audit_task(quote(run), quote(build.parallel))
                 audited = sum(c.done for c in run.categories)
                 info["detail"] = (f"{run.reused} of {plural(audited, 'round')} known from the last "
                                   f"run, {audited - run.reused} paired again")
@@ -79,17 +72,19 @@ task of the event's flow."""
 
 
 @task(name="audit", cache_policy=NO_CACHE)
-def audit_task(run: SwissRun, renderer: str = "local") -> None:
+def audit_task(run: SwissRun, parallel: Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]]
+               ) -> None:
     """FIDE C.04.3 — the rulebook's audit (:func:`transforms.swiss.event.audit_rounds`) with
-    the rounds to pair again paired in parallel (the run's worker processes, or the Dask
-    cluster: ``renderer``): they are independent of each other."""
-    audit_rounds(run, lambda fn, jobs: render.parallel_map(fn, list(jobs), renderer))
+    the rounds to pair again paired in parallel (``parallel``: the run's worker processes, or
+    its Dask cluster, :attr:`flows.kinds.base.Build.parallel`): they are independent of each
+    other."""
+    audit_rounds(run, parallel)
 
 
 RULE_TASKS = tuple((name, audit_task if name == "audit" else task(rule, name=name, cache_policy=NO_CACHE))
                    for name, rule in RULE_STEPS)
 """The rulebook's steps after validation (:data:`transforms.swiss.event.RULE_STEPS`: standings,
-ratings, audit, pairing, prizes), each a task of the event's flow, in the rulebook's order
+ratings, audit, pairing, prizes, exports), each a task of the event's flow, in the rulebook's order
 (the audit's with its rounds paired in parallel: :func:`audit_task`)."""
 
 
@@ -118,9 +113,8 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
             "latest results."]))
     else:
         for c in run.categories:
-            if c.done:
-                pub.files[f"event-{file_part(c.cat.id)}.trf"] = write_trf(public_trf(as_played(
-                    run, engine_input(run, c, c.done + 1, RoundSetup({}, frozenset())))))
+            if c.public_trf is not None:  # (the rulebook's exports step: no birth date)
+                pub.files[f"event-{file_part(c.cat.id)}.trf"] = write_trf(c.public_trf)
         fide_rating_reports(pub, run)
         swiss_ratings.rating_change_files(pub, run)  # office/<list>/rating-change-<category>.csv
         bulletin += site.publish_results(pub, run, highlights, parts)
@@ -145,29 +139,6 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
     return bulletin, highlights, letters
 
 
-def as_played(run: SwissRun, t: Tournament) -> Tournament:
-    """FIDE C.04 Annex 2 (``092``, TRF-2026 ``192``) — the tournament type a TRF of the event
-    names: a round robin's (``FIDE_ROUNDROBIN``, ``FIDE_DOUBLEROUNDROBIN``: FIDE's codes for
-    the Berger tables) instead of the Dutch edition; a Swiss's stays as it is."""
-    rr = run.cfg.table(RoundRobinConfig)
-    if rr is None:
-        return t
-    code = "FIDE_DOUBLEROUNDROBIN" if rr.cycles == 2 else "FIDE_ROUNDROBIN"
-    kind = "Double round robin" if rr.cycles == 2 else "Round robin"
-    header = replace(t.header, type=t.header.type or f"Individual: {kind} (FIDE Berger tables)",
-                     encoded_type=code if t.format is TrfFormat.TRF_2026 else "")
-    return replace(t, edition=None, header=header)
-
-
-def public_trf(t: Tournament) -> Tournament:
-    """DESIGN.md "Publishing on a bad day" (public files carry no birth date) — the TRF the
-    public site offers for download: every ``001`` record's birth date left blank (columns
-    70-79, which TRF allows empty). Decision: blank, not the year — the players of a junior
-    event are minors, and nothing a program reading the file pairs or ranks with needs it. The
-    office's FIDE rating report (``office/fide/``) keeps the full date FIDE asks for."""
-    return replace(t, players=tuple(replace(p, birth="") for p in t.players))
-
-
 def shown_state(run: SwissRun) -> str:
     """What the event's public pages show, in the public's words: the standings after the last
     complete round and the pairings of the next, per category when they differ ("the
@@ -188,29 +159,18 @@ def shown_state(run: SwissRun) -> str:
 
 
 def fide_rating_reports(pub: Publication, run: SwissRun) -> None:
-    """The FIDE rating report of every rated category whose last round is complete
-    (``fide/rating-report-<category>.trf``), read back and checked as FIDE would
-    (``fide/rating-report-<category>-check.csv``; the counts go to the manifest's notes)."""
-    rules, s, e = run.cfg.table(RatingReportRules), run.cfg.table(SwissConfig), run.cfg.event
-    if rules is None or s is None:
-        return
+    """The FIDE rating report of every category the rulebook reported (its exports step:
+    ``CategoryRun.rating_report``) as ``fide/rating-report-<category>.trf``, and FIDE's check
+    of it as ``fide/rating-report-<category>-check.csv``, each finding naming that file (the
+    counts go to the manifest's notes)."""
     for c in run.categories:
-        if (rules.categories and c.cat.id not in rules.categories) or c.done < c.rounds:
+        report = c.rating_report
+        if report is None:
             continue
-        players = trf_players(c.players)
-        t = rating_report(
-            players, c.card, c.rankings[c.done], name=f"{e.name} — {c.cat.name}",
-            header=report_header(rules, start=e.start, end=e.end, players=players,
-                                 tiebreaks=s.tiebreaks),
-            total_rounds=c.rounds, edition=s.dutch_edition, initial_colour=s.initial_colour.colour,
-            format=rules.format, tournament_code=rules.tournament_codes.get(c.cat.id, ""))
-        t = as_played(run, t)
         rel = f"{OFFICE}fide/rating-report-{file_part(c.cat.id)}.trf"
-        text = write_trf(t)
-        found = check_rating_report(parse_trf(text, source=rel), source=rel)
-        pub.files[rel] = text
+        found = [replace(f, file=rel) for f in report.findings]
+        pub.files[rel] = report.text
         pub.files[f"{OFFICE}fide/rating-report-{file_part(c.cat.id)}-check.csv"] = csv_text(findings_frame(found))
-        errors = sum(f.severity is Severity.ERROR for f in found)
-        pub.notes.append(f"FIDE rating report {c.cat.id} ({rules.format}): {plural(errors, 'error')}, "
-                         f"{plural(len(found) - errors, 'warning')} for FIDE (fide/rating-report-"
+        pub.notes.append(f"FIDE rating report {c.cat.id} ({report.format}): {plural(report.errors, 'error')}, "
+                         f"{plural(report.warnings, 'warning')} for FIDE (fide/rating-report-"
                          f"{file_part(c.cat.id)}-check.csv)")

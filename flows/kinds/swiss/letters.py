@@ -49,7 +49,6 @@ from transforms.core.errors import Severity
 from transforms.core.model import Kind, ResultCode
 from transforms.core.money import amount_text
 from transforms.swiss.config import SwissConfig
-from transforms.swiss.rounds import round_setup
 
 
 def round_key(r: int) -> str:
@@ -134,8 +133,7 @@ class CategoryView:
         self.absent_now = set(c.card.filter((pl.col("round") == self.r)
                                             & (pl.col("kind") == str(Kind.ABSENT)))["sno"].to_list())
         byes, wd = run.typed.get("bye_requests.csv"), run.typed.get("withdrawals.csv")
-        self.setup_next = (round_setup(c.players, self.next_round, byes, wd)
-                           if self.next_round is not None else None)
+        self.setup_next = c.next_setup if self.next_round is not None else None
         self.standing = ({x["sno"]: x for x in c.rankings[self.r].iter_rows(named=True)}
                          if self.r else {})
         self.prize = ({x["sno"]: x for x in c.prizes.iter_rows(named=True) if x["amount"] > 0}

@@ -1,5 +1,6 @@
 """The pages and bulletin sections of a Swiss event (presentation only: every value is
-computed by transforms; this module picks columns, labels and links).
+computed by transforms into the run — ``SwissRun``/``CategoryRun`` of
+:mod:`transforms.swiss.event`; this module picks columns, labels and links).
 
 Round pages (``pairings/round-NN``, ``standings/round-NN``) hold both categories, one section
 each with the category's id as anchor (``standings/round-05.html#girls``); every player name
@@ -32,11 +33,8 @@ from flows.site.pages import LinkGroup, Publication, group_key
 from flows.site.present import Section, Table, fmt, table_from_frame
 from transforms.core.model import Kind
 from transforms.round_robin.config import RoundRobinConfig
-from transforms.swiss import scorecard as sc
 from transforms.swiss.config import SwissConfig
-from transforms.swiss.event import tiebreak_detail
-from transforms.swiss.progress import EQUAL_AFTER_ALL, tiebreak_separation
-from transforms.swiss.rounds import pairing_rows
+from transforms.swiss.progress import EQUAL_AFTER_ALL
 
 __all__ = ["Section"]
 
@@ -170,15 +168,17 @@ def round_key(pub: Publication, run, r: int, last: int, per_round: dict[int, lis
     group_key`): the page context, the event's configuration, the rounds around it (the
     links to the previous and next), and of every category its players, its rankings after
     rounds ``r - 1`` and ``r``, its games and results through round ``r``, the new pairing
-    when it is of round ``r``, the same-state rule's log of the round and the rating changes
-    through it. Nothing of a later round is in it: a changed result of round 9 leaves the key
+    when it is of round ``r`` (with its rows, ``CategoryRun.pairing_rows``), the same-state
+    rule's log of the round and the rating changes through it. Nothing of a later round is in
+    it: a changed result of round 9 leaves the key
     of rounds 1 to 8 as it was."""
     cats = []
     for c in run.categories:
-        pairing = c.pairing if c.pairing is not None and c.pairing.round == r else None
+        new = c.pairing is not None and c.pairing.round == r
         cats.append((c.cat, c.players, c.rankings.get(r - 1), c.rankings.get(r),
                      c.results.filter(pl.col("round") == r), c.card.filter(pl.col("round") <= r),
-                     r <= c.done, c.rounds, pairing, c.rule_logs.get(r), c.ratings_by_round.get(r)))
+                     r <= c.done, c.rounds, c.pairing if new else None,
+                     c.pairing_rows if new else None, c.rule_logs.get(r), c.ratings_by_round.get(r)))
     return group_key(pub, pub.ctx, run.cfg, run.blocked, r, r < last, r - 1 in per_round,
                      r + 1 in per_round, cats)
 
@@ -200,7 +200,7 @@ def _explained(run, c) -> Section:
              "each own unplayed round as a game against a dummy opponent with the player's own "
              "score; an opponent's unplayed rounds as played."]
     if "DE" in s.tiebreaks:
-        detail = tiebreak_detail(run, c)
+        detail = c.tiebreak_detail
         notes.append(DE_CAPTION + " Start numbers below; each group names the article that decided.")
         rank_of = dict(zip(ranking["sno"].to_list(), ranking["rank"].to_list(), strict=True))
         points_of = dict(zip(ranking["sno"].to_list(), ranking["points"].to_list(), strict=True))
@@ -258,8 +258,7 @@ def round_items(run) -> dict[int, list[tuple]]:
         for r in sorted(set(c.results["round"].to_list())):
             per_round.setdefault(r, []).append((c, c.results.filter(pl.col("round") == r), False))
         if c.pairing is not None:
-            r, boards, setup, _log = c.pairing
-            per_round.setdefault(r, []).append((c, pairing_rows(boards, setup, c.players, r), True))
+            per_round.setdefault(c.pairing.round, []).append((c, c.pairing_rows, True))
     return per_round
 
 
@@ -365,8 +364,7 @@ def crosstable_sections(run, page: str) -> list[Section]:
     for c in run.categories:
         if not c.done:
             continue
-        ranking = c.rankings[c.done]
-        cross = sc.crosstable(c.card, ranking.select("rank", "sno", "name", "points"))
+        cross = c.crosstable
         rcols = [k for k in cross.columns if k.startswith("r") and k[1:].isdigit()]
         opp = (c.card.select(pl.col("sno").cast(pl.Int32), pl.format("r{}_href", pl.col("round")).alias("col"),
                              pl.col("opponent"))
@@ -462,7 +460,7 @@ def prizes(pub: Publication, run) -> list[Section]:
             continue
         cid, cat, p = c.cat.id, c.cat, c.prizes
         ranking = c.rankings[c.done]
-        sep = tiebreak_separation(ranking, codes)
+        sep = c.prize_separation
         names = ranking.select(pl.col("sno").alias("next_sno"), pl.col("name").alias("next_name"))
         p = (p.join(c.players.select("sno", "state"), on="sno", how="left")
              .join(sep, on="sno", how="left").join(names, on="next_sno", how="left")

@@ -4,7 +4,9 @@
 players by name (with their points and rank so far), ``<sno>.html`` one player's event: every
 round (board, colour, opponent, result, points and rank after it), the tie-breaks and what
 each game contributed to them (what a cut removed marked), the prize and, for a rated event,
-the rating change of every list (:mod:`flows.kinds.swiss.ratings`). Player pages are HTML
+the rating change of every list (:mod:`flows.kinds.swiss.ratings`): every number the
+rulebook's (``CategoryRun.progress``, ``tiebreak_detail``, ``rankings``, ``prizes``,
+``ratings``). Player pages are HTML
 only (no PDF: their number would make every run's rendering grow), and hold no birth date and
 no email address."""
 
@@ -31,8 +33,6 @@ from flows.site.present import Col, Row, Section, Table, fmt, table_from_frame, 
 from transforms.core.model import Kind
 from transforms.core.money import amount_text
 from transforms.swiss.config import SwissConfig
-from transforms.swiss.event import tiebreak_detail
-from transforms.swiss.progress import round_by_round
 
 PUBLIC_COLUMNS = ("sno", "name", "title", "fide_id", "rating", "nationality", "state")
 """What a public page may show of players.csv (never birth_date, email, fees)."""
@@ -99,7 +99,7 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
             {"round": [c.pairing.round] * len(c.pairing.setup.absent),
              "sno": sorted(c.pairing.setup.absent), "own": ["not paired"] * len(c.pairing.setup.absent)},
             schema=absent.schema)])
-    progress = round_by_round(c.card, c.rankings).select(
+    progress = c.progress.select(
         pl.col("round").cast(pl.Int64), "sno", "total", "rank_label")
     opp = info.select(pl.col("sno").alias("opponent"), pl.col("name").alias("opp_name"),
                       pl.col("rating").alias("opp_rating"), pl.col("state").alias("opp_state"))
@@ -121,7 +121,7 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
                   "links": {"opp_label": "o_href"}, "empty": "Not paired yet."}
     ranking = c.rankings.get(c.done)
     names = dict(zip(info["sno"].to_list(), info["name"].to_list(), strict=True))
-    detail = tiebreak_detail(run, c)
+    detail = c.tiebreak_detail
     snos = sorted(names)
     keys = player_keys(pub, run, c, snos, [table, detail, ranking, c.prizes,
                                            *(f for rc in c.ratings.values() for f in rc)])
@@ -155,7 +155,7 @@ def player_keys(pub: Publication, run, c, snos: list[int], frames: list[pl.DataF
     ``frames`` (the games table, the tie-break contributions, the standings, the prizes, the
     rating changes; each frame has ``sno``), in order, through polars' row hashes (stable
     within one polars version: the cache of groups is only read by the same program and
-    libraries, :func:`flows.pipeline.tasks.kept_groups`). A changed result changes the pages of
+    libraries, :func:`flows.pipeline.outputs.kept_groups`). A changed result changes the pages of
     the players whose rows it changes — the two players, their opponents' tie-breaks, the
     players whose rank moved — and no other."""
     shared = group_key(pub, pub.ctx, run.cfg, c.cat, c.done, c.rounds, c.players,

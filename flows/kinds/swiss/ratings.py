@@ -13,7 +13,7 @@ where people look (presentation only: every number is the rulebook's,
   list): one row per rated player, one file per list (:func:`rating_change_files`).
 
 Nothing here shows for an event without rating lists (no ``[ratings]``, no ``[fide_report]``:
-:func:`transforms.swiss.event.rating_lists`).
+``SwissRun.rating_lists``, :func:`transforms.swiss.event.rating_lists`).
 
 Decision: ``Rtg+/-`` is K x Sigma(score - PD) of the games rated so far, unrounded
 (``change_exact``, B.02 8.3.2), printed with its sign and one decimal as chess-results and
@@ -33,7 +33,6 @@ list. ``change`` there is the exact K x Sigma(score - PD) (two decimals at most,
 from __future__ import annotations
 
 import re
-from dataclasses import replace
 
 import polars as pl
 
@@ -43,7 +42,6 @@ from flows.site.pages import OFFICE, Publication
 from flows.site.present import Section, fmt, table_from_frame
 from transforms.core.model import Kind
 from transforms.fide.ratings import RatingChanges, RatingsConfig
-from transforms.swiss.event import category_ratings, rating_lists
 
 RATING_CHANGE_COLUMNS = ("player_id", "fide_id", "rating", "k", "games", "score", "expected",
                          "change")
@@ -53,8 +51,9 @@ CHANGE_LABEL = "Rtg+/-"
 
 
 def lists_of(run) -> RatingsConfig | None:
-    """FIDE B.02 — the event's rating lists (None: the event shows no rating change)."""
-    return rating_lists(run.cfg)
+    """FIDE B.02 — the event's rating lists (None: the event shows no rating change), as the
+    rulebook decided them (``SwissRun.rating_lists``)."""
+    return run.rating_lists
 
 
 def event_facts(run) -> list[tuple[str, str]]:
@@ -82,14 +81,12 @@ def signed_tenths(change: float | None) -> str:
 
 
 def changes_through(run, c, r: int) -> dict[str, RatingChanges]:
-    """FIDE B.02 8.3 — each list's rating changes of the category's rounds 1 to ``r`` (the
-    run's own for its complete rounds; an earlier round's computed the same way)."""
-    lists = lists_of(run)
-    if lists is None or r < 1:
+    """FIDE B.02 8.3 — each list's rating changes of the category's rounds 1 to ``r``, as the
+    rulebook's ratings step computed them for every complete round
+    (``CategoryRun.ratings_by_round``); {} without rating lists."""
+    if lists_of(run) is None or r < 1:
         return {}
-    if r in c.ratings_by_round:
-        return c.ratings_by_round[r]
-    return category_ratings(run, replace(c, done=r), lists)
+    return c.ratings_by_round.get(r, {})
 
 
 def change_column(run, c, r: int) -> pl.DataFrame | None:
@@ -181,7 +178,7 @@ def k_reason(note: str, rules, period_year: int) -> str:
     Decision: a page says "a junior (18 or younger at the end of 2026) rated under 2300", not
     the year of birth nor the year it implies: public files carry no birth date (DESIGN.md),
     and the public TRF leaves even the year blank for the minors of a junior event
-    (``flows/kinds/swiss/flow.py`` ``public_trf``); a K given in players.csv is called so."""
+    (:func:`transforms.swiss.exports.public_trf`); a K given in players.csv is called so."""
     parts, ks = [], []
     for part in note.split("; "):
         if part.startswith("K ") and ": " in part:

@@ -35,7 +35,7 @@ def failed_where(event: str) -> str:
     return f"while running event {event}" + (f", in its step {step!r}" if step else "")
 
 
-STEPS = ("read", "validate", "standings", "ratings", "audit", "pairing", "prizes", "rules",
+STEPS = ("read", "validate", "standings", "ratings", "audit", "pairing", "prizes", "exports", "rules",
          "pages", "pdfs", "letters", "messages", "write", "mail")
 """The steps an event's timings may have (``<step>_s`` in the manifest), in run order."""
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import polars as pl
 import pytest
 
-from flows.site.pages import Publication, fingerprint, group_key
+from flows.site.pages import Publication, Reuse, fingerprint, group_key
 from tests.bad_input_events import SWISS_FILES, write_event
 from tests.conftest import TIMED, output_files
 
@@ -65,11 +65,11 @@ def test_a_fingerprint_refuses_what_it_cannot_see():
 
 
 def test_a_key_of_what_cannot_be_digested_builds_the_group_and_says_so(tmp_path):
-    pub = Publication(tmp_path, kept_groups={"round-01": {"key": "", "files": {}, "pdfs": {}}})
+    pub = Publication(tmp_path, reuse=Reuse(kept_groups={"round-01": {"key": "", "files": {}, "pdfs": {}}}))
     key = group_key(pub, {"rule": object()})
     assert key == ""
-    assert not pub.take("round-01", key) and pub.rebuilt == {"no key": 1}
-    assert any(n.startswith("pages built without a key") for n in pub.notes)
+    assert not pub.take("round-01", key) and pub.reuse.rebuilt == {"no key": 1}
+    assert any(n.startswith("pages built without a key") for n in pub.outcome.notes)
 
 
 def test_a_fingerprint_keeps_the_shape_of_nested_values():
@@ -90,7 +90,7 @@ def built(pub: Publication, text: str) -> None:
 def test_a_group_is_taken_from_the_last_run_only_with_its_key_and_its_files(tmp_path):
     first = Publication(tmp_path)
     assert not first.group("round-01", "k1", lambda: built(first, "one"))
-    record = first.cache["groups"]["round-01"]
+    record = first.reuse.cache["groups"]["round-01"]
     assert set(record["files"]) == {"r/a.html", "r/a.csv"} and set(record["pdfs"]) == {"r/a.pdf"}
     for rel, data in first.files.items():
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
@@ -99,23 +99,23 @@ def test_a_group_is_taken_from_the_last_run_only_with_its_key_and_its_files(tmp_
     def never() -> None:
         raise AssertionError("built again")
 
-    again = Publication(tmp_path, kept_groups=first.cache["groups"])
+    again = Publication(tmp_path, reuse=Reuse(kept_groups=first.reuse.cache["groups"]))
     assert again.group("round-01", "k1", never)
     assert again.files == first.files and again.titles == first.titles
-    assert again.kept_pdfs == record["pdfs"] and not again.pdfs
-    assert again.cache["groups"]["round-01"] == record and again.timings["kept_rounds"] == 1
+    assert again.reuse.kept_pdfs == record["pdfs"] and not again.pdfs
+    assert again.reuse.cache["groups"]["round-01"] == record and again.timings["kept_rounds"] == 1
     assert first.groups_summary() == "kept from the last run 0 of 1 round groups; built: 1 new"
     assert again.groups_summary() == "kept from the last run 1 of 1 round groups"
 
-    other_key = Publication(tmp_path, kept_groups=first.cache["groups"])
+    other_key = Publication(tmp_path, reuse=Reuse(kept_groups=first.reuse.cache["groups"]))
     assert not other_key.group("round-01", "k2", lambda: built(other_key, "two"))
     assert other_key.files["r/a.html"] == "<p>two</p>" and other_key.timings["built_rounds"] == 1
 
     (tmp_path / "r" / "a.csv").write_bytes(b"x\n2\n")  # not as the last run wrote it
-    changed = Publication(tmp_path, kept_groups=first.cache["groups"])
+    changed = Publication(tmp_path, reuse=Reuse(kept_groups=first.reuse.cache["groups"]))
     assert not changed.group("round-01", "k1", lambda: built(changed, "one"))
     assert changed.files["r/a.csv"] == b"x\n1\n"
-    assert other_key.rebuilt == {"changed": 1} and changed.rebuilt == {"files changed on disk": 1}
+    assert other_key.reuse.rebuilt == {"changed": 1} and changed.reuse.rebuilt == {"files changed on disk": 1}
 
 
 def test_the_same_html_makes_the_same_pdf_at_another_time():

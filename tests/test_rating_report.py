@@ -311,7 +311,7 @@ def test_the_swiss_flow_writes_a_checked_report_per_rated_category(tmp_path):
     assert pub.files["office/fide/rating-report-open-check.csv"].splitlines() == [
         "file,line,column,value,severity,reason"]
     assert "### FIDE tournament code 370074" in pub.files["office/fide/rating-report-girls.trf"]
-    assert any("rating report open (TRF-2026): 0 errors" in n for n in pub.notes)
+    assert any("rating report open (TRF-2026): 0 errors" in n for n in pub.outcome.notes)
     # a category whose last round is not complete gets no report yet
     run.categories[0].done -= 1
     swiss.export_files(run)

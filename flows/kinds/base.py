@@ -72,11 +72,11 @@ class Build:
     def publication(self, cfg: EventConfig, as_of: dt.date, *, keep: bool = False) -> Publication:
         """An empty publication of the event (its page context, timings, early PDFs; with
         ``keep`` the last run's groups of pages to take again)."""
-        from flows.site.pages import event_context
+        from flows.site.pages import Reuse, event_context
 
         return Publication(self.out_dir, ctx={**event_context(cfg, as_of), "notice": self.notice},
                            timings=self.step.timings, on_pdf=self.on_pdf,
-                           kept_groups=dict(self.kept_groups) if keep else {})
+                           reuse=Reuse(kept_groups=dict(self.kept_groups) if keep else {}))
 
 
 Assemble = Callable[[EventConfig, dict[str, RawFile], dt.date, Build],

@@ -90,7 +90,7 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
         rendered = sum(data is not None for data in pdfs.values())
         info["detail"] = f"{rendered} rendered, {len(pdfs) - rendered} unchanged"
     pub.timings["pdfs_rendered"] = rendered
-    pdfs.update({rel: None for rel in pub.kept_pdfs if rel not in pdfs})  # kept with their pages
+    pdfs.update({rel: None for rel in pub.reuse.kept_pdfs if rel not in pdfs})  # kept with their pages
     pub.files.update({rel: data for rel, data in pdfs.items() if data is not None})
 
     # messages: every letter as its message in the outbox
@@ -215,29 +215,29 @@ def settle(pub: Publication | None, cfg: EventConfig | None, letters: list[Lette
     pages, and only the office's letters; else (a first publication) what could be published,
     without the bulletin's letters. ``pub`` is None when event.toml cannot be used
     (``error``)."""
-    if pub is not None and not pub.withheld:
+    if pub is not None and not pub.outcome.withheld:
         pub.files.update(last_good.snapshot(event_dir, names))
-        pub.publication = last_good.record("current", date, pub.state)
+        pub.outcome.publication = last_good.record("current", date, pub.outcome.state)
         return pub, cfg, letters  # type: ignore[return-value]
     current = pub if pub is not None else config_error_publication(event_dir, out_dir, error, date)
-    withheld = current.withheld
+    withheld = current.outcome.withheld
     office = [x for x in letters if x.kind in last_good.OFFICE_KINDS]
     last = last_good.find(out_dir)
     if last is None:  # a first publication: what can be published is
         assert pub is not None and cfg is not None  # (no event.toml: publish_config_error)
-        last_good.held_page(pub, withheld, date, None, pub.findings)
-        pub.publication = last_good.record("partial", date, pub.state, withheld)
+        last_good.held_page(pub, withheld, date, None, pub.outcome.findings)
+        pub.outcome.publication = last_good.record("partial", date, pub.outcome.state, withheld)
         return pub, cfg, [x for x in letters if x.kind != "bulletin"] + last_good.letters(
-            cfg, withheld, pub.findings, date, None)
+            cfg, withheld, pub.outcome.findings, date, None)
     discard_early_pdfs(out_dir)  # the public PDFs are the last good ones
     good_cfg = check_config(last.folder, last.suffix)
     good_raw = read_inputs(last.folder, list(good_cfg.files) or names, last.suffix)
     good_kind = flow_kind_of(good_cfg.event.kind)  # the kind of the publication held
     good, _ = good_kind.assemble(good_cfg, good_raw, last.as_of, build_for(
         good_kind, good_cfg, out_dir, "held", step, notice=last_good.held_notice(last)))
-    held = last_good.hold(good, current, last, withheld, date, current.findings)
-    held.publication = last_good.record("held", last.as_of, last.state, withheld,
+    held = last_good.hold(good, current, last, withheld, date, current.outcome.findings)
+    held.outcome.publication = last_good.record("held", last.as_of, last.state, withheld,
                                         since=last.since or date.isoformat())
     mail_cfg = cfg or good_cfg
-    return held, mail_cfg, office + last_good.letters(mail_cfg, withheld, current.findings, date,
+    return held, mail_cfg, office + last_good.letters(mail_cfg, withheld, current.outcome.findings, date,
                                                       last)

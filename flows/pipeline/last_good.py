@@ -127,10 +127,10 @@ def hold(good: Publication, current: Publication | None, last: LastGood, withhel
         pub.pdfs.update({r: v for r, v in current.pdfs.items() if r.startswith(OFFICE)})
         pub.titles.update({r: t for r, t in current.titles.items() if r.startswith(OFFICE)})
     pub.files.update(last.files)
-    pub.notes = [*(current.notes if current else []), *(f"held back: {w}" for w in withheld),
+    pub.outcome.notes = [*(current.outcome.notes if current else []), *(f"held back: {w}" for w in withheld),
                  f"public pages held at the publication of {last.as_of.isoformat()} ({last.state})"]
-    pub.withheld = list(withheld)
-    pub.state = last.state
+    pub.outcome.withheld = list(withheld)
+    pub.outcome.state = last.state
     held_page(pub, withheld, as_of, shown=last, findings=findings)
     return pub
 

@@ -66,7 +66,7 @@ def compose_letters(pub: Publication, cfg: EventConfig | None, letters: list[Let
             if correction is not None:
                 msg = mail.compose(letter, **kw, correction=correction)
         except ValueError as e:  # a header the email library refuses (e.g. a line break)
-            pub.notes.append(without_addresses(f"mail: no message {letter.key}: {e}"))
+            pub.outcome.notes.append(without_addresses(f"mail: no message {letter.key}: {e}"))
             unmade.append(Unmade(letter.key, letter.kind, letter.to_email, str(e)))
             continue
         received = outbox.received_copy(pub.out_dir, row, digest, str(msg["Message-ID"]))
@@ -131,22 +131,22 @@ def send_letters(pub: Publication, cfg: EventConfig | None, event_dir: Path, let
     ledger_path = pub.out_dir / outbox.LEDGER
     try:
         if cfg.publish.smtp_host and send_mail:
-            held = pub.publication.get("status") == "held"
+            held = pub.outcome.publication.get("status") == "held"
             d = outbox.deliver(pub.out_dir, event_dir, cfg.publish, outgoing, env=os.environ,
                                stored=held, supersede=not held)
             report |= {"sent": d.sent, "failed": d.failed, "pending": d.pending,
                        "not_sent_again": d.skipped, "superseded": d.superseded,
                        "reason": d.reason}
-            pub.notes.append(f"mail: {d.sent} sent, {d.skipped} already sent, {d.failed} failed, "
+            pub.outcome.notes.append(f"mail: {d.sent} sent, {d.skipped} already sent, {d.failed} failed, "
                              f"{d.pending} pending through {cfg.publish.smtp_host}:{cfg.publish.smtp_port}")
-            pub.notes.extend(f"mail: {n}" for n in d.notes)
+            pub.outcome.notes.extend(f"mail: {n}" for n in d.notes)
         elif cfg.publish.smtp_host:
             todo = outbox.to_send(outbox.read_ledger(ledger_path), outgoing)
             report |= {"dry_run": True, "would_send": len(todo)}
-            pub.notes.append(f"mail: dry run, {render.plural(len(todo), 'message')} would be sent")
+            pub.outcome.notes.append(f"mail: dry run, {render.plural(len(todo), 'message')} would be sent")
     except Exception as e:  # noqa: BLE001 - mail never blocks publishing; the office is told
         report["error"] = f"{type(e).__name__}: {e}"
-        pub.notes.append(f"mail: delivery stopped: {type(e).__name__}: {e}")
+        pub.outcome.notes.append(f"mail: delivery stopped: {type(e).__name__}: {e}")
     ledger = outbox.read_ledger(ledger_path)
     unknown = sum(r["status"] == "unknown" for r in ledger.values())
     if unknown:

@@ -42,7 +42,7 @@ def config_error_publication(event_dir: Path, out_dir: Path, error: ConfigError,
     pub = Publication(out_dir, ctx={"event": {"name": event_dir.name, "venue": "", "dates": "",
                                               "code": ""}, "as_of": as_of.isoformat()})
     pages.publish_validation(pub, None, [config_finding(error, text)], as_of)
-    pub.withheld.append(f"event.toml cannot be used ({error}): nothing of this run's inputs is "
+    pub.outcome.withheld.append(f"event.toml cannot be used ({error}): nothing of this run's inputs is "
                         "published.")
     return pub
 
@@ -60,9 +60,9 @@ def publish_config_error(event_dir: Path, out_dir: Path, error: ConfigError,
              subtitle="This event's pages are being prepared: they will be published as soon as "
                       "the office has checked its configuration.",
              highlights=[], errors=None, warnings=None, links=[])
-    last_good.held_page(pub, pub.withheld, date, None, pub.findings)
+    last_good.held_page(pub, pub.outcome.withheld, date, None, pub.outcome.findings)
     manifest = {"event": event_dir.name, "error": str(error),
-                last_good.KEY: last_good.record("not published", date, "", pub.withheld)}
+                last_good.KEY: last_good.record("not published", date, "", pub.outcome.withheld)}
     files = {**pub.files, **DENIED, FILE: manifest_text(manifest)}
     staging = publish_folder.stage(out_dir)
     write_files(staging, files)
@@ -136,21 +136,21 @@ def write_files(out_dir: Path, files: dict[str, bytes | str], on_disk: AbstractS
 def unchanged_on_disk(pub: Publication) -> set[str]:
     """The files of ``pub`` still as they were taken from the last run's outputs (verified
     against their checksums, :meth:`flows.site.pages.Publication.take`), not replaced since."""
-    return {rel for rel in pub.taken_files
-            if rel in pub.files and pub.checksums.get(rel, (None,))[0] is pub.files[rel]}
+    return {rel for rel in pub.reuse.taken_files
+            if rel in pub.files and pub.reuse.checksums.get(rel, (None,))[0] is pub.files[rel]}
 
 
 def checksum(pub: Publication, rel: str) -> tuple[str, int]:
     """The sha256 and the size of ``pub.files[rel]`` as written (UTF-8 for text), hashed once
-    per content (``pub.checksums``: a file taken from the last run comes with the checksum it
+    per content (``pub.reuse.checksums``: a file taken from the last run comes with the checksum it
     was verified against)."""
     data = pub.files[rel]
-    known = pub.checksums.get(rel)
+    known = pub.reuse.checksums.get(rel)
     if known is not None and known[0] is data:
         return known[1], known[2]
     raw = io.as_bytes(data)
-    pub.checksums[rel] = (data, hashlib.sha256(raw).hexdigest(), len(raw))
-    return pub.checksums[rel][1], pub.checksums[rel][2]
+    pub.reuse.checksums[rel] = (data, hashlib.sha256(raw).hexdigest(), len(raw))
+    return pub.reuse.checksums[rel][1], pub.reuse.checksums[rel][2]
 
 
 DENY = "Require all denied\n"
@@ -232,8 +232,8 @@ def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
             entry["bytes"] = path.stat().st_size
         if rel in pub.pdfs:
             entry["html_sha256"] = render.digest(pub.pdfs[rel])
-        elif rel in pub.kept_pdfs:
-            entry["html_sha256"] = pub.kept_pdfs[rel]
+        elif rel in pub.reuse.kept_pdfs:
+            entry["html_sha256"] = pub.reuse.kept_pdfs[rel]
         outputs.append(entry)
     inputs = [{"path": n, "sha256": io.sha256(event_dir / n), "bytes": (event_dir / n).stat().st_size}
               for n in ["event.toml", *input_names] if (event_dir / n).exists()]
@@ -248,11 +248,11 @@ def manifest_json(pub: Publication, cfg: EventConfig | None, event_dir: Path,
         "renderer": render.renderer_id(),
         "timings": pub.timings,
         "mail": mail_report,
-        "notes": pub.notes,
-        last_good.KEY: pub.publication,
+        "notes": pub.outcome.notes,
+        last_good.KEY: pub.outcome.publication,
     }
-    if pub.cache:
-        manifest[CACHE] = pub.cache
+    if pub.reuse.cache:
+        manifest[CACHE] = pub.reuse.cache
     if key is not None:
         manifest[REBUILD] = key
     return manifest_text(manifest)

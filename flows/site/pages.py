@@ -81,8 +81,59 @@ date, which changes from run to run while the page's content does not)."""
 
 
 @dataclass
+class Outcome:
+    """What one run of an event came to, for the office and the manifest (not for the pages)."""
+
+    state: str = ""
+    """What the public pages show, in the public's words ("the standings after round 10 and
+    the pairings of round 11"): what a later run that must hold them back says they are."""
+    withheld: list[str] = field(default_factory=list)
+    """What could not be published from this run's inputs and why, in the office's words
+    (e.g. results.csv has errors: standings and pairings wait); empty when everything was."""
+    findings: list[Finding] = field(default_factory=list)
+    """The run's validation findings (:func:`publish_validation`)."""
+    publication: dict[str, Any] = field(default_factory=dict)
+    """What the public pages show, for the manifest (:func:`flows.pipeline.last_good.record`)."""
+    notes: list[str] = field(default_factory=list)
+    """Warnings and director decisions recorded in the manifest."""
+
+
+@dataclass
+class Reuse:
+    """What a run takes from the last one instead of building it again, and keeps for the next
+    (issue 26): groups of pages with their files and PDFs, the audit's pairings."""
+
+    kept_groups: dict[str, dict[str, Any]] = field(default_factory=dict)
+    """The groups of pages the last run published (:meth:`Publication.group`), by name, as its
+    manifest's ``cache`` recorded them (:func:`flows.pipeline.outputs.kept_groups`: only where
+    this program made them; ``pdfs_as_rendered`` False: a PDF of it is not as rendered, it is
+    built). Those this run does not publish are removed (:meth:`Publication.stale_group_files`)."""
+    rebuilt: dict[str, int] = field(default_factory=dict)
+    """Why the groups built this run were not taken from the last one
+    (:meth:`Publication.take`): "new" (the last run did not publish it, or was made by another
+    program), "changed" (what it is made of), "files changed on disk" -> how many."""
+    checksums: dict[str, tuple[bytes | str, str, int]] = field(default_factory=dict)
+    """Files whose checksum is known: path -> (the content it is of, its sha256, its bytes);
+    valid while ``files[path]`` is that same object (:func:`flows.pipeline.outputs.checksum`).
+    The files taken from the last run come with the checksums they were verified against."""
+    taken_files: set[str] = field(default_factory=set)
+    """The files taken from the last run as they are on disk: not compared with the disk again
+    when the outputs are written."""
+    kept_pdfs: dict[str, str] = field(default_factory=dict)
+    """The PDFs of groups taken from the last run (path -> sha256 of the HTML they were
+    rendered from): not rendered again; their files stay as they are."""
+    cache: dict[str, Any] = field(default_factory=dict)
+    """What the next run may take instead of computing it again, for the manifest's ``cache``
+    (the groups of pages, the audit's pairings by their key:
+    :func:`flows.pipeline.outputs.known_pairings`)."""
+
+
+@dataclass
 class Publication:
-    """Everything one run publishes for an event, collected before it is written."""
+    """Everything one run publishes for an event, collected before it is written: its pages and
+    files (with their navigation and titles, and the PDFs to render), what the run came to
+    (:class:`Outcome`) and what it takes from the last run and keeps for the next
+    (:class:`Reuse`)."""
 
     out_dir: Path
     ctx: dict[str, Any] = field(default_factory=dict)
@@ -94,63 +145,26 @@ class Publication:
     titles: dict[str, str] = field(default_factory=dict)
     """Relative path of each page -> its title (for the home pages' lists)."""
     timings: dict[str, float] = field(default_factory=dict)
-    notes: list[str] = field(default_factory=list)
-    """Warnings and director decisions recorded in the manifest."""
+    """The event's step timings (:class:`flows.pipeline.progress.Steps`) and counts."""
     on_pdf: Callable[[str, str], None] | None = None
     """Told of every PDF as soon as its HTML is made (path, HTML): the flow starts rendering it
-    while the other pages are built (``flows.site.render.EarlyPDFs``)."""
-    state: str = ""
-    """What the public pages show, in the public's words ("the standings after round 10 and
-    the pairings of round 11"): what a later run that must hold them back says they are."""
-    withheld: list[str] = field(default_factory=list)
-    """What could not be published from this run's inputs and why, in the office's words
-    (e.g. results.csv has errors: standings and pairings wait); empty when everything was."""
-    findings: list[Finding] = field(default_factory=list)
-    """The run's validation findings (:func:`publish_validation`)."""
-    publication: dict[str, Any] = field(default_factory=dict)
-    """What the public pages show, for the manifest (:func:`flows.pipeline.last_good.record`)."""
-    cache: dict[str, Any] = field(default_factory=dict)
-    """What the next run may take instead of computing it again, for the manifest's ``cache``
-    (e.g. the audit's pairings by their key: :func:`flows.pipeline.outputs.known_pairings`)."""
-
+    while the other pages are built (``flows.pipeline.workers.EarlyPDFs``)."""
     later_parts: set[str] = field(default_factory=set)
     """The parts after the first of the pages published in parts (:mod:`flows.site.paging`):
     reached from their page's list of parts, not listed on the home pages."""
-
     paged: set[str] = field(default_factory=set)
     """The pages that may be published in parts (:data:`PAGED`), split this run or not: what
     parts of them an earlier run left are removed (:func:`flows.site.paging.stale_parts`)."""
-
-    kept_groups: dict[str, dict[str, Any]] = field(default_factory=dict)
-    """The groups of pages the last run published (:meth:`group`), by name, as its manifest's
-    ``cache`` recorded them (:func:`flows.pipeline.outputs.kept_groups`: only where this program
-    made them; ``pdfs_as_rendered`` False: a PDF of it is not as rendered, it is built).
-    Those this run does not publish are removed (:meth:`stale_group_files`)."""
-
-    rebuilt: dict[str, int] = field(default_factory=dict)
-    """Why the groups built this run were not taken from the last one (:meth:`take`): "new"
-    (the last run did not publish it, or was made by another program), "changed" (what it is
-    made of), "files changed on disk" -> how many."""
-
-    checksums: dict[str, tuple[bytes | str, str, int]] = field(default_factory=dict)
-    """Files whose checksum is known: path -> (the content it is of, its sha256, its bytes);
-    valid while ``files[path]`` is that same object (:func:`flows.pipeline.outputs.checksum`).
-    The files taken from the last run (:meth:`take`) come with the checksums they were
-    verified against on disk."""
-
-    taken_files: set[str] = field(default_factory=set)
-    """The files taken from the last run as they are on disk (:meth:`take`): not compared with
-    the disk again when the outputs are written."""
-
-    kept_pdfs: dict[str, str] = field(default_factory=dict)
-    """The PDFs of groups taken from the last run (path -> sha256 of the HTML they were
-    rendered from): not rendered again; their files stay as they are."""
+    outcome: Outcome = field(default_factory=Outcome)
+    """What the run came to (its notes, what it held back and why, its findings)."""
+    reuse: Reuse = field(default_factory=Reuse)
+    """What the run takes from the last one and keeps for the next."""
 
     def withhold(self, reason: str) -> None:
         """Record that ``reason`` keeps something of this run's inputs from the public; the
         pages made from now on say that some pages wait (:data:`PARTIAL_NOTICE`; a run with an
         earlier good publication shows that one instead: :mod:`flows.pipeline.last_good`)."""
-        self.withheld.append(reason)
+        self.outcome.withheld.append(reason)
         self.ctx["notice"] = PARTIAL_NOTICE
 
     def group(self, name: str, key: str, build: Callable[[], None]) -> bool:
@@ -176,18 +190,18 @@ class Publication:
         """The group ``name`` as the last run published it, if it did from the same ``key``
         and its files are unchanged on disk (see :meth:`group`); False: nothing taken, the
         caller builds it (under :meth:`recording`)."""
-        last = self.kept_groups.get(name)
+        last = self.reuse.kept_groups.get(name)
         taken = (bool(key) and last is not None and last.get("key") == key
                  and last.get("pdfs_as_rendered", True) and self._take(last))
         if not taken:  # why it is built (the run's progress says it: groups_summary)
             why = ("no key" if not key else "new" if last is None
                    else "changed" if last.get("key") != key else "files changed on disk")
-            self.rebuilt[why] = self.rebuilt.get(why, 0) + 1
+            self.reuse.rebuilt[why] = self.reuse.rebuilt.get(why, 0) + 1
         # for the manifest's timings: by the kind the name starts with ("round-05": rounds)
         count = f"{'kept' if taken else 'built'}_{name.split('-', 1)[0]}s"
         self.timings[count] = self.timings.get(count, 0) + 1
         if taken:
-            self.cache.setdefault("groups", {})[name] = {
+            self.reuse.cache.setdefault("groups", {})[name] = {
                 k: v for k, v in last.items() if k != "pdfs_as_rendered"}
         return taken
 
@@ -196,7 +210,7 @@ class Publication:
         player no longer in players.csv, the standings of a round whose results were taken
         back): removed from the outputs, as a clean build would not have them (``produced``:
         this run's PDFs; its other files are ``files``)."""
-        return sorted({rel for g in self.kept_groups.values()
+        return sorted({rel for g in self.reuse.kept_groups.values()
                        for rel in (*g.get("files", {}), *g.get("pdfs", {}))
                        if rel not in self.files and rel not in produced})
 
@@ -209,7 +223,7 @@ class Publication:
         later, paged = set(self.later_parts), set(self.paged)
         yield
         files = _added(self.files, n_files)
-        self.cache.setdefault("groups", {})[name] = {
+        self.reuse.cache.setdefault("groups", {})[name] = {
             "key": key,
             "files": {rel: [hashlib.sha256(as_bytes(self.files[rel])).hexdigest(),
                             isinstance(self.files[rel], str)] for rel in files},
@@ -229,7 +243,7 @@ class Publication:
         parts = [f"{self.timings.get(f'kept_{k}', 0):,} of "
                  f"{self.timings.get(f'kept_{k}', 0) + self.timings.get(f'built_{k}', 0):,} "
                  f"{k.removesuffix('s')} groups" for k in kinds]
-        built = ", ".join(f"{n:,} {why}" for why, n in sorted(self.rebuilt.items()))
+        built = ", ".join(f"{n:,} {why}" for why, n in sorted(self.reuse.rebuilt.items()))
         return "kept from the last run " + ", ".join(parts) + (f"; built: {built}" if built else "")
 
     def _take(self, record: dict[str, Any]) -> bool:
@@ -247,10 +261,10 @@ class Publication:
             taken[rel] = raw.decode("utf-8") if text else raw
             sizes[rel] = len(raw)
         self.files.update(taken)
-        self.taken_files.update(taken)
-        self.checksums.update((rel, (data, record["files"][rel][0], sizes[rel]))
+        self.reuse.taken_files.update(taken)
+        self.reuse.checksums.update((rel, (data, record["files"][rel][0], sizes[rel]))
                               for rel, data in taken.items())
-        self.kept_pdfs.update(record["pdfs"])
+        self.reuse.kept_pdfs.update(record["pdfs"])
         self.titles.update(record["titles"])
         self.later_parts.update(record["later_parts"])
         self.paged.update(record["paged"])
@@ -333,8 +347,8 @@ def group_key(pub: Publication, *parts: Any) -> str:
         return fingerprint(*parts)
     except TypeError as e:
         note = f"pages built without a key: {e}"
-        if note not in pub.notes:
-            pub.notes.append(note)
+        if note not in pub.outcome.notes:
+            pub.outcome.notes.append(note)
         return ""
 
 
@@ -408,7 +422,7 @@ def event_context(cfg: EventConfig, as_of: dt.date) -> dict[str, Any]:
 def publish_validation(pub: Publication, cfg: EventConfig | None, findings: list[Finding],
                        as_of: dt.date) -> pl.DataFrame:
     frame = findings_frame(findings)
-    pub.findings = list(findings)
+    pub.outcome.findings = list(findings)
     pub.files[f"{OFFICE}validation.csv"] = csv_text(frame)
     n_err = frame.filter(pl.col("severity") == "error").height
     n_warn = frame.height - n_err
@@ -444,7 +458,7 @@ def link_list(pub: Publication, *, office: bool = False,
     holds an office path; paths starting with one of ``unlisted`` are left out (pages reached
     from another page, such as every player's page from the player lists)."""
     home = f"{OFFICE}index.html" if office else "index.html"
-    rels = sorted({*pub.files, *pub.pdfs, *pub.kept_pdfs} - {home})
+    rels = sorted({*pub.files, *pub.pdfs, *pub.reuse.kept_pdfs} - {home})
     out = []
     for r in rels:
         if (r.startswith("outbox/") or r.startswith(OFFICE) != office or r.startswith(unlisted)

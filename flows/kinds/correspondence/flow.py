@@ -109,8 +109,8 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
             "members.csv or entries.csv cannot be read (see the validation report): nothing else "
             "is computed.")
         pub.withhold(msg)
-        pub.notes.append(msg)
-        pub.state = "event"
+        pub.outcome.notes.append(msg)
+        pub.outcome.state = "event"
         bulletin.append(Section("Results", intro=[
             "The event's results will be published as soon as the office has checked the latest "
             "entries."]))
@@ -119,7 +119,7 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
             with step("rules"):
                 res = compute(cfg, typed, as_of)
         findings += res.findings
-        pub.state = shown_state(res)
+        pub.outcome.state = shown_state(res)
         with step("pages"):
             bulletin, highlights, home = publish_event(pub, cfg, cfg.table(GKRules), res, as_of,
                                                        members=typed["members.csv"])
@@ -157,7 +157,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
             personal, skipped = letters_task(cfg, quote(res), typed["members.csv"], as_of)
         letters += personal
         for who, why in skipped:
-            pub.notes.append(without_addresses(f"No letter to {who}: {why}."))
+            pub.outcome.notes.append(without_addresses(f"No letter to {who}: {why}."))
     return pub, letters
 
 

@@ -95,7 +95,7 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
                         ("crosstables.csv", res.crosstables)):
         _csv(pub, name, frame)
     for o in res.applied_overrides.iter_rows(named=True):
-        pub.notes.append(f"GK rule 7 director decision applied: {o['kind']} {o['entry_id']} "
+        pub.outcome.notes.append(f"GK rule 7 director decision applied: {o['kind']} {o['entry_id']} "
                          f"{o.get('stage') or ''} {o.get('section') or ''} {o.get('previous')} -> {o['applied']} "
                          f"({o.get('note') or 'no note'})")
     office_pages(pub, rules, res, people)

@@ -45,7 +45,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
     assert cfg.table(SwissConfig) is not None or cfg.table(RoundRobinConfig) is not None
     step = build.step
     pub = build.publication(cfg, as_of, keep=True)
-    pub.cache["program"] = build.program  # what made the groups of pages and the pairings
+    pub.reuse.cache["program"] = build.program  # what made the groups of pages and the pairings
     with step("validate"):
         run = validate(cfg, quote(raw), as_of)
     if not run.blocked:
@@ -59,7 +59,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
                 audited = sum(c.done for c in run.categories)
                 info["detail"] = (f"{run.reused} of {plural(audited, 'round')} known from the last "
                                   f"run, {audited - run.reused} paired again")
-        pub.cache["pairings"] = {"program": build.program, "rounds": run.pairings}
+        pub.reuse.cache["pairings"] = {"program": build.program, "rounds": run.pairings}
     with step("pages") as info:
         letters = pages_task(quote(pub), cfg, quote(run), as_of, swiss_parts(build.parts))
         info["detail"] = pub.groups_summary()
@@ -102,11 +102,11 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
     bulletin, highlights = [], []
     if run.blocked:
         pub.withhold(run.blocked)  # before any page: they say what waits
-    pub.state = shown_state(run)
+    pub.outcome.state = shown_state(run)
     for part in parts:  # office pages (e.g. entries): not in the bulletin the public reads
         part.office_pages(pub, run)
     if run.blocked:
-        pub.notes.append(run.blocked)
+        pub.outcome.notes.append(run.blocked)
         site.publish_player_lists(pub, run)
         bulletin.append(Section("Standings and pairings", intro=[
             "The standings and pairings will be published as soon as the office has checked the "
@@ -120,7 +120,7 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
         bulletin += site.publish_results(pub, run, highlights, parts)
         for c in run.categories:
             for d in c.audit:
-                pub.notes.append(f"pairing audit {d['category']} round {d['round']}: {d['difference']}")
+                pub.outcome.notes.append(f"pairing audit {d['category']} round {d['round']}: {d['difference']}")
     publish_validation(pub, cfg, run.findings, as_of)
     publish_bulletin(pub, bulletin, as_of)
     if not run.blocked:
@@ -134,7 +134,7 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
                                lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
                                highlights=highlights)
     personal, skipped = swiss_letters(run, as_of, parts)
-    pub.notes += [without_addresses(f"no letter to {who}: {why}") for who, why in skipped]
+    pub.outcome.notes += [without_addresses(f"no letter to {who}: {why}") for who, why in skipped]
     letters += personal
     return bulletin, highlights, letters
 
@@ -171,6 +171,6 @@ def fide_rating_reports(pub: Publication, run: SwissRun) -> None:
         found = [replace(f, file=rel) for f in report.findings]
         pub.files[rel] = report.text
         pub.files[f"{OFFICE}fide/rating-report-{file_part(c.cat.id)}-check.csv"] = csv_text(findings_frame(found))
-        pub.notes.append(f"FIDE rating report {c.cat.id} ({report.format}): {plural(report.errors, 'error')}, "
+        pub.outcome.notes.append(f"FIDE rating report {c.cat.id} ({report.format}): {plural(report.errors, 'error')}, "
                          f"{plural(report.warnings, 'warning')} for FIDE (fide/rating-report-"
                          f"{file_part(c.cat.id)}-check.csv)")

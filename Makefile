@@ -89,7 +89,7 @@ docs: install
 	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --quiet
 	@echo "the manual: build/docs/index.html"
 
-# Regenerates the manual's command line page from the parsers (tests/test_manual.py checks it).
+# Regenerates the manual's command line page from the parsers (tests/cli/test_manual.py checks it).
 cli-reference: install
 	$(BIN)/python -m flows.devtools.cli_reference --out docs/cli.md
 

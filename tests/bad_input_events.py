@@ -1,4 +1,4 @@
-"""Two tiny, clean event folders for the bad-input matrix (tests/test_bad_inputs.py): a Swiss
+"""Two tiny, clean event folders for the bad-input matrix (tests/flows/test_bad_inputs.py): a Swiss
 event of seven players, three rounds, two of them played; a Golden Knights event of seven
 entries in one published preliminary section with a few games. Player S7 (players.csv line 8)
 has no game yet and member 12000008 (members.csv line 9) no entry, so that a bad cell in their

@@ -88,7 +88,7 @@ def tiny_event(folder: Path, event_id: str = "tiny", extra_toml: str = "") -> Pa
 @pytest.fixture(scope="session")
 def demo_run(prefect_harness, tmp_path_factory):
     """Every demo event and a malformed one, run twice into one output folder through the real
-    flows (once per test session: tests/test_e2e.py and the browser tests read it), the second
+    flows (once per test session: tests/flows/test_e2e.py and the browser tests read it), the second
     time built again although nothing changed (``rebuild``: else it would find every event
     unchanged and build nothing); returns (base, out, status, files after run 1, status of
     run 2, files after run 2)."""
@@ -110,63 +110,36 @@ def demo_run(prefect_harness, tmp_path_factory):
     return base, out, status, first, status2, second
 
 
-TIERS = {
-    # rulebook: the transforms (and the readers and generators that feed them); no Prefect
-    **dict.fromkeys([
-        "test_acceleration", "test_architecture", "test_berger", "test_config", "test_dutch", "test_dutch_check",
-        "test_dutch_cores", "test_dutch_explain", "test_dutch_matching", "test_dutch_weights",
-        "test_gk_advancement", "test_gk_entries", "test_gk_event", "test_gk_prizes",
-        "test_gk_results", "test_gk_sections", "test_ingest", "test_input_cells", "test_junior_entries",
-        "test_malformed", "test_ratings", "test_same_state", "test_scorecard", "test_standings",
-        "test_swiss_progress", "test_swiss_round", "test_tiebreaks", "test_tiebreaks_reference",
-        "test_trf", "test_trf2026", "test_trf_import", "test_trf_points", "test_vocabularies",
-    ], "rulebook"),
-    # publish: pages, PDFs, letters and messages made in process; no Prefect flow runs
-    **dict.fromkeys([
-        "test_csv_cells", "test_early_pdfs", "test_gk_letters", "test_gk_site", "test_letters_text", "test_mail", "test_paging",
-        "test_hall_pdf", "test_pdf", "test_print_tables", "test_rating_pages", "test_rating_report", "test_standings_pages",
-        "test_swiss_letters", "test_swiss_site", "test_table_html", "test_texts_follow_config",
-        "test_untrusted_mail",
-    ], "publish"),
-    # cli: the command line, in process or as a subprocess, without Prefect flows
-    **dict.fromkeys([
-        "test_acceleration_event", "test_cli_run", "test_crosscheck", "test_manual",
-        "test_dutch_cli", "test_generator", "test_input_reference", "test_new_event", "test_standings_cli",
-        "test_standings_cli_de", "test_tiebreaks_no_game",
-    ], "cli"),
-    # flows: end-to-end flows under the shared Prefect harness (prefect_harness, demo_run)
-    **dict.fromkeys([
-        "test_audit_cache", "test_kept_groups", "test_bad_day", "test_bad_inputs", "test_concurrency", "test_csv_run",
-        "test_e2e", "test_hostile", "test_input_limits",
-        "test_new_event_runs", "test_plain_events", "test_print", "test_privacy", "test_rerender",
-        "test_unchanged",
-    ], "flows"),
-    # servers: a real Prefect server, SMTP servers, the browser, killed processes
-    **dict.fromkeys([
-        "test_crash_safety", "test_delivery", "test_mail_e2e", "test_prefect_server",
-        "test_site_browser",
-    ], "servers"),
-}
-"""Every test module's tier (pyproject.toml's markers say what each means). ``make test-fast``
-runs ``--tiers rulebook,cli -m "not slow"``; ``make test`` runs every tier. A new module must be
-given its tier here: the collection fails until it is."""
+TIERS = ("rulebook", "publish", "cli", "flows", "servers")
+"""The tiers, each a folder of tests/ (pyproject.toml's markers say what each means): a test
+module's tier is the folder it is in. ``make test-fast`` runs ``--tiers rulebook,cli -m "not
+slow"``; ``make test`` runs every tier. A test module outside the tiers' folders fails the
+collection."""
 
-SLOW = {"test_properties": "rulebook", "test_campaign": "cli"}
+
+def tier_of(path: Path) -> str | None:
+    """The tier of the test module at ``path`` (its folder under tests/), None outside them."""
+    path = Path(path).resolve()
+    return path.parent.name if path.parent.parent == Path(__file__).resolve().parent and \
+        path.parent.name in TIERS else None
+
+
+SLOW = {"test_properties", "test_campaign"}
 """Modules of a fast tier that take long, marked with their tier and ``slow`` so that ``make
 test-fast`` leaves them to ``make test``: hypothesis over many generated tournaments (about
 40 s), and the cross-check campaign, whose tests run generated tournaments through engine
 processes (2-8 s each under load)."""
 
 SLOW_TESTS = (
-    "tests/test_dutch.py::test_dutch_2017_conformance_all_215_cases_identical_with_colours[python]",
-    "tests/test_dutch.py::test_dutch_2025_conformance_206_undisputed_cases_identical_with_colours[python]",
-    "tests/test_dutch.py::test_dutch_2025_disputed_cases_follow_bbppairings[python]",
-    "tests/test_acceleration_event.py::test_standings_tiebreaks_trf_points_and_prizes_never_include_virtual_points",
-    "tests/test_acceleration_event.py::test_crosscheck_with_baku_acceleration_writes_the_virtual_points_into_every_file",
+    "tests/rulebook/test_dutch.py::test_dutch_2017_conformance_all_215_cases_identical_with_colours[python]",
+    "tests/rulebook/test_dutch.py::test_dutch_2025_conformance_206_undisputed_cases_identical_with_colours[python]",
+    "tests/rulebook/test_dutch.py::test_dutch_2025_disputed_cases_follow_bbppairings[python]",
+    "tests/cli/test_acceleration_event.py::test_standings_tiebreaks_trf_points_and_prizes_never_include_virtual_points",
+    "tests/cli/test_acceleration_event.py::test_crosscheck_with_baku_acceleration_writes_the_virtual_points_into_every_file",
 )
 """Single slow tests of a fast tier, also marked ``slow``: the reference cases paired by the
 pure-Python matching core (about 20 s of the fast tiers' 80 measured on 2 December 2026; the
-compiled core pairs the same cases in ``make test-fast``, and tests/test_dutch_cores.py
+compiled core pairs the same cases in ``make test-fast``, and tests/rulebook/test_dutch_cores.py
 compares the two cores there), and the accelerated National Junior event run whole and
 cross-checked through engine processes (2-5 s each; its pairing on pairing scores stays in the
 fast tiers)."""
@@ -174,8 +147,8 @@ fast tiers)."""
 
 def pytest_addoption(parser):
     parser.addoption("--tiers", default=None, metavar="TIER,…",
-                     help="collect only the test modules of these tiers (tests/conftest.py "
-                          "TIERS): the others are not even imported (make test-fast)")
+                     help="collect only the test modules of these tiers (their folders under tests/): "
+                          "the others are not even imported (make test-fast)")
 
 
 def pytest_ignore_collect(collection_path, config):
@@ -186,7 +159,7 @@ def pytest_ignore_collect(collection_path, config):
     if tiers is None or collection_path.suffix != ".py" or \
             not collection_path.name.startswith("test_"):
         return None
-    tier = TIERS.get(collection_path.stem) or SLOW.get(collection_path.stem)
+    tier = tier_of(Path(collection_path))
     if tier is not None and tier not in tiers.split(","):
         return True
     return None
@@ -196,7 +169,7 @@ def pytest_collection_modifyitems(config, items):
     unknown = set()
     for item in items:
         module = item.path.stem
-        tier = TIERS.get(module) or SLOW.get(module)
+        tier = tier_of(Path(item.path))
         if tier is None:
             unknown.add(str(item.path.relative_to(ROOT)))
             continue
@@ -205,5 +178,5 @@ def pytest_collection_modifyitems(config, items):
             item.add_marker(pytest.mark.slow)
     if unknown:
         raise pytest.UsageError(
-            f"test modules without a tier: {', '.join(sorted(unknown))}; give each its tier in "
-            "tests/conftest.py TIERS (rulebook, publish, cli, flows or servers)")
+            f"test modules without a tier: {', '.join(sorted(unknown))}; put each in the folder "
+            "of its tier (tests/rulebook, publish, cli, flows or servers)")

@@ -179,7 +179,7 @@ class Publication:
         Decision (issue 26): what a key must hold is the caller's to say; a key that misses
         something its pages show would keep a stale page, so every group's caller digests the
         whole state its pages read (the round's frames, the event's configuration and the page
-        context), and tests/test_kept_groups.py holds a rerun to a clean build of every page."""
+        context), and tests/flows/test_kept_groups.py holds a rerun to a clean build of every page."""
         if self.take(name, key):
             return True
         with self.recording(name, key):

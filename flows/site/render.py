@@ -155,7 +155,7 @@ def table_html(t: Any) -> Markup:
     """The HTML of a :class:`flows.site.present.Table` or ``TextTable``: what the ``table`` macro
     of ``templates/macros.html`` shows, made in Python — a 3,000-player event's pages hold
     millions of cells, and a template loop costs several times this per cell (issue 26;
-    ``tests/test_table_html.py`` holds it to the Jinja form it replaced, byte for byte)."""
+    ``tests/publish/test_table_html.py`` holds it to the Jinja form it replaced, byte for byte)."""
     out: list[str] = []
     put = out.append
     caption = f"<caption>{_text(t.caption)}</caption>" if t.caption else ""
@@ -247,7 +247,7 @@ def html_to_pdf(html: str) -> bytes:
     """One PDF from one self-contained HTML page. A page carrying the shared stylesheet
     (:func:`render_page` inlines it) is rendered with the stylesheet parsed once per renderer
     and one font configuration (the same bytes, measured: 71 -> 31 ms for a one-page
-    certificate; tests/test_pdf.py compares them). Relative links resolve against the page's
+    certificate; tests/publish/test_pdf.py compares them). Relative links resolve against the page's
     own ``<base>`` (:func:`with_base`), never against a folder of this machine."""
     from weasyprint import HTML  # imported here: it is slow to import and only PDFs need it
 

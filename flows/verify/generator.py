@@ -29,7 +29,7 @@ the round's file holds (what another engine would read), then the results are dr
   after the last round paired; :attr:`Generated.stopped_at` says which round failed.
 
 Everything comes from one ``random.Random(seed)`` drawn in a fixed order, so the same
-parameters give the same text byte for byte (tests/test_generator.py).
+parameters give the same text byte for byte (tests/cli/test_generator.py).
 """
 
 from __future__ import annotations

@@ -1,0 +1,1 @@
+"""The rulebook tier: the transforms (and the readers and generators that feed them); no Prefect."""

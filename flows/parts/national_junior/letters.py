@@ -21,6 +21,7 @@ from transforms.core.errors import Severity
 from transforms.core.money import amount_text
 from transforms.national_junior.entries import JuniorEntryRules
 from transforms.swiss.config import SwissConfig
+from transforms.swiss.event import SwissRun
 
 
 def latest(views: Iterable[CategoryView]) -> tuple[int, bool]:
@@ -29,7 +30,8 @@ def latest(views: Iterable[CategoryView]) -> tuple[int, bool]:
     return max((v.r for v in views), default=0), bool(views) and all(v.final for v in views)
 
 
-def association_letters(run, views: list[CategoryView]) -> tuple[list[Letter], list[tuple[str, str]]]:
+def association_letters(run: SwissRun, views: Sequence[CategoryView]
+                        ) -> tuple[list[Letter], list[tuple[str, str]]]:
     """One letter to every association of associations.csv with an email."""
     assoc = run.typed.get("associations.csv")
     if assoc is None or not {"state", "name", "email"} <= set(assoc.columns):
@@ -127,7 +129,7 @@ def entry_blocks(run, state: str) -> list[Block]:
     return out
 
 
-def early_draw_block(run, views: Sequence[CategoryView], r: int) -> list[Block]:
+def early_draw_block(run: SwissRun, views: Sequence[CategoryView], r: int) -> list[Block]:
     """The early-draw flags (NJ 2024 Draw Agreement: results.csv warnings on ``moves``) of the
     latest round, and how many earlier rounds had."""
     flags = [f for f in run.findings if f.file == "results.csv" and f.column == "moves"
@@ -144,7 +146,7 @@ def early_draw_block(run, views: Sequence[CategoryView], r: int) -> list[Block]:
     return [Block("Early draws", tuple(lines))]
 
 
-def same_state_block(run, views: Sequence[CategoryView], r: int) -> list[Block]:
+def same_state_block(run: SwissRun, views: Sequence[CategoryView], r: int) -> list[Block]:
     """NJ 2024 System of Play — what the last-round same-state rule changed in the latest
     round and the next (the pairing rules' log of each category), for the office."""
     logs = [f"{v.c.cat.name}, round {k}: {line}" for v in views

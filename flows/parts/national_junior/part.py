@@ -7,9 +7,10 @@ from flows.kinds.swiss.parts import SwissPart
 from flows.parts.national_junior import letters, pages
 from flows.site.pages import Publication
 from transforms.national_junior.part import NAME
+from transforms.swiss.event import CategoryRun, SwissRun
 
 
-def category_links(pub: Publication, run, c) -> list[dict[str, str]]:
+def category_links(pub: Publication, run: SwissRun, c: CategoryRun) -> list[dict[str, str]]:
     """A category's links on the event home: its statistics by state association (once a
     round is complete) and its entry list by state."""
     links = []

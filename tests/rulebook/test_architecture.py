@@ -129,10 +129,19 @@ def test_every_public_rule_function_names_its_regulation_first():
     assert not missing, "docstrings that do not start with their regulation:\n" + "\n".join(missing)
 
 
-def imports_of(path: Path, known: set[str]) -> set[str]:
-    """The project modules ``path`` imports (at the top or inside a function)."""
+def imports_of(path: Path, known: set[str], *, typing_only: bool = True) -> set[str]:
+    """The project modules ``path`` imports (at the top or inside a function); without
+    ``typing_only``, not those imported for the type checker alone (``if TYPE_CHECKING:``),
+    which are never imported when the program runs."""
     out = set()
+    skip: set[int] = set()
+    if not typing_only:
+        for node in ast.walk(tree(path)):
+            if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+                skip |= {id(n) for n in ast.walk(node)}
     for node in ast.walk(tree(path)):
+        if id(node) in skip:
+            continue
         if isinstance(node, ast.Import):
             targets = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
@@ -143,12 +152,15 @@ def imports_of(path: Path, known: set[str]) -> set[str]:
     return out
 
 
-def import_graph() -> dict[str, set[str]]:
+def import_graph(*, typing_only: bool = True) -> dict[str, set[str]]:
+    """Module -> the project modules it imports (``typing_only``: also those imported for the
+    type checker alone: a layer is a layer for the types too)."""
     paths = {module_name(p): p for p in sources("flows", "transforms")}
     known = set(paths)
     # a package's __init__ holds only its docstring, so importing ``a.b.c`` does not make
     # ``a.b`` a dependency; ``from a.b import c`` names the module ``a.b.c``
-    return {m: {d for d in imports_of(p, known) if d != m and not m.startswith(d + ".")}
+    return {m: {d for d in imports_of(p, known, typing_only=typing_only)
+                if d != m and not m.startswith(d + ".")}
             for m, p in paths.items()}
 
 
@@ -306,7 +318,10 @@ def test_no_module_outside_a_kinds_home_names_that_kind():
 
 
 def test_the_import_graph_has_no_cycle():
-    graph = import_graph()
+    """No module imports itself through others when the program runs (an import for the type
+    checker alone, ``if TYPE_CHECKING:``, may close a loop: a protocol naming a type of the
+    module that implements it)."""
+    graph = import_graph(typing_only=False)
     assert "transforms.fide.dutch.brackets" in graph["transforms.fide.dutch.rules_2025"]
     assert cycles(graph) == []
 

@@ -36,7 +36,7 @@ reached before, FIDE's published K, other games of the rating period, earlier re
 unrated player) are optional columns of ``players``; where one is missing, the rule's reading
 of it is written into the player's ``assumptions`` so that a page can show it.
 
-Deviations and decisions (each pinned by a test in tests/test_ratings.py):
+Deviations and decisions (each pinned by a test in tests/rulebook/test_ratings.py):
 
 - Decision: the event's change is K x Sigma(score - PD) computed exactly and rounded once
   (8.3.2 d, 8.3.4); the per-game changes K x (score - PD) are shown unrounded. 8.3.4 rounds
@@ -76,7 +76,7 @@ and 8.1.2 read from the page's table markup, in a public project's verification 
 (docs/research/VERIFICATION_2026-10-09.md, "Verification sweep", item 1: fetched 2026-10-09,
 the page then carrying the 1 October 2025 amendment of 8.3.1); the two tables are also those
 transforms/fide/tiebreaks.py used for TPR and PTP, checked there against FIDE's tie-break
-exercises (tests/test_tiebreaks_reference.py). The 8.3.1 wording before that
+exercises (tests/rulebook/test_tiebreaks_reference.py). The 8.3.1 wording before that
 amendment ("as though it were a difference of 400 points", no 2650 exemption, no limit per
 event) is as FIDE's press release of September 2025 and the FIDE QC note of 1 March 2024
 describe it, and as the Rapid and Blitz chapter of the same edition (7.3.1) still words it.

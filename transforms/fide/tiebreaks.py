@@ -55,7 +55,7 @@ Deviations and decisions (each pinned by a test):
   figure Swiss-Manager prints and FIDE TEC's TieBreakServer prints in its tables (``-0``; its
   JSON has ``null``). A player whose games a cut removes entirely (ARO-C1 after one game) has
   no value (null, ranked last), as FIDE's exercise 18 publishes for ARO-C1 of Nick (12).
-  Pinned by tests/test_tiebreaks_no_game.py on a TRF checked with TieBreakServer.
+  Pinned by tests/cli/test_tiebreaks_no_game.py on a TRF checked with TieBreakServer.
 - PTP: a 0% score gives the lowest-rated opponent - 800 (§10.3); a 100% score needs no
   exception: the lowest rating reaching it by the B.02 table is the highest opponent + 736,
   as FIDE TEC's TieBreakServer computes it.
@@ -74,7 +74,7 @@ Sources of the text: C.07 2026 art. 8, 9, 14-16 as transcribed in the echecsjs S
 the 2024 art. 16 (no caps) as applied by FIDE TEC's TieBreakServer and reproduced by IA Held's
 exercise answers; art. 6.3 and 10 as quoted in lichess' scalachess Tiebreak.scala and a 2026
 regulations digest; C.02 13.15 (2009) as implemented by marceljuenemann/tiebreak. Every value
-FIDE's exercise publishes is reproduced (tests/test_tiebreaks_reference.py).
+FIDE's exercise publishes is reproduced (tests/rulebook/test_tiebreaks_reference.py).
 """
 
 from __future__ import annotations

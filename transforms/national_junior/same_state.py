@@ -9,7 +9,7 @@ This is a declared departure from FIDE C.04.3, applied on top of the Dutch engin
 same-state pairs the rule covers become forbidden pairs (C1) for the last round, and are
 allowed again, player by player, where the rule's exception applies.
 
-Decisions (each pinned by a test in tests/test_same_state.py):
+Decisions (each pinned by a test in tests/rulebook/test_same_state.py):
 - The rule applies only when the round being paired is the last one (TRF ``XXR``).
 - "Top 50%": players to be paired whose score after the penultimate round is at least the
   score of the player at position ceil(N/2) in the score order (N = players to be paired);

@@ -38,7 +38,7 @@ Decisions:
 - The draw of lot (:func:`draw_start_numbers`) shuffles the sorted ids, so that the numbers
   depend on the players and the seed only, not on the order of the entry list.
 
-What the tables give (measured for N = 2..30, ``tests/test_berger.py``): every two players
+What the tables give (measured for N = 2..30, ``tests/rulebook/test_berger.py``): every two players
 meet once a cycle, everyone plays once a round (odd N: but the one paired with the bye).
 One cycle, even N: everyone ends one colour up (half the players one White more, half one
 Black more), nobody has the same colour more than twice running, and nobody is ever more

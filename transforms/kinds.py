@@ -7,6 +7,7 @@ the one place that knows them all; :mod:`transforms.core` knows none.
 | ``swiss`` (any FIDE Swiss) | ``[event] kind = "swiss"`` | ``[swiss]``, ``[fide_report]``, ``[ratings]`` | :mod:`transforms.swiss.schemas` |
 | ``round_robin`` (Berger tables, single or double) | ``kind = "round_robin"`` | ``[round_robin]``, ``[fide_report]``, ``[ratings]`` | the Swiss kind's |
 | ``correspondence`` (stages of round-robin sections) | ``kind = "correspondence"`` | ``[golden_knights]`` | :mod:`transforms.golden_knights.schemas` |
+| ``team_round_robin`` (a team league in divisions) | ``kind = "team_round_robin"`` | ``[team]``, ``[team_round_robin]`` | :mod:`transforms.team.schemas` |
 | the National Junior's rules (part of a Swiss) | ``[entries] rules = "national-junior-2024"`` | ``[entries]``, ``[national_junior]`` | :mod:`transforms.national_junior.schemas` |
 
 Every event also has ``[event]``, ``[publish]`` and optionally ``[schedule]`` and ``[limits]``
@@ -47,6 +48,8 @@ from transforms.national_junior.part import NationalJuniorPlay
 from transforms.round_robin.config import RoundRobinConfig
 from transforms.swiss import schemas as swiss_schemas
 from transforms.swiss.config import SwissConfig, check_fide_report
+from transforms.team import schemas as team_schemas
+from transforms.team.config import TeamRoundRobinConfig, TeamRules
 
 
 class EventKind(StrEnum):
@@ -63,6 +66,10 @@ class EventKind(StrEnum):
     CORRESPONDENCE = "correspondence"
     """A correspondence event of stages of round-robin sections (the Golden Knights): table
     ``[golden_knights]``."""
+    TEAM_ROUND_ROBIN = "team_round_robin"
+    """A team league in divisions, each a round robin of teams by the FIDE Berger tables
+    (C.05 Annex 1), ranked by match or game points and FIDE's team tie-breaks (C.07): tables
+    ``[team]`` and ``[team_round_robin]``; files teams.csv, rosters.csv, results.csv."""
 
 
 @dataclass(frozen=True)
@@ -138,6 +145,11 @@ KINDS: dict[EventKind, KindSpec] = {
     EventKind.CORRESPONDENCE: KindSpec(EventKind.CORRESPONDENCE,
                                        {"golden_knights": Table(GKRules, required=True)},
                                        gk_schemas.SCHEMAS, gk_schemas.REQUIRED),
+    EventKind.TEAM_ROUND_ROBIN: KindSpec(EventKind.TEAM_ROUND_ROBIN,
+                                         {"team": Table(TeamRules, required=True),
+                                          "team_round_robin": Table(TeamRoundRobinConfig,
+                                                                    required=True)},
+                                         team_schemas.SCHEMAS, team_schemas.REQUIRED),
 }
 """Every kind, by its ``[event] kind``."""
 

@@ -11,17 +11,20 @@ import polars as pl
 from flows import io
 from flows.devtools.demo.club import demo_club_championship_files, demo_club_open_files
 from flows.devtools.demo.golden_knights import demo_files
+from flows.devtools.demo.league import demo_league_files
 from flows.devtools.demo.national_junior import demo_national_junior_files
 from flows.devtools.simulate import simulate
 from transforms.golden_knights.rules import GKRules
 from transforms.kinds import parse_event_config
+from transforms.team.config import TeamRoundRobinConfig, TeamRules
 
 DEMO_NO_SHOWS = frozenset({("open", 4)})
 """The demo's one scripted event: a no-show in round 4 of the Open (a forfeit win for White on
 the first board still to be played), so that the demo shows a forfeit in the standings, the
 crosstable, the TRF and the tie-breaks."""
 
-CLUB_ROUNDS_PLAYED = {"club-open-2025": 4, "club-championship-2025": 6}
+CLUB_ROUNDS_PLAYED = {"club-open-2025": 4, "club-championship-2025": 6,
+                     "district-league-2025": 4}
 """The rounds the club events have played as of their event.toml's ``as_of`` (the run pairs
 the next one)."""
 
@@ -58,6 +61,14 @@ def write_demo_inputs(folder: Path) -> list[Path]:
         (folder / event / "results.csv").unlink(missing_ok=True)
         simulate(folder / event, through=CLUB_ROUNDS_PLAYED[event])
         written.append(folder / event / "results.csv")
+    # A team league in two divisions (flows/devtools/demo/league.py), four rounds played.
+    league = folder / "district-league-2025"
+    cfg = parse_event_config((league / "event.toml").read_text(encoding="utf-8"),
+                             file=str(league / "event.toml"))
+    files = demo_league_files(cfg.require(TeamRules), cfg.require(TeamRoundRobinConfig),
+                              through=CLUB_ROUNDS_PLAYED["district-league-2025"])
+    for name, frame in files.items():
+        written.append(io.atomic_write(league / name, frame.write_csv()))
     return written
 
 

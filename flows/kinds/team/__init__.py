@@ -1,0 +1,1 @@
+"""The team kinds (a league in divisions, a team Swiss): their build, pages and letters."""

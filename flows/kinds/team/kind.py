@@ -1,0 +1,14 @@
+"""The team kinds' registration with the pipeline: a league of team round robins in divisions,
+and (once its pairing engine is in) a team Swiss by FIDE C.04.6."""
+
+from __future__ import annotations
+
+from flows.kinds.base import flow_kind
+from flows.kinds.team.flow import assemble
+from transforms.kinds import EventKind
+
+TEAM_ROUND_ROBIN = flow_kind(
+    EventKind.TEAM_ROUND_ROBIN, flow_name="team-round-robin-event", assemble=assemble,
+    summary="a team league in divisions, each a team round robin (the FIDE Berger tables on "
+            "teams), ranked by match or game points and FIDE's team tie-breaks")
+"""A team league (:class:`transforms.kinds.EventKind.TEAM_ROUND_ROBIN`)."""

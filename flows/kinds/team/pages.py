@@ -1,0 +1,326 @@
+"""A team competition's pages (presentation only: every figure is the rulebook's,
+:mod:`transforms.team.event`): per round the matches with every board, the standings after it
+(promotion and relegation places marked), a league's fixture list with its dates, the
+crosstable (a grid of match scores), and a page per team — its roster and, round by round, its
+opponent, colours, line-up and board results."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from flows.site.names import file_part
+from flows.site.pages import LinkGroup, Publication
+from flows.site.present import Section, fmt, table_from_frame
+from transforms.team.config import TeamRoundRobinConfig, TeamRules
+from transforms.team.event import Group, TeamRun
+
+TEAMS = "teams/"
+"""Every team's page is ``teams/<group>/<number>.html``."""
+
+
+def round_rel(kind: str, r: int) -> str:
+    """``rounds/round-05.html``, ``standings/round-05.html``."""
+    return f"{kind}/round-{r:02d}.html"
+
+
+def team_rel(group: str, sno: int) -> str:
+    """The team's page, inside the event folder."""
+    return f"{TEAMS}{file_part(group)}/{int(sno)}.html"
+
+
+def up(page: str) -> str:
+    """The way from ``page`` back to the event folder."""
+    return "../" * page.count("/")
+
+
+def score(points: float | None) -> str:
+    """Game points as printed: ``2½``, ``3``, ``½``; empty when not known."""
+    if points is None:
+        return ""
+    whole, half = int(points), points - int(points) >= 0.5
+    return (f"{whole if whole or not half else ''}{'½' if half else ''}") or "0"
+
+
+def result_text(result: str | None) -> str:
+    """A board's result as printed: ``½-½`` for a draw; the rest as entered."""
+    return {"1/2-1/2": "½-½"}.get(result or "", result or "")
+
+
+FORFEIT_NOTE = {"forfeit_white": "{a} fielded {fa} of {n} boards: the match is lost by forfeit",
+                "forfeit_black": "{b} fielded {fb} of {n} boards: the match is lost by forfeit",
+                "forfeit_both": "both teams fielded fewer than half the boards: both lose by "
+                                "forfeit"}
+"""Why a match was decided by forfeit (``[team] forfeit_below_half``), as printed."""
+
+
+def forfeit_note(m: dict[str, object], names: dict[int, str], boards: int) -> str:
+    """The sentence under a match lost by forfeit; "" for any other."""
+    text = FORFEIT_NOTE.get(str(m["status"]))
+    if text is None:
+        return ""
+    return text.format(a=names.get(int(str(m["white"])), ""), b=names.get(int(str(m["black"])), ""),
+                       fa=m["white_fielded"], fb=m["black_fielded"], n=boards) + "."
+
+
+def names_of(group: Group) -> dict[int, str]:
+    return dict(zip(group.teams["sno"].to_list(), group.teams["name"].to_list(), strict=True))
+
+
+def players_of(group: Group) -> dict[str, str]:
+    return {r["player_id"]: (f"{r['name']} ({r['rating']})" if r["rating"] else r["name"])
+            for r in group.players.iter_rows(named=True)}
+
+
+def match_frame(group: Group, r: int, page: str) -> pl.DataFrame:
+    """The matches of round ``r`` (recorded, else the fixtures): number, teams, score, links."""
+    names = names_of(group)
+    played = {(m["white"], m["black"]): m for m in group.matches.filter(pl.col("round") == r).iter_rows(named=True)}
+    fixtures = group.fixtures.filter(pl.col("round") == r)
+    pairs = ([(f["white"], f["black"]) for f in fixtures.iter_rows(named=True)] if fixtures.height
+             else list(played))
+    rows = []
+    for i, (w, b) in enumerate(pairs, start=1):
+        m = played.get((w, b))
+        rows.append({"match": i, "home": names.get(w, ""), "away": names.get(b, "") if b else "(no match)",
+                     "score": (f"{score(m['white_gp'])} – {score(m['black_gp'])}" if m and m["status"] != "unfinished"
+                               else ""),
+                     "note": {"forfeit_white": "home team forfeits", "forfeit_black": "away team forfeits",
+                              "forfeit_both": "both forfeit", "bye": "bye"}.get(m["status"], "") if m else "",
+                     "_h": up(page) + team_rel(group.id, w), "_a": up(page) + team_rel(group.id, b) if b else None})
+    return pl.DataFrame(rows, schema={"match": pl.Int64, "home": pl.String, "away": pl.String,
+                                      "score": pl.String, "note": pl.String, "_h": pl.String, "_a": pl.String})
+
+
+def board_sections(group: Group, r: int, boards: int) -> list[Section]:
+    """Every match of round ``r`` board by board (team A's player on the left, the colours as
+    played), in the order of the round's matches (a league: its fixtures)."""
+    names, who = names_of(group), players_of(group)
+    out = []
+    order = {(f["white"], f["black"]): i for i, f in
+             enumerate(group.fixtures.filter(pl.col("round") == r).iter_rows(named=True))}
+    matches = sorted(group.matches.filter((pl.col("round") == r) & (pl.col("black") != 0))
+                     .iter_rows(named=True), key=lambda m: order.get((m["white"], m["black"]), len(order)))
+    for m in matches:
+        b = group.boards.filter((pl.col("round") == r) & (pl.col("white") == m["white"])
+                                & (pl.col("black") == m["black"])).sort("board")
+        rows = []
+        for x in b.iter_rows(named=True):
+            a_white = x["board"] % 2 == 1
+            a_id, b_id = (x["white_id"], x["black_id"]) if a_white else (x["black_id"], x["white_id"])
+            rows.append({"board": x["board"], "colour": "W" if a_white else "B",
+                         "a": who.get(a_id or "", "(not fielded)"),
+                         "result": result_text(x["result"]),
+                         "b": who.get(b_id or "", "(not fielded)")})
+        frame = pl.DataFrame(rows, schema={"board": pl.Int64, "colour": pl.String, "a": pl.String,
+                                           "result": pl.String, "b": pl.String})
+        head = (f"{names[m['white']]} {score(m['white_gp'])} – {score(m['black_gp'])} "
+                f"{names[m['black']]}" if m["status"] != "unfinished"
+                else f"{names[m['white']]} – {names[m['black']]} (in play)")
+        note = forfeit_note(m, names, boards)
+        out.append(Section(head, notes=[note] if note else [], tables=[table_from_frame(
+                               frame, [("board", "Bd"), ("colour", ""), ("a", names[m["white"]]),
+                                       ("result", "Result"), ("b", names[m["black"]])],
+                               numeric=["board"])]))
+    return out
+
+
+def standings_table(group: Group, r: int, run: TeamRun, page: str) -> Section:
+    """The standings of ``group`` after round ``r``: rank, team, match and game points, the
+    tie-breaks; the promotion and relegation places marked."""
+    rules = run.cfg.require(TeamRules)
+    ranking = group.rankings[r]
+    n = ranking.height
+    codes = [c for c in ranking.columns if c not in ("rank", "rank_label", "sno", "name", "mp", "gp",
+                                                    "tied_after_all", "points")]
+    frame = ranking.with_columns(
+        pl.when(pl.int_range(1, pl.len() + 1) <= group.promoted).then(pl.lit("promoted"))
+        .when(pl.int_range(1, pl.len() + 1) > n - group.relegated).then(pl.lit("relegated"))
+        .otherwise(pl.lit("")).alias("_css"),
+        pl.format(f"{up(page)}{TEAMS}{file_part(group.id)}/{{}}.html", pl.col("sno")).alias("_href"))
+    frame = frame.with_columns(pl.col("_css").replace({"promoted": "▲", "relegated": "▼"})
+                               .alias("_mark"))
+    # A tie-break that is a total (GPTS, MPTS) is that column already: shown once.
+    totals = [(c, label) for c, label in (("mp", "MP"), ("gp", "GP"))
+              if f"{label}TS" not in codes]
+    cols = [("rank_label", "Rk"), ("name", "Team"), *totals, *[(c, c) for c in codes]]
+    if group.promoted or group.relegated:
+        cols.append(("_mark", ""))
+    notes = []
+    for n, where, way in ((group.promoted, "first", "up (▲)"), (group.relegated, "last", "down (▼)")):
+        if n:
+            notes.append(f"The {where} team goes {way}." if n == 1 else
+                         f"The {where} {n} teams go {way}.")
+    notes.append(f"Match points: {rules.match_points[0]} for a match won, {rules.match_points[1]} "
+                 f"drawn, {rules.match_points[2]} lost; ranked by "
+                 f"{'match' if rules.primary.code == 'MP' else 'game'} points first.")
+    return Section(f"{group.name} — after round {r}", anchor=file_part(group.id), notes=notes,
+                   tables=[table_from_frame(frame, cols, numeric=["mp", "gp", *codes],
+                                            row_css="_css", links={"name": "_href"})])
+
+
+def fixtures_section(group: Group, run: TeamRun) -> Section:
+    """A league division's whole season: each round's date and matches, with the scores of
+    those played."""
+    league = run.cfg.table(TeamRoundRobinConfig)
+    dates = league.round_dates if league else ()
+    names = names_of(group)
+    played = {(m["round"], m["white"], m["black"]): m for m in group.matches.iter_rows(named=True)}
+    rows = []
+    for f in group.fixtures.iter_rows(named=True):
+        m = played.get((f["round"], f["white"], f["black"]))
+        rows.append({"round": f["round"],
+                     "date": f"{dates[f['round'] - 1]:%a %d %b %Y}" if len(dates) >= f["round"] else "",
+                     "home": names.get(f["white"], ""),
+                     "away": names.get(f["black"], "") if f["black"] else "(no match)",
+                     "score": (f"{score(m['white_gp'])} – {score(m['black_gp'])}"
+                               if m and m["status"] != "unfinished" else "")})
+    frame = pl.DataFrame(rows, schema={"round": pl.Int64, "date": pl.String, "home": pl.String,
+                                       "away": pl.String, "score": pl.String})
+    return Section(group.name, anchor=file_part(group.id), tables=[table_from_frame(
+        frame, [("round", "Rd"), ("date", "Date"), ("home", "Home (White on board 1)"),
+                ("score", "Score"), ("away", "Away")], numeric=["round"])])
+
+
+def crosstable_section(group: Group) -> Section:
+    """The grid of a group: each team against each other, the game points it scored (a double
+    round robin: both matches)."""
+    names = names_of(group)
+    snos = group.teams["sno"].to_list()
+    cells: dict[tuple[int, int], list[str]] = {}
+    for m in group.matches.filter(pl.col("status") != "unfinished").iter_rows(named=True):
+        if not m["black"]:
+            continue
+        cells.setdefault((m["white"], m["black"]), []).append(score(m["white_gp"]))
+        cells.setdefault((m["black"], m["white"]), []).append(score(m["black_gp"]))
+    rank = (dict(zip(group.rankings[group.done]["sno"].to_list(),
+                     group.rankings[group.done]["rank_label"].to_list(), strict=True))
+            if group.done else {})
+    total_mp = {}
+    total_gp = {}
+    if group.done:
+        for x in group.rankings[group.done].iter_rows(named=True):
+            total_mp[x["sno"]], total_gp[x["sno"]] = x["mp"], x["gp"]
+    rows = []
+    for s in snos:
+        row: dict[str, str] = {"no": str(s), "team": names[s]}
+        for o in snos:
+            row[str(o)] = "×" if o == s else " ".join(cells.get((s, o), []))
+        row |= {"mp": fmt(total_mp.get(s, 0.0)), "gp": score(total_gp.get(s, 0.0)), "rank": rank.get(s, "")}
+        rows.append(row)
+    frame = pl.DataFrame(rows, schema={"no": pl.String, "team": pl.String, **{str(o): pl.String for o in snos},
+                                       "mp": pl.String, "gp": pl.String, "rank": pl.String})
+    return Section(group.name, anchor=file_part(group.id), wide=True, tables=[table_from_frame(
+        frame, [("no", "No"), ("team", "Team"), *[(str(o), str(o)) for o in snos], ("mp", "MP"),
+                ("gp", "GP"), ("rank", "Rk")], numeric=["mp", "gp"])])
+
+
+def team_page(pub: Publication, run: TeamRun, group: Group, sno: int) -> None:
+    """A team's page: its club and captain, its roster in board order, and round by round its
+    opponent, the colour of its first board, the score and each board's player and result."""
+    page = team_rel(group.id, sno)
+    team = group.teams.filter(pl.col("sno") == sno).row(0, named=True)
+    names, who = names_of(group), players_of(group)
+    roster = group.players.filter(pl.col("sno") == sno).select(
+        "roster_board", "name", pl.col("rating").cast(pl.String).fill_null(""),
+        pl.col("title").fill_null("") if "title" in group.players.columns else pl.lit("").alias("title"),
+        pl.col("federation").fill_null("") if "federation" in group.players.columns else pl.lit("").alias("federation"))
+    sections = [Section("Roster", tables=[table_from_frame(
+        roster, [("roster_board", "Bd"), ("title", ""), ("name", "Name"), ("rating", "Rtg"),
+                 ("federation", "Fed")], numeric=["roster_board"])])]
+    for m in group.matches.filter((pl.col("white") == sno) | (pl.col("black") == sno)).sort("round").iter_rows(named=True):
+        first = m["white"] == sno
+        opp = m["black"] if first else m["white"]
+        if not opp:
+            sections.append(Section(f"Round {m['round']}: bye", intro=["No match this round (a bye)."]))
+            continue
+        own_gp, opp_gp = (m["white_gp"], m["black_gp"]) if first else (m["black_gp"], m["white_gp"])
+        b = group.boards.filter((pl.col("round") == m["round"]) & (pl.col("white") == m["white"])
+                                & (pl.col("black") == m["black"])).sort("board")
+        rows = []
+        for x in b.iter_rows(named=True):
+            a_white = x["board"] % 2 == 1
+            own_white = a_white == first
+            own_id = x["white_id"] if own_white else x["black_id"]
+            opp_id = x["black_id"] if own_white else x["white_id"]
+            pts = x["white_points"] if own_white else x["black_points"]
+            rows.append({"board": x["board"], "colour": "W" if own_white else "B",
+                         "player": who.get(own_id or "", "(not fielded)"),
+                         "points": score(pts) if pts is not None else "",
+                         "opponent": who.get(opp_id or "", "(not fielded)")})
+        frame = pl.DataFrame(rows, schema={"board": pl.Int64, "colour": pl.String, "player": pl.String,
+                                           "points": pl.String, "opponent": pl.String})
+        head = (f"Round {m['round']}: {'home to' if first else 'away at'} {names[opp]}, "
+                f"{score(own_gp)} – {score(opp_gp)}") if m["status"] != "unfinished" else \
+            f"Round {m['round']}: {'home to' if first else 'away at'} {names[opp]}"
+        note = forfeit_note(m, names, run.rules.boards)
+        sections.append(Section(head, notes=[note] if note else [], tables=[table_from_frame(
+            frame, [("board", "Bd"), ("colour", ""), ("player", "Player"), ("points", "Pts"),
+                    ("opponent", "Opponent")], numeric=["board"])]))
+    facts = [x for x in (team.get("club") or "", f"Captain: {team['captain']}"
+                         if team.get("captain") else "") if x]
+    pub.page(page, title=team["name"], subtitle=" · ".join([group.name, *facts]), sections=sections,
+             pdf=False)
+
+
+def publish_site(pub: Publication, run: TeamRun) -> list[Section]:
+    """Every public page of the competition; returns the bulletin's sections (the latest
+    standings and round)."""
+    bulletin: list[Section] = []
+    league = run.cfg.table(TeamRoundRobinConfig)
+    last = max((g.done for g in run.groups), default=0)
+    for r in range(1, max((g.rounds for g in run.groups), default=0) + 1):
+        groups = [g for g in run.groups if g.matches.filter(pl.col("round") == r).height
+                  or g.fixtures.filter(pl.col("round") == r).height]
+        if r > last + 1 or not groups:
+            continue
+        rel = round_rel("rounds", r)
+        secs: list[Section] = []
+        for g in groups:
+            secs.append(Section(g.name, anchor=file_part(g.id), tables=[table_from_frame(
+                match_frame(g, r, rel), [("match", "No"), ("home", "Team A (White on board 1)"),
+                                        ("score", "Score"), ("away", "Team B"), ("note", "")],
+                numeric=["match"], links={"home": "_h", "away": "_a"})]))
+            secs += board_sections(g, r, run.rules.boards)
+        pub.page(rel, title=f"Round {r}", subtitle="Every match, board by board.", sections=secs)
+        done = [g for g in run.groups if g.done >= r]
+        if done:
+            srel = round_rel("standings", r)
+            tables = [standings_table(g, r, run, srel) for g in done]
+            pub.page(srel, title=f"Standings after round {r}", subtitle="", sections=tables)
+            if r == last:
+                bulletin += tables
+    if league is not None:
+        pub.page("fixtures.html", title="Fixtures", subtitle="Every round of the season, home team "
+                 "first.", sections=[fixtures_section(g, run) for g in run.groups])
+    if any(g.done for g in run.groups):
+        pub.page("crosstable.html", title="Crosstable", subtitle="Game points each team scored "
+                 "against each other.", sections=[crosstable_section(g) for g in run.groups if g.done])
+    for g in run.groups:
+        for sno in g.teams["sno"].to_list():
+            team_page(pub, run, g, sno)
+    return bulletin
+
+
+def home_groups(run: TeamRun) -> list[LinkGroup]:
+    """The event home's groups: each division's (or the field's) current pages and teams."""
+    out = []
+    league = run.cfg.table(TeamRoundRobinConfig) is not None
+    for g in run.groups:
+        anchor = file_part(g.id)
+        links = []
+        if g.done:
+            links += [{"href": f"{round_rel('standings', g.done)}#{anchor}",
+                       "label": f"Standings after round {g.done}"},
+                      {"href": f"{round_rel('rounds', g.done)}#{anchor}", "label": f"Round {g.done}: the matches"}]
+        if g.next_round is not None:
+            links.append({"href": f"{round_rel('rounds', g.next_round)}#{anchor}",
+                          "label": f"Round {g.next_round}: who plays whom"})
+        if league:
+            links.append({"href": f"fixtures.html#{anchor}", "label": "Fixtures"})
+        if g.done:
+            links.append({"href": f"crosstable.html#{anchor}", "label": "Crosstable"})
+        links += [{"href": team_rel(g.id, s), "label": n}
+                  for s, n in zip(g.teams["sno"].to_list(), g.teams["name"].to_list(), strict=True)]
+        out.append(LinkGroup(g.name, links, anchor=anchor,
+                             intro=f"{g.teams.height} teams · {g.done} of {g.rounds} rounds complete"))
+    return out

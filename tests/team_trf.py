@@ -1,0 +1,162 @@
+"""A small reader of TRF-2026 team files into the team rulebook's two frames (the team card and
+the board card of :mod:`transforms.fide.team_tiebreaks`), for the reference tests against FIDE
+TEC's calculator (Gacrux). Kept in the tests until the project's TRF reader
+(``transforms/fide/trf.py``, which keeps team records verbatim) reads teams.
+
+Records read: ``001`` (the players' games), ``310`` (teams: pairing number, players in board
+order; ``013`` when there is no ``310``), ``142`` rounds, ``162``/``362`` game and match
+scoring, ``192`` tournament type, ``212`` ranking order, ``320`` pairing-allocated byes, ``330``
+forfeited matches, ``352`` the colour sequence, ``042`` the start date.
+
+A team's round, as Gacrux reads it: its players who met an opponent, in roster order, are its
+boards 1, 2, ...; the opposing team is the team of their opponents. The match was played when a
+board was played over the board (or both teams scored: boards forfeited each way); otherwise
+it was forfeited, won by the team with more game points (a double forfeit when neither scored).
+A ``320`` round is a pairing-allocated bye (its match and game points), anything else without
+an opponent an absence.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import polars as pl
+
+GAME = {"1": 1.0, "W": 1.0, "+": 1.0, "F": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
+OVER_THE_BOARD = set("1=0WDL")
+
+
+@dataclass
+class TeamTrf:
+    """A TRF-2026 team file read into frames."""
+
+    card: pl.DataFrame
+    boards: pl.DataFrame
+    match_points: tuple[float, float, float]
+    primary: str
+    rounds: int
+    start: str
+    type_code: str
+    n_boards: int
+    ranking: list[str] = field(default_factory=list)
+    """The ``212`` record's codes."""
+
+    @property
+    def round_robin(self) -> bool:
+        return "ROUNDROBIN" in self.type_code
+
+
+def _scoring(line: str) -> dict[str, float]:
+    out = {}
+    for pos in range(5, len(line) - 1, 9):
+        sym, pts = line[pos].upper(), line[pos + 1:pos + 5].strip()
+        if sym.strip() and pts:
+            out[sym] = float(pts)
+    return out
+
+
+def read_team_trf(path: Path | str) -> TeamTrf:
+    """The team card and board card of a TRF-2026 team file."""
+    lines = Path(path).read_text(encoding="utf-8").splitlines()
+    games: dict[int, dict[int, tuple[int, str, str]]] = {}
+    rosters: dict[int, list[int]] = {}
+    legacy: list[list[int]] = []
+    match_score = {"W": 2.0, "D": 1.0, "L": 0.0}
+    pab: dict[int, int] = {}
+    pab_points = (1.0, 0.0)
+    forfeits: dict[tuple[int, int], str] = {}
+    rounds, start, type_code, seq, ranking = 0, "", "", "", []
+    for line in lines:
+        tag = line[:3]
+        if tag == "001":
+            pid = int(line[4:8])
+            games[pid] = {}
+            for r, i in enumerate(range(99, len(line) + 1, 10), start=1):
+                seg = line[i - 8:i]
+                if seg.strip():
+                    games[pid][r] = (int(seg[0:4] or 0), seg[5].lower(), seg[7].upper())
+        elif tag == "310":
+            rosters[int(line[4:7])] = [int(line[i - 4:i]) for i in range(77, len(line) + 1, 5)
+                                       if line[i - 4:i].strip()]
+        elif tag == "013":
+            legacy.append([int(line[i - 4:i]) for i in range(40, len(line) + 1, 5)
+                           if line[i - 4:i].strip()])
+        elif tag == "142":
+            rounds = int(line[4:].strip())
+        elif tag == "042":
+            start = line[4:].strip()
+        elif tag == "192":
+            type_code = line[4:].strip().upper()
+        elif tag == "352":
+            seq = line[4:].strip()
+        elif tag == "212":
+            ranking = [x for x in line[4:].replace(",", " ").split() if x]
+        elif tag == "362":
+            match_score.update(_scoring(line))
+        elif tag == "320":
+            pab_points = (float(line[4:8]), float(line[9:13]))
+            for r, i in enumerate(range(17, len(line) + 1, 4), start=1):
+                if line[i - 3:i].strip() and int(line[i - 3:i]):
+                    pab[r] = int(line[i - 3:i])
+        elif tag == "330":
+            kind = {"10": "WZ", "WL": "WZ", "WZ": "WZ", "+-": "WZ", "00": "ZZ", "LL": "ZZ",
+                    "ZZ": "ZZ", "--": "ZZ", "01": "ZW", "LW": "ZW", "ZW": "ZW", "-+": "ZW"}
+            rnd, white, black = int(line[7:10]), int(line[11:14]), int(line[15:18])
+            forfeits[(rnd, white)] = kind[line[4:6].upper()][0]
+            forfeits[(rnd, black)] = kind[line[4:6].upper()][1]
+    if not rosters:
+        rosters = {i: players for i, players in enumerate(legacy, start=1)}
+    team_of = {p: t for t, players in rosters.items() for p in players}
+    rounds = max([rounds] + [r for g in games.values() for r in g])
+    n_boards = len(seq) or max(len(p) for p in rosters.values())
+    win, draw, loss = match_score["W"], match_score["D"], match_score["L"]
+
+    # each team's boards in each round: (board, opponent team, colour, result)
+    boards: dict[tuple[int, int], list[tuple[int, int, str, str]]] = {}
+    for t, players in rosters.items():
+        for r in range(1, rounds + 1):
+            met = [games.get(p, {}).get(r) for p in players]
+            met_games = [g for g in met if g is not None and g[0] > 0]
+            boards[(t, r)] = [(b, team_of[g[0]], g[1], g[2])
+                              for b, g in enumerate(met_games[:n_boards], start=1)]
+    gp = {k: sum(GAME.get(x[3], 0.0) for x in v) for k, v in boards.items()}
+    rows, board_rows = [], []
+    for (t, r), bs in sorted(boards.items(), key=lambda kv: (kv[0][1], kv[0][0])):
+        row = {"round": r, "sno": t, "opponent": None, "colour": None, "mp": 0.0, "gp": 0.0,
+               "opp_gp": None, "kind": "absent", "boards": n_boards}
+        if bs:
+            opp = Counter(x[1] for x in bs).most_common(1)[0][0]
+            own, other = gp[(t, r)], gp[(opp, r)]
+            played = any(x[3] in OVER_THE_BOARD for x in bs) or (own > 0 and other > 0)
+            if played:
+                kind = "played"
+                mp = win if own > other else loss if own < other else draw if own > 0 else loss
+            elif own > other:
+                kind, mp = "forfeit_win", win
+            else:
+                kind, mp = "forfeit_loss", 0.0
+            row.update(opponent=opp, colour=bs[0][2], mp=mp, gp=own, opp_gp=other, kind=kind)
+            board_rows += [{"round": r, "sno": t, "board": b, "points": GAME.get(res, 0.0),
+                            "played": res in OVER_THE_BOARD} for b, _, _, res in bs]
+        elif (r, t) in forfeits:
+            won = forfeits[(r, t)] == "W"
+            row.update(kind="forfeit_win" if won else "forfeit_loss", mp=win if won else 0.0,
+                       gp=float(n_boards) if won else 0.0)
+        elif pab.get(r) == t:
+            row.update(kind="PAB", mp=pab_points[0], gp=pab_points[1])
+        rows.append(row)
+    card = pl.DataFrame(rows, schema={
+        "round": pl.Int64, "sno": pl.Int64, "opponent": pl.Int64, "colour": pl.String,
+        "mp": pl.Float64, "gp": pl.Float64, "opp_gp": pl.Float64, "kind": pl.String,
+        "boards": pl.Int64})
+    board_card = pl.DataFrame(board_rows, schema={
+        "round": pl.Int64, "sno": pl.Int64, "board": pl.Int64, "points": pl.Float64,
+        "played": pl.Boolean})
+    primary = ("MP" if "_MP_GP" in type_code else
+               "GP" if "_GP_MP" in type_code or type_code.endswith("_GP") else "MP")
+    if ranking and ranking[0].upper().split(":")[0] in ("MPTS", "GPTS"):
+        primary = ranking[0].upper()[:2]
+    return TeamTrf(card, board_card, (win, draw, loss), primary, rounds, start, type_code,
+                   n_boards, ranking)

@@ -1,0 +1,261 @@
+""":func:`prepare` reads a team competition's input files (DESIGN.md "Inputs") into its groups —
+a league's divisions, or the whole field of a team Swiss — with their teams, rosters and
+numbers, checks the rosters and every board result (:mod:`transforms.team.matches`), and makes
+each group's matches; the rule steps then rank the teams after every round (:func:`standings`),
+pair what is next (:func:`pair_next`: a league's fixtures from the Berger tables, a team
+Swiss's next round by FIDE C.04.6) and award the board prizes. No I/O: the flow hands the
+files in and publishes what comes out."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import polars as pl
+
+from transforms.core.config import EventConfig
+from transforms.core.errors import Finding, Severity
+from transforms.core.ingest import RawFile, limit_said, unusable, validate_files
+from transforms.fide.team_standings import rank_teams
+from transforms.round_robin.berger import BYE, berger_table, draw_start_numbers
+from transforms.team import matches as mt
+from transforms.team.config import TeamRoundRobinConfig, TeamRules, TeamSwissConfig
+from transforms.team.schemas import REQUIRED, SCHEMAS
+
+FIXTURES_SCHEMA = {"round": pl.Int64, "match": pl.Int64, "white": pl.Int64, "black": pl.Int64}
+"""One row per match of a round: its number in the round, the first-named team (White on
+board 1: the home team of a league) and the other (0: ``white`` has no match that round)."""
+
+
+@dataclass
+class Group:
+    """The teams that play one another: a league's division, or a team Swiss's whole field."""
+
+    id: str
+    name: str
+    teams: pl.DataFrame
+    """``sno, team_id, name, club, captain, captain_email, rating`` (the average rating of
+    the team's top players, :func:`team_rating`), by number."""
+    players: pl.DataFrame
+    """``player_id, team_id, sno`` (the team's number)``, roster_board, name, rating, fide_id,
+    title, federation, email``."""
+    rounds: int
+    fixtures: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=FIXTURES_SCHEMA))
+    """Every match of every round: a league's whole season; a team Swiss's rounds so far and
+    the next one once paired."""
+    boards: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=mt.BOARDS_SCHEMA))
+    """Every board result (:data:`transforms.team.matches.BOARDS_SCHEMA`)."""
+    matches: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=mt.MATCHES_SCHEMA))
+    """Every recorded match with its points (:data:`transforms.team.matches.MATCHES_SCHEMA`)."""
+    card: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=mt.CARD_SCHEMA))
+    """The team scorecard of the complete rounds (FIDE C.07's team tie-breaks read it)."""
+    board_card: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=mt.BOARD_CARD_SCHEMA))
+    done: int = 0
+    """The last round whose every match is finished (rounds are complete in order)."""
+    rankings: dict[int, pl.DataFrame] = field(default_factory=dict)
+    """Round -> the standings after it (rank, sno, name, mp, gp, one column per tie-break)."""
+    promoted: int = 0
+    relegated: int = 0
+    next_round: int | None = None
+    """The round the published pairing is of (a league: the first not complete)."""
+    board_prizes: pl.DataFrame | None = None
+    """Per board, the best performances (``[team] board_prize_min_games`` games on it)."""
+
+
+@dataclass
+class TeamRun:
+    """A team competition after the rulebook: its groups and every finding."""
+
+    cfg: EventConfig
+    as_of: dt.date
+    typed: dict[str, pl.DataFrame]
+    findings: list[Finding]
+    groups: list[Group]
+    blocked: str = ""
+    """Why standings and pairings are not published (errors in the files they depend on)."""
+
+    @property
+    def rules(self) -> TeamRules:
+        return self.cfg.require(TeamRules)
+
+
+def team_rating(players: pl.DataFrame, top: int) -> pl.DataFrame:
+    """FIDE C.04.6 (team pairing numbers) — each team's rating: the average rating of the
+    first ``top`` players of its roster by rating (unrated count 0), rounded to one decimal."""
+    return (players.sort("team_id", pl.col("rating").fill_null(0), descending=[False, True])
+            .group_by("team_id", maintain_order=True)
+            .agg(pl.col("rating").fill_null(0).head(top).mean().round(1).alias("rating")))
+
+
+def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> TeamRun:
+    """DESIGN.md Inputs — validate the files, number the teams of every group, check the
+    rosters and the board results, and make each group's matches (the rounds complete so
+    far); what is blocked says why."""
+    rules = cfg.require(TeamRules)
+    typed, findings = validate_files(raw, dict(cfg.files) or SCHEMAS, cfg.required_files or REQUIRED)
+    if unusable(findings, "teams.csv", "rosters.csv"):
+        why = limit_said(findings, "teams.csv", "rosters.csv") or (
+            "teams.csv or rosters.csv is missing or cannot be read (see the validation report): "
+            "nothing else is computed.")
+        return TeamRun(cfg, as_of, typed, findings, [], blocked=why)
+    teams = typed["teams.csv"]
+    league = cfg.table(TeamRoundRobinConfig)
+    swiss = cfg.table(TeamSwissConfig)
+    groups_cfg = ([(d.id, d.name, d.promoted, d.relegated) for d in league.divisions] if league
+                  else [("all", cfg.event.name, 0, 0)])
+    if league is not None:
+        known = {d.id for d in league.divisions}
+        only = league.divisions[0].id if len(league.divisions) == 1 else None
+        teams = teams.with_columns(pl.col("division").fill_null(only or "") if "division" in teams.columns
+                                   else pl.lit(only or "").alias("division"))
+        for r in teams.filter(~pl.col("division").is_in(sorted(known))).iter_rows(named=True):
+            findings.append(Finding("teams.csv", r["line"], "division", r["division"] or "",
+                                    Severity.ERROR, "not a division of [[team_round_robin.divisions]] "
+                                    f"(known: {', '.join(sorted(known))})"))
+        teams = teams.filter(pl.col("division").is_in(sorted(known)))
+    else:
+        teams = teams.with_columns(pl.lit("all").alias("division"))
+    team_ids = teams["team_id"].to_list()
+    rosters, found = mt.roster_rules(typed["rosters.csv"], dict.fromkeys(team_ids, 0), rules)
+    findings += found
+    top = (swiss.rating_top if swiss is not None and swiss.rating_top else rules.boards)
+    ratings = team_rating(rosters, top)
+    teams = teams.join(ratings, on="team_id", how="left").with_columns(pl.col("rating").fill_null(0.0))
+    results = typed.get("results.csv")
+    groups: list[Group] = []
+    for gid, name, promoted, relegated in groups_cfg:
+        mine = teams.filter(pl.col("division") == gid)
+        numbered, why = number_teams(mine, league, swiss, gid)
+        if why:
+            findings.append(Finding("teams.csv", None, "start_no", "", Severity.ERROR, why))
+            return TeamRun(cfg, as_of, typed, findings, groups, blocked=why)
+        players = (rosters.join(numbered.select("team_id", "sno"), on="team_id")
+                   .rename({"board": "roster_board"}).sort("sno", "roster_board"))
+        n = numbered.height
+        rounds = (swiss.rounds if swiss is not None else
+                  (n - 1 + n % 2) * (league.cycles if league else 1) if n >= 2 else 0)
+        group = Group(gid, name, numbered, players, rounds, promoted=promoted, relegated=relegated)
+        if league is not None and n >= 2:
+            group.fixtures = league_fixtures(n, league.cycles)
+        groups.append(group)
+    if results is None:
+        results = pl.DataFrame(schema={"line": pl.Int64, **{c.name: pl.String for c in SCHEMAS["results.csv"].columns}})
+    if results.schema.get("round") == pl.String:  # unreadable: no rounds
+        results = results.clear().with_columns(pl.col("round").cast(pl.Int64), pl.col("board").cast(pl.Int64))
+    for g in groups:
+        no = dict(zip(g.teams["team_id"].to_list(), g.teams["sno"].to_list(), strict=True))
+        mine = results.filter(pl.col("team_a").is_in(list(no)))
+        roster_of = dict(zip(g.players["player_id"].to_list(), g.players["team_id"].to_list(), strict=True))
+        boards, recorded, found = mt.match_boards(mine, no, roster_of, rules)
+        findings += found
+        findings += mt.lineup_rules(boards, g.players, rules)
+        if league is not None:
+            findings += fixture_rules(recorded, g, mine)
+        g.boards = boards
+        g.matches = mt.match_results(recorded, boards, rules)
+    blocked = ""
+    if any(f.severity is Severity.ERROR and f.file == "results.csv" for f in findings):
+        blocked = ("results.csv has errors (see the validation report): the standings and "
+                   "pairings wait until they are corrected.")
+    return TeamRun(cfg, as_of, typed, findings, groups, blocked=blocked)
+
+
+def number_teams(teams: pl.DataFrame, league: TeamRoundRobinConfig | None,
+                 swiss: TeamSwissConfig | None, group: str) -> tuple[pl.DataFrame, str]:
+    """FIDE C.05 Annex 1 (a league: numbers drawn by lot from ``draw_seed``, one draw per
+    division) and FIDE C.04.6 (a team Swiss: the teams ranked by rating, then name) — each
+    team's number (``sno``), unless every team has a ``start_no`` (kept; they must be
+    1..N)."""
+    if teams.height == 0:
+        return teams.with_columns(pl.lit(None, dtype=pl.Int64).alias("sno")), ""
+    given = teams["start_no"] if "start_no" in teams.columns else None
+    if given is not None and given.null_count() == 0:
+        if sorted(given.to_list()) != list(range(1, teams.height + 1)):
+            return teams, f"division {group}: teams.csv start_no must be 1..{teams.height}, each once"
+        return teams.with_columns(pl.col("start_no").cast(pl.Int64).alias("sno")).sort("sno"), ""
+    if league is not None:
+        drawn = draw_start_numbers(teams["team_id"].to_list(), f"{league.draw_seed}:{group}")
+        return teams.with_columns(pl.col("team_id").replace_strict(drawn, return_dtype=pl.Int64)
+                                  .alias("sno")).sort("sno"), ""
+    del swiss
+    ranked = teams.sort(["rating", "name"], descending=[True, False])
+    return ranked.with_columns(pl.int_range(1, pl.len() + 1, dtype=pl.Int64).alias("sno")), ""
+
+
+def league_fixtures(teams: int, cycles: int) -> pl.DataFrame:
+    """FIDE C.05 Annex 1 — a division's fixtures: the Berger table of its teams (a team paired
+    with the table's highest number when the number of teams is odd has no match that round);
+    the table's White is the first-named (home) team, White on board 1. A double round robin
+    plays the table again with the teams reversed (home and away)."""
+    rows = []
+    match_no: dict[int, int] = {}
+    for b in berger_table(teams, double=cycles == 2):
+        match_no[b.round] = match_no.get(b.round, 0) + 1
+        rows.append({"round": b.round, "match": match_no[b.round], "white": b.white,
+                     "black": b.black if b.black != BYE else 0})
+    return pl.DataFrame(rows, schema=FIXTURES_SCHEMA)
+
+
+def fixture_rules(recorded: list[mt.Match], group: Group, results: pl.DataFrame) -> list[Finding]:
+    """FIDE C.05 Annex 1 — a league's match is played as its fixture says: the two teams of
+    the round's fixture, the home team named first (team_a). A recorded match the fixtures do
+    not have is an error on its first row."""
+    fixtures = {(r["round"], r["white"], r["black"]) for r in group.fixtures.iter_rows(named=True)}
+    names = dict(zip(group.teams["sno"].to_list(), group.teams["team_id"].to_list(), strict=True))
+    out = []
+    for m in recorded:
+        if (m.round, m.white, m.black) in fixtures:
+            continue
+        swapped = (m.round, m.black, m.white) in fixtures
+        first = results.filter((pl.col("round") == m.round) & (pl.col("team_a") == names[m.white]))
+        lines = first["line"].to_list()
+        line = min(lines) if lines else None
+        out.append(Finding("results.csv", line, "team_a", names[m.white], Severity.ERROR,
+                           f"round {m.round}: {names[m.white]} against "
+                           f"{names.get(m.black, 'nobody')} is not a fixture of division "
+                           f"{group.id}" + (" the other way round: the home team "
+                                            f"{names[m.black]} is team_a" if swapped else "")))
+    return out
+
+
+def complete_rounds(group: Group) -> int:
+    """FIDE C.07 (standings after a round) — the last round whose every match is finished,
+    the rounds before it too (a round that is not complete stops the count): standings are
+    published only after complete rounds."""
+    done = 0
+    for r in range(1, group.rounds + 1):
+        due = group.fixtures.filter(pl.col("round") == r) if group.fixtures.height else None
+        got = group.matches.filter(pl.col("round") == r)
+        if got.height == 0 or (got["status"] == "unfinished").any():
+            break
+        if due is not None and due.height and got.height < due.filter(pl.col("black") != 0).height:
+            break
+        done = r
+    return done
+
+
+def standings(run: TeamRun) -> None:
+    """FIDE C.07 (team events) — every group's standings after each complete round: match or
+    game points first (``[team] primary``), then ``[team] tiebreaks``."""
+    if run.blocked:
+        return
+    rules = run.rules
+    swiss = run.cfg.table(TeamSwissConfig)
+    for g in run.groups:
+        g.done = complete_rounds(g)
+        teams = g.teams["sno"].to_list()
+        for r in range(1, g.done + 1):
+            card, board_card = mt.team_card(g.matches, g.boards, rules, through=r, teams=teams)
+            g.rankings[r] = rank_teams(card, board_card, rules.tiebreaks,
+                                       primary=rules.primary.code, match_points=rules.match_points,
+                                       rounds=r, edition=rules.tiebreak_edition,
+                                       round_robin=swiss is None, teams=g.teams)
+            if r == g.done:
+                g.card, g.board_card = card, board_card
+        g.next_round = g.done + 1 if g.done < g.rounds else None
+
+
+RULE_STEPS: tuple[tuple[str, Callable[[TeamRun], Any]], ...] = (("standings", standings),)
+"""The rulebook's steps after validation, in order; the flow runs each as a task."""

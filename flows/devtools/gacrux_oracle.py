@@ -17,6 +17,7 @@ read. None of its code is in this file. What it reads and answers is in
                                                                      # before ROUND was paired
     python -m flows.devtools.gacrux_oracle corpus tests/data        # the reference data
     python -m flows.devtools.gacrux_oracle bench --teams 200         # seconds to pair a round
+    python -m flows.devtools.gacrux_oracle version                   # Gacrux's version
 
 The team TRF-2026 files this module writes (and reads back: only its own layout) hold
 ``012``-``192``, ``352`` (board colours), ``362`` (match points), ``001`` players (opponent,
@@ -179,6 +180,7 @@ def team_tiebreaks(
 
 
 def gacrux_version() -> str:
+    """The version of the Gacrux that ``GACRUX_PYTHON`` runs (the data was made with 1.11.65)."""
     done = subprocess.run(
         [GACRUX_PYTHON, "-c", "import gacrux.version as v; print(v.version()['version'])"],
         capture_output=True, text=True, check=True,
@@ -192,9 +194,6 @@ def gacrux_version() -> str:
 GAME_POINTS = {"1": Decimal("1"), "+": Decimal("1"), "=": Decimal("0.5"), "0": Decimal("0"),
                "-": Decimal("0")}
 """The game points of a board result code (record 162 defaults W 1.0, D 0.5, L 0.0, A 0.0)."""
-
-BOARD_RESULTS = {("1", "0"), ("=", "="), ("0", "1"), ("+", "-"), ("-", "+"), ("-", "-")}
-"""A board's (white team's player, black team's player) result codes."""
 
 
 @dataclass
@@ -645,14 +644,19 @@ def corpus_plan(count: int = 30, seed: int = 2026) -> list[dict[str, Any]]:
     return plan
 
 
-def make_corpus(data: Path, count: int = 30, seed: int = 2026, tiebreak_every: int = 3) -> None:
+TIEBREAK_SET = ("ts01", "ts05", "ts06", "ts09", "ts14", "ts16", "ts18", "ts23", "ts24", "ts27")
+"""The tournaments whose tie-break tables are kept: every profile, 192 code family (MP or GP
+primary, with or without a secondary score, type A and B) and size range."""
+
+
+def make_corpus(data: Path, count: int = 30, seed: int = 2026,
+                tiebreak_set: Sequence[str] = TIEBREAK_SET) -> None:
     """``data/team_swiss/<name>.trf`` + ``<name>.pairings.txt`` per tournament, and
-    ``data/team_tiebreak/<name>.tsv`` (of ``team_swiss/<name>.trf``) for every
-    ``tiebreak_every``-th of them."""
+    ``data/team_tiebreak/<name>.tsv`` (of ``team_swiss/<name>.trf``) for ``tiebreak_set``."""
     swiss_dir, tb_dir = data / "team_swiss", data / "team_tiebreak"
     swiss_dir.mkdir(parents=True, exist_ok=True)
     tb_dir.mkdir(parents=True, exist_ok=True)
-    for i, spec in enumerate(corpus_plan(count, seed)):
+    for spec in corpus_plan(count, seed):
         rng = random.Random(spec["seed"])
         event = new_event(rng, name=f"Generated team Swiss {spec['name']}", teams=spec["teams"],
                           boards=spec["boards"], rounds=spec["rounds"], code=spec["code"],
@@ -674,7 +678,7 @@ def make_corpus(data: Path, count: int = 30, seed: int = 2026, tiebreak_every: i
             lines += [f"{p.white} {p.black}" for p in pairs]
         (swiss_dir / f"{spec['name']}.pairings.txt").write_text("\n".join(lines) + "\n")
         print(f"{spec['name']}: {spec['teams']} teams, {spec['rounds']} rounds", flush=True)
-        if i % tiebreak_every == 0:
+        if spec["name"] in tiebreak_set:
             write_tiebreak_table(trf, tb_dir / f"{spec['name']}.tsv")
 
 
@@ -730,6 +734,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("data", type=Path)
     p.add_argument("--count", type=int, default=30)
     p.add_argument("--seed", type=int, default=2026)
+    sub.add_parser("version", help="the version of Gacrux that GACRUX_PYTHON runs")
     p = sub.add_parser("bench", help="seconds Gacrux takes to pair one round")
     p.add_argument("--teams", type=int, default=200)
     p.add_argument("--boards", type=int, default=4)
@@ -767,6 +772,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif args.command == "truncate":
         event = read_trf(args.trf.read_text(encoding="latin-1"))
         sys.stdout.write(write_trf(truncate(event, args.round), args.round - 1))
+    elif args.command == "version":
+        print(gacrux_version())
     elif args.command == "corpus":
         make_corpus(args.data, args.count, args.seed)
     elif args.command == "bench":

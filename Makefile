@@ -5,7 +5,7 @@ BIN      := $(VENV)/bin
 export PREFECT_HOME := $(CURDIR)/.prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: demo test test-fast test-shuffled docs cli-reference bench bench-site bench-season bench-event lint lock clean install demo-inputs server
+.PHONY: demo test test-fast test-shuffled docs cli-reference bench bench-site bench-season bench-event bench-team lint lock clean install demo-inputs server
 
 $(BIN)/uv:
 	$(PY) -m venv $(VENV)
@@ -72,6 +72,13 @@ ROUNDS ?= 9
 HISTORY ?= dutch
 bench-event: install
 	$(BIN)/python -m flows.devtools.bench_event --players $(PLAYERS) --rounds $(ROUNDS) --history $(HISTORY)
+
+# A generated team Swiss (TEAMS of 4 boards, 11 rounds, FIDE C.04.6 type A) paired round by round
+# as `chessfed pair --team` does; GACRUX=1 times FIDE TEC's Gacrux beside it (GACRUX_PYTHON: an
+# interpreter with gacrux==1.11.65, outside the project) and compares the pairings.
+TEAMS ?= 200
+bench-team: install
+	$(BIN)/python -m flows.devtools.bench_team --teams $(TEAMS) $(if $(GACRUX),--gacrux)
 
 # The office's Prefect server on PostgreSQL (Debian's postgresql; the cluster in .prefect/postgres,
 # Prefect's API at http://127.0.0.1:4200/api): scheduled operation, flows/cli/server.py.

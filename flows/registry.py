@@ -10,13 +10,13 @@ from __future__ import annotations
 from flows.kinds.base import FlowKind
 from flows.kinds.correspondence.kind import CORRESPONDENCE
 from flows.kinds.swiss.kind import ROUND_ROBIN, SWISS
-from flows.kinds.team.kind import TEAM_ROUND_ROBIN
+from flows.kinds.team.kind import TEAM_ROUND_ROBIN, TEAM_SWISS
 from flows.parts.national_junior.part import NATIONAL_JUNIOR
 from transforms.core.config import EventConfig
 from transforms.kinds import KINDS, PARTS, EventKind
 
 FLOW_KINDS: dict[EventKind, FlowKind] = {k.kind: k for k in (SWISS, ROUND_ROBIN, CORRESPONDENCE,
-                                                                   TEAM_ROUND_ROBIN)}
+                                                                   TEAM_ROUND_ROBIN, TEAM_SWISS)}
 """Every kind, by its ``[event] kind``."""
 assert set(FLOW_KINDS) == set(KINDS), "every kind of the rulebook's registry runs in a flow"
 

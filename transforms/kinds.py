@@ -49,7 +49,7 @@ from transforms.round_robin.config import RoundRobinConfig
 from transforms.swiss import schemas as swiss_schemas
 from transforms.swiss.config import SwissConfig, check_fide_report
 from transforms.team import schemas as team_schemas
-from transforms.team.config import TeamRoundRobinConfig, TeamRules
+from transforms.team.config import TeamRoundRobinConfig, TeamRules, TeamSwissConfig
 
 
 class EventKind(StrEnum):
@@ -70,6 +70,10 @@ class EventKind(StrEnum):
     """A team league in divisions, each a round robin of teams by the FIDE Berger tables
     (C.05 Annex 1), ranked by match or game points and FIDE's team tie-breaks (C.07): tables
     ``[team]`` and ``[team_round_robin]``; files teams.csv, rosters.csv, results.csv."""
+    TEAM_SWISS = "team_swiss"
+    """A team Swiss by FIDE C.04.6 (2026), each round paired from the last, ranked by match or
+    game points and FIDE's team tie-breaks (C.07): tables ``[team]`` and ``[team_swiss]``;
+    files teams.csv, rosters.csv, results.csv."""
 
 
 @dataclass(frozen=True)
@@ -150,6 +154,10 @@ KINDS: dict[EventKind, KindSpec] = {
                                           "team_round_robin": Table(TeamRoundRobinConfig,
                                                                     required=True)},
                                          team_schemas.SCHEMAS, team_schemas.REQUIRED),
+    EventKind.TEAM_SWISS: KindSpec(EventKind.TEAM_SWISS,
+                                   {"team": Table(TeamRules, required=True),
+                                    "team_swiss": Table(TeamSwissConfig, required=True)},
+                                   team_schemas.SCHEMAS, team_schemas.REQUIRED),
 }
 """Every kind, by its ``[event] kind``."""
 

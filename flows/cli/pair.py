@@ -1,7 +1,17 @@
-"""``chessfed pair`` — the FIDE Dutch pairing engine with the JaVaFo / bbpPairings interface.
+"""``chessfed pair`` — the FIDE Dutch pairing engine with the JaVaFo / bbpPairings interface,
+and the FIDE team Swiss (C.04.6, 2026) on TRF-2026 team files.
 
     chessfed pair --dutch IN.trf -p OUT.txt      pair the next round
     chessfed pair --dutch FULL.trf -c            re-pair every round and compare
+    chessfed pair --team IN.trf -p OUT.txt       pair a team Swiss's next round (C.04.6)
+    chessfed pair --team FULL.trf -c             re-pair every recorded round and compare
+
+``--team`` (:mod:`flows.cli.pair_team`) reads a TRF-2026 team file (``310`` teams, the
+players' ``001`` games, ``320`` byes, ``330`` forfeited matches, ``240`` absences, ``192`` the
+colour preference type, ``152`` the initial colour) and writes the same format with team
+pairing numbers: the number of tables, then ``white black`` per table (the team with White
+on board 1 first), the bye as ``team 0``. ``--explain`` adds the bracket that decided each
+pair to standard error.
 
 ``-p`` writes OUT.txt as the FIDE-endorsed engines do: the number of boards (the bye counts
 as a board), then ``white black`` per board in board order, a pairing-allocated bye as
@@ -55,8 +65,11 @@ def add_parser(subparsers) -> None:
 
 
 def _arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--dutch", metavar="TRF", required=True, type=Path,
-                   help="the tournament file (TRF16 / TRF-2026)")
+    system = p.add_mutually_exclusive_group(required=True)
+    system.add_argument("--dutch", metavar="TRF", type=Path,
+                        help="the tournament file (TRF16 / TRF-2026): FIDE Dutch system")
+    system.add_argument("--team", metavar="TRF", type=Path,
+                        help="a TRF-2026 team file: FIDE Swiss Team Pairing System (C.04.6)")
     mode = p.add_mutually_exclusive_group(required=True)
     mode.add_argument("-p", dest="pairing_out", nargs="?", const="-", metavar="OUT",
                       help="write the next round's pairing to OUT (default: stdout)")
@@ -64,6 +77,9 @@ def _arguments(p: argparse.ArgumentParser) -> None:
                       help="re-pair every round and report the rounds that differ")
     p.add_argument("--edition", choices=[e.value for e in DutchEdition],
                    help="rules edition (default: from the file, else 2025)")
+    p.add_argument("--explain", action="store_true",
+                   help="--team: print how each round was paired (bye, brackets, colours) "
+                        "on standard error")
     p.add_argument("--core", choices=["compiled", "python"],
                    help="the matching solver: compiled (cmatching.c, the default where the "
                         "install built it) or python (the reference); the same pairings")
@@ -135,6 +151,10 @@ def read_or_explain(path: Path) -> Tournament | None:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.team is not None:
+        from flows.cli.pair_team import run_team
+
+        return run_team(args)
     t = read_or_explain(args.dutch)
     if t is None:
         return EXIT_INPUT

@@ -17,6 +17,14 @@ does not apply (alone on the score, or a group DE leaves tied). FIDE TEC's TieBr
 prints the same places, and 0 where this file has an empty cell. ``--explain`` gives the
 points among the tied players and the article that decided.
 
+A TRF-2026 team file (``310`` team records, or a ``192`` team type) gives team standings
+(:mod:`transforms.fide.team_standings`): OUT.csv has ``rank,tpn,name,mp,gp,`` then one
+column per FIDE C.07 team tie-break (``MPTS``, ``GPTS``, ``BH:MP``, ``EDE``, ``SB:GP``,
+``EMGSB``, ``BC``, ``BBE``, ...). The primary score is the file's (record ``212``'s first
+code, else the ``192`` type's first score, else match points); ``--tiebreaks`` defaults to
+the rest of the file's ``212`` record, else ``GPTS,BH:MP,EDE``; match points are record
+``362``'s (default 2/1/0).
+
 Decision (round robin or Swiss, C.07 15.2): ``--round-robin`` / ``--swiss`` if given; else the
 TRF's tournament type (TRF-2026 ``192`` code, else TRF16 ``092`` text: a round robin, Berger,
 Schiller or Scheveningen type, or a Swiss/Dutch type); else a complete round robin found in
@@ -35,16 +43,21 @@ import polars as pl
 from flows.io import atomic_write, csv_text
 from transforms.core.errors import ChessfedError
 from transforms.fide.standings import RegimeSource, pairing_regime, rank_players
+from transforms.fide.team_standings import rank_teams
+from transforms.fide.team_tiebreaks import explain_team_tiebreaks, parse_team_code
+from transforms.fide.team_trf import is_team_file, parse_team_trf
 from transforms.fide.tiebreaks import explain_tiebreaks, parse_code, parse_edition
 from transforms.fide.trf import parse_trf
 
 DEFAULT_TIEBREAKS = "BH-C1,BH,SB,DE,WIN,BWG"
+DEFAULT_TEAM_TIEBREAKS = "GPTS,BH:MP,EDE"
 
 
 def _add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--trf", required=True, type=Path, help="tournament report file (TRF16/TRF-2025)")
-    p.add_argument("--tiebreaks", default=DEFAULT_TIEBREAKS,
-                   help=f"FIDE codes in order, comma-separated (default {DEFAULT_TIEBREAKS})")
+    p.add_argument("--tiebreaks", default=None,
+                   help=f"FIDE codes in order, comma-separated (default {DEFAULT_TIEBREAKS}; "
+                        f"a team file: its 212 record, else {DEFAULT_TEAM_TIEBREAKS})")
     p.add_argument("--edition", default="fide-2024",
                    help="C.07 edition: fide-2024 (default), fide-2026 or fide-2009")
     p.add_argument("--rounds", type=int, default=None,
@@ -79,10 +92,12 @@ def standings_csv(ranking: pl.DataFrame, codes: list[str]) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        codes = [parse_code(c, key="--tiebreaks", file="command line")[0]
-                 for c in args.tiebreaks.split(",") if c.strip()]
-        edition = parse_edition(args.edition, key="--edition", file="command line")
         text = args.trf.read_text(encoding="utf-8-sig")
+        if is_team_file(text):
+            return run_team(args, text)
+        codes = [parse_code(c, key="--tiebreaks", file="command line")[0]
+                 for c in (args.tiebreaks or DEFAULT_TIEBREAKS).split(",") if c.strip()]
+        edition = parse_edition(args.edition, key="--edition", file="command line")
         tournament = parse_trf(text, source=str(args.trf))
         players = tournament.players_frame()
         regime = pairing_regime(tournament, round_robin=args.round_robin)
@@ -104,6 +119,37 @@ def run(args: argparse.Namespace) -> int:
     tied = ranking.filter(pl.col("tied_after_all"))
     if tied.height:
         print(f"chessfed standings: {tied.height} players still tied after all tie-breaks "
+              f"(ranks {', '.join(sorted(set(tied['rank_label'].to_list())))}); "
+              "the chief arbiter decides", file=sys.stderr)
+    return 0
+
+
+def run_team(args: argparse.Namespace, text: str) -> int:
+    """The team standings of a TRF-2026 team file (FIDE C.07, team tie-breaks)."""
+    trf = parse_team_trf(text, source=str(args.trf))
+    if args.tiebreaks:
+        given = [c for c in args.tiebreaks.split(",") if c.strip()]
+    elif trf.ranking[1:]:
+        given = trf.ranking[1:]
+    else:
+        given = DEFAULT_TEAM_TIEBREAKS.split(",")
+    codes = [parse_team_code(c, key="--tiebreaks", file="command line" if args.tiebreaks
+                             else str(args.trf)).code for c in given]
+    edition = parse_edition(args.edition, key="--edition", file="command line")
+    round_robin = trf.round_robin if args.round_robin is None else args.round_robin
+    teams = pl.DataFrame({"sno": list(trf.names), "name": list(trf.names.values())},
+                         schema={"sno": pl.Int64, "name": pl.String})
+    options = dict(primary=trf.primary, match_points=trf.match_points, rounds=args.rounds,
+                   edition=edition, round_robin=round_robin)
+    ranking = rank_teams(trf.card, trf.boards, codes, teams=teams, **options)
+    out = ranking.rename({"sno": "tpn"}).select("rank", "tpn", "name", "mp", "gp", *codes)
+    atomic_write(args.out, csv_text(out))
+    if args.explain is not None:
+        atomic_write(args.explain, csv_text(explain_team_tiebreaks(trf.card, trf.boards, codes,
+                                                                   **options)))
+    tied = ranking.filter(pl.col("tied_after_all"))
+    if tied.height:
+        print(f"chessfed standings: {tied.height} teams still tied after all tie-breaks "
               f"(ranks {', '.join(sorted(set(tied['rank_label'].to_list())))}); "
               "the chief arbiter decides", file=sys.stderr)
     return 0

@@ -13,6 +13,7 @@ from flows.devtools.demo.club import demo_club_championship_files, demo_club_ope
 from flows.devtools.demo.golden_knights import demo_files
 from flows.devtools.demo.league import demo_league_files
 from flows.devtools.demo.national_junior import demo_national_junior_files
+from flows.devtools.demo.team_swiss import demo_team_swiss_files
 from flows.devtools.simulate import simulate
 from transforms.golden_knights.rules import GKRules
 from transforms.kinds import parse_event_config
@@ -24,7 +25,7 @@ the first board still to be played), so that the demo shows a forfeit in the sta
 crosstable, the TRF and the tie-breaks."""
 
 CLUB_ROUNDS_PLAYED = {"club-open-2025": 4, "club-championship-2025": 6,
-                     "district-league-2025": 4}
+                     "district-league-2025": 4, "county-team-championship-2026": 3}
 """The rounds the club events have played as of their event.toml's ``as_of`` (the run pairs
 the next one)."""
 
@@ -69,6 +70,13 @@ def write_demo_inputs(folder: Path) -> list[Path]:
                               through=CLUB_ROUNDS_PLAYED["district-league-2025"])
     for name, frame in files.items():
         written.append(io.atomic_write(league / name, frame.write_csv()))
+    # A team Swiss (flows/devtools/demo/team_swiss.py), three rounds played.
+    county = folder / "county-team-championship-2026"
+    cfg = parse_event_config((county / "event.toml").read_text(encoding="utf-8"),
+                             file=str(county / "event.toml"))
+    files = demo_team_swiss_files(cfg, through=CLUB_ROUNDS_PLAYED["county-team-championship-2026"])
+    for name, frame in files.items():
+        written.append(io.atomic_write(county / name, frame.write_csv()))
     return written
 
 

@@ -13,7 +13,9 @@ from pypdf import PdfReader
 ROOT = Path(__file__).resolve().parents[2]
 CLUB_EVENTS = ("club-open-2025", "club-championship-2025")
 """The demo's plain FIDE Swiss and its round robin (flows/devtools/demo/club.py), partly played."""
-EVENTS = ("national-junior-2024", "golden-knights-2019", *CLUB_EVENTS)
+TEAM_EVENTS = ("district-league-2025", "county-team-championship-2026")
+"""The demo's team league (flows/devtools/demo/league.py) and team Swiss (team_swiss.py), partly played."""
+EVENTS = ("national-junior-2024", "golden-knights-2019", *CLUB_EVENTS, *TEAM_EVENTS)
 
 
 def test_every_demo_event_runs(demo_run):

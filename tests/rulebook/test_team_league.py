@@ -113,7 +113,7 @@ def test_the_kind_and_its_tables_are_read_and_checked():
             parse_event_config(TOML.format(team=bad, league="").replace("boards = 4\nboards = 0", "boards = 0"))
     swiss = TOML.format(team="", league="").replace('kind = "team_round_robin"', 'kind = "swiss"')
     swiss += '[swiss]\nrounds = 5\ncategories = [{ id = "open", name = "Open" }]\n'
-    with pytest.raises(ConfigError, match="'team_round_robin' events"):
+    with pytest.raises(ConfigError, match="a table of 'team_round_robin' and 'team_swiss' events"):
         parse_event_config(swiss)
 
 

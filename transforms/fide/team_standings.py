@@ -30,10 +30,17 @@ def rank_teams(card: pl.DataFrame, boards: pl.DataFrame, codes: Sequence[str], *
     code (canonical spelling, as configured), tied_after_all. A null tie-break value (a DE-type
     tie-break that separated nothing) ranks as the order it leaves."""
     prim = parse_primary(primary)
+    if teams is not None:
+        missing = sorted(set(teams["sno"].cast(pl.Int64).to_list())
+                         - set(card["sno"].cast(pl.Int64).to_list()))
+        if missing:  # a team without a round on the card: absent throughout (C.07 16.1.1)
+            card = pl.concat([card, pl.DataFrame(
+                {"round": [1] * len(missing), "sno": missing, "kind": ["absent"] * len(missing)}
+            ).cast({"round": card.schema["round"], "sno": card.schema["sno"]})],
+                how="diagonal_relaxed")
     ev = team_evaluation(card, boards, codes, primary=prim, match_points=match_points,
                          rounds=rounds, edition=edition, round_robin=round_robin)
-    names = (teams.select("sno", "name") if teams is not None
-             else pl.DataFrame(schema={"sno": pl.Int32, "name": pl.String}))
+    names = teams if teams is not None else pl.DataFrame(schema={"sno": pl.Int32, "name": pl.String})
     ranking = rank_evaluation(ev, names)
     in_rounds = pl.col("round") <= rounds if rounds is not None else pl.lit(True)
     totals = (card.filter(in_rounds).group_by("sno")

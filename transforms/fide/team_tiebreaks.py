@@ -21,6 +21,7 @@ reads it and as a TRF-2026 ``212`` record lists it: ``BH:MP/C1``, ``SB:GP``, ``E
 | Rounds one elected to play                 | 7.6           | REP (alias GE) [:MP/:GP] | rounds (boards) not VURs                          |
 | Tournament pairing number                  | 7.8           | TPN (alias SNO)          | lower first                                       |
 | Buchholz                                   | 8.1           | BH[:MP/:GP][/C1..M2]     | art. 16 for unplayed rounds                       |
+| Average of opponents' Buchholz             | 8.2           | AOB[:MP/:GP]             | over the matches played                           |
 | Fore Buchholz                              | 8.3           | FB[:MP/:GP][/C1..M2]     | final round's paired matches drawn                |
 | Sonneborn-Berger                           | 9.1           | SB[:MP/:GP][/C1..M2]     | opponent's score x score against them, one score  |
 | Koya (round robin)                         | 9.2           | KS[:MP/:GP]              | 50% of a win's points x rounds                    |
@@ -31,12 +32,14 @@ reads it and as a TRF-2026 ``212`` record lists it: ``BH:MP/C1``, ``SB:GP``, ``E
 | Extended SB, primary x secondary           | 13.2          | ESB (ESB:MP = EMGSB, ESB:GP = EGMSB, ESB:MG = EMGSB, ...) |                  |
 | Scores and schedule strength combination   | 13.4          | SSSC (SSSC/F: over FB)   | secondary + BH(primary) / normalising factor      |
 | Modifiers Cut-1/Cut-2/Median-1/Median-2    | 14.1-14.4     | /C1 /C2 /M1 /M2          | 14.1: ESB cuts the opponent lowest in its score   |
+| Forfeited matches as played                | 6.1.1         | /P (DE, EDE*, BH, FB, SB, ESB*, SSSC) | the regulations' "otherwise"         |
 | Unplayed rounds (pre-determined pairings)  | 15.2          | round_robin=True         | forfeits are matches; byes are no element         |
 | Unplayed rounds management (Swiss)         | 16            | editions below           | "points" = match points and game points           |
 
 Not for teams: art. 10 (ARO, TPR, PTP, APRO, APPO, RTNG are "Ratings-based Tie-Breaks for
-Individuals"), AOB, STD, the Koya limit /L and DE's /P: an unknown code is a ConfigError
-naming the key (:func:`parse_team_code`).
+Individuals"); not implemented for teams: STD (7.7, new in 2026: its "scheduled opponent"
+and FIDE TEC's calculator's board-by-board reading of it for game points differ), the Koya
+limit /L, AOB/F, SSSC/Kx and FIDE TEC's own EDEC (EDE, then board count; not in C.07). An unknown code is a ConfigError naming the key (:func:`parse_team_code`).
 
 Editions (``edition=``), as for individuals (:mod:`transforms.fide.tiebreaks`):
 
@@ -85,29 +88,42 @@ Decisions (each pinned by a test of tests/rulebook/test_team_tiebreaks.py):
   those boards (lower first), then TBR board by board, or BBE; standalone BC, TBR and BBE
   count every match of the tournament (art. 12 as written).
 - Koya's maximum possible score is a win's points x ``rounds`` (as for individuals).
+- WON, BPG and BWG count matches (boards) played over the board in a round robin too: 7.2-7.4
+  say "over the board", which 15.2 does not undo (as FIDE TEC's calculator counts them; the
+  individual module counts a round robin's forfeit wins as games, :mod:`transforms.fide.tiebreaks`).
 - SSSC's normalising factor (13.4.2 b) is the highest primary score of the tournament (a win's
   points x ``rounds``) divided by the highest secondary score of one match, rounded towards
   zero; the value is rounded half up to hundredths, as FIDE TEC's calculator prints it.
-- ``rounds`` is "the number of rounds in the tournament" (16.2.5, 16.4.2, FB's final round):
+- ``rounds`` is "the number of rounds in the tournament" (16.2.5, 16.4.2, SSSC's factor):
   standings after round 5 of 9 treat the 5 rounds as the tournament, as FIDE TEC's calculator
-  does.
+  does. FB's final round is ``rounds`` too (as for individuals): FIDE TEC's calculator takes
+  the announced last round (record 142), so that part-way its FB is BH (not compared).
 
-Reference: every value FIDE TEC's calculator (Gacrux 1.11.65) gives for the generated team
-events of tests/data/team_tiebreak_own/ is reproduced (test_team_tiebreaks.py); where it
-departs from the text, the text is followed and the difference is listed here:
+Reference: FIDE TEC's calculator (Gacrux 1.11.65), test_team_tiebreaks.py —
+
+- the 15 team events of tests/data/team_tiebreak_own/ (14 generated Swiss and round robin
+  events of both editions, one constructed; SOURCE.md there): 13,818 values and 3,952 ranks in
+  498 runs of every code above;
+- the 10 team Swiss events the calculator paired itself (tests/data/team_tiebreak/, C.07 2026;
+  SOURCE.md there): 5,216 values and ranks (its STD and EDEC columns are not computed here);
+
+every one equal except where the calculator departs from the text, where the text is followed:
 
 - EDE (13.3.3): "Any time a new subset of tied teams is determined, restart with the new
   subset from 13.3.1" — a subset that the secondary score separated is examined again from
   the primary score. The calculator keeps applying the score that separated it before going
   back to the primary score. The two differ only when the primary and the secondary score
-  order a sub-subset differently (e.g. teams that met twice); none of the reference events
-  has such a case.
+  order a sub-subset differently: none of the 14 generated events has such a case; the
+  constructed round robin has one (teams 1, 2 and 3 on 10 GP: match points order them 1, 2, 3,
+  the calculator's game points 2, 1, 3), 32 of the values and ranks above. Pinned by
+  ``test_team_extended_direct_encounter_restarts_from_the_primary_score_C07_13_3_3``.
 
 Sources of the text: C.07 effective 1 March 2026 (FIDE Handbook, "Play-Off and Tie-Break
 Regulations", articles 6-16, as transcribed verbatim in AuroraRyunix/Ainalrami
-docs/c07-regulation-text.md); the 2024-08 text of articles 11-13 is the same (FIDE's
-announcement: "no alterations have been made to the tie-break definitions"); FIDE TEC's
-calculator (OttoMilvang/TieBreakServer, gacrux 1.11.65) for the codes' spelling.
+docs/c07-regulation-text.md, from handbook.fide.com/chapter/TieBreakRegulations032026). The
+2024-08 text of articles 11-13 was not read: the 2024 edition is applied as the 2026 one
+without 16.4's caps, as FIDE TEC's calculator applies its 2024 rules (and as for individuals).
+FIDE TEC's calculator (gacrux 1.11.65) for the codes' spelling and for the reference values.
 """
 
 from __future__ import annotations
@@ -116,7 +132,7 @@ import functools
 import math
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any, cast
 
@@ -220,6 +236,16 @@ class TeamContext:
     round_robin: bool
     groups: pl.DataFrame | None = None
     """sno, group — the tie groups the DE-type tie-breaks work in."""
+    memo: dict[tuple[Any, ...], tuple[pl.DataFrame, Any]] = field(default_factory=dict)
+    """What several tie-breaks of one evaluation share (the elements of art. 16 per score),
+    keyed by the card they were computed from (kept with them)."""
+
+    def remember(self, key: tuple[Any, ...], card: pl.DataFrame, make: Callable[[], Any]) -> Any:
+        """``make()``, computed once per ``key`` and card."""
+        full = (id(card), *key)
+        if full not in self.memo:
+            self.memo[full] = (card, make())
+        return self.memo[full][1]
 
     def score(self, code: TeamCode) -> TeamScore:
         return code.score or self.primary
@@ -376,6 +402,12 @@ def _opponent_elements(ctx: TeamContext, o: TeamScore, card: pl.DataFrame | None
     without an opponent no element; ``forfeits_played`` (``/P``): forfeited matches are matches
     in a Swiss too. Columns: sno, round, opponent_sno, opponent, opp_score, mp, gp, vur, note."""
     card = ctx.card if card is None else card
+    return cast(pl.DataFrame, ctx.remember(("elements", o, forfeits_played), card, lambda: (
+        _elements(ctx, o, card, forfeits_played))))
+
+
+def _elements(ctx: TeamContext, o: TeamScore, card: pl.DataFrame, forfeits_played: bool
+              ) -> pl.DataFrame:
     adj = adjusted_team_scores(ctx, o, card).rename({"sno": "opponent", "adj": "opp_adj"})
     c = card.join(adj, on="opponent", how="left")
     game = (pl.col("paired") if ctx.round_robin or forfeits_played
@@ -449,6 +481,26 @@ def buchholz(ctx: TeamContext, code: TeamCode) -> TiebreakResult:
                     vur_exception=_vur_exception(ctx))
     detail = _detail(el, value="opp_score", opponent="opponent")
     return TiebreakResult(_sum_values(ctx, detail), detail)
+
+
+def average_of_opponents_buchholz(ctx: TeamContext, code: TeamCode) -> TiebreakResult:
+    """FIDE C.07 §8.2, §13 — AOB for teams: the average of the Buchholz (on the same score) of the
+    opponents met in matches played; none without such a match.
+
+    Decision: rounded half up to 2 decimals below 9 rounds, 3 below 27, 4 beyond, as FIDE TEC's
+    calculator prints it (the individual AOB's 2 decimals, :mod:`transforms.fide.tiebreaks`,
+    for the events it is used in)."""
+    s = ctx.score(code)
+    bh = buchholz(ctx, TeamCode("BH", "BH", s, Modifier())).values.rename(
+        {"sno": "opponent", "value": "opp_bh"})
+    games = (ctx.card.filter(pl.col("played") & pl.col("opponent").is_not_null())
+             .join(bh, on="opponent", how="left")
+             .with_columns(pl.col("opponent").alias("opponent_sno")))
+    detail = _detail(games, value="opp_bh", note=pl.lit(f"opponent's BH:{s.value}"))
+    decimals = 2 if ctx.rounds < 9 else 3 if ctx.rounds < 27 else 4
+    avg = detail.group_by("sno").agg(_round_half_up(pl.col("value").mean(), decimals)
+                                     .alias("value")).with_columns(pl.col("sno").cast(pl.Int64))
+    return TiebreakResult(_all(ctx, avg), detail)
 
 
 def fore_buchholz(ctx: TeamContext, code: TeamCode) -> TiebreakResult:
@@ -604,6 +656,11 @@ def board_count(ctx: TeamContext, code: TeamCode) -> TiebreakResult:
 
 def _board_sums(ctx: TeamContext) -> dict[int, list[float]]:
     """Each team's game points on each board over the tournament (art. 12)."""
+    return cast("dict[int, list[float]]", ctx.remember(("board sums",), ctx.card,
+                                                        lambda: _sum_boards(ctx)))
+
+
+def _sum_boards(ctx: TeamContext) -> dict[int, list[float]]:
     sums = ctx.boards.group_by("sno", "board").agg(pl.col("points").sum()).sort("sno", "board")
     out: dict[int, list[float]] = {}
     for sno, _, pts in sums.iter_rows():
@@ -699,8 +756,9 @@ def _encounters(ctx: TeamContext, value: Callable[[pl.DataFrame], pl.DataFrame],
 
 def _score_encounters(ctx: TeamContext, s: TeamScore, forfeits_played: bool = False
                       ) -> _Encounters:
-    return _encounters(ctx, lambda c: c.select("sno", "opponent", pl.col(s.column).alias("v")),
-                       ctx.win(s), forfeits_played)
+    return cast(_Encounters, ctx.remember(("encounters", s, forfeits_played), ctx.card, lambda: (
+        _encounters(ctx, lambda c: c.select("sno", "opponent", pl.col(s.column).alias("v")),
+                    ctx.win(s), forfeits_played))))
 
 
 def _weighted_encounters(ctx: TeamContext, weights: Sequence[float], forfeits_played: bool = False
@@ -900,6 +958,7 @@ REGISTRY: dict[str, _Entry] = {
     "TPN": _Entry(pairing_number),
     "BH": _Entry(buchholz, scores=True, modifiers=_CUTS, forfeits=True),
     "FB": _Entry(fore_buchholz, scores=True, modifiers=_CUTS, forfeits=True),
+    "AOB": _Entry(average_of_opponents_buchholz, scores=True),
     "SB": _Entry(sonneborn_berger, scores=True, modifiers=_CUTS, forfeits=True),
     "KS": _Entry(koya, scores=True),
     "BC": _Entry(board_count),
@@ -1054,11 +1113,10 @@ def team_evaluation(card: pl.DataFrame, boards: pl.DataFrame, codes: Sequence[st
                 .alias("group"))
             c = replace(ctx, groups=grouped.select("sno", "group"))
         res = REGISTRY[tc.name].fn(c, tc)
-        res_values = res.values.with_columns(pl.col("sno").cast(pl.Int64))
-        values = values.join(res_values.rename({"value": tc.code}), on="sno", how="left")
-        key = (res.key if res.key is not None else res_values.rename({"value": "key"}))
-        keys = keys.join(key.with_columns(pl.col("sno").cast(pl.Int64)).rename({"key": tc.code}),
-                         on="sno", how="left")
+        values = values.with_columns(_aligned(base["sno"], res.values, "value").alias(tc.code))
+        keys = keys.with_columns(
+            _aligned(base["sno"], res.key if res.key is not None else res.values,
+                     "key" if res.key is not None else "value").alias(tc.code))
         details.append(res.detail.with_columns(pl.lit(tc.code).alias("code")))
     detail = (pl.concat(details) if details
               else pl.DataFrame(schema={**DETAIL_SCHEMA, "code": pl.String()}))
@@ -1067,6 +1125,14 @@ def team_evaluation(card: pl.DataFrame, boards: pl.DataFrame, codes: Sequence[st
     to32 = pl.col("sno").cast(pl.Int32)
     return Evaluation(tuple(canon), values.with_columns(to32).sort("sno"),
                       keys.with_columns(to32).sort("sno"), detail)
+
+
+def _aligned(snos: pl.Series, frame: pl.DataFrame, column: str) -> pl.Series:
+    """``frame[column]`` in the order of ``snos`` (null for a team it lacks)."""
+    if frame["sno"].cast(pl.Int64).equals(snos, check_names=False):
+        return frame[column].cast(pl.Float64)
+    found = dict(zip(frame["sno"].cast(pl.Int64).to_list(), frame[column].to_list()))
+    return pl.Series(column, [found.get(s) for s in snos.to_list()], dtype=pl.Float64)
 
 
 _GROUPED = frozenset({"DE", "EDE", "EDEBT", "EDEBB", "EDET", "EDEB", "TBR", "BBE"})

@@ -72,6 +72,9 @@ class TeamRules:
     board_prize_min_games: int = 0
     """Board prizes (the best performance on each board) need at least this many games on
     that board; 0: no board prizes."""
+    lineup_deadline: str = "before the round"
+    """When a captain sends the line-up, as the captains' letters say it ("Please send your
+    line-up to the arbiter <lineup_deadline>."), e.g. ``"by 18:00 the day before the round"``."""
 
     def __post_init__(self) -> None:
         if self.boards < 1:
@@ -144,6 +147,15 @@ class ColourPreference(StrEnum):
     B = "B"
     """Type B: also the colours of the last rounds (as the Dutch system's strong and mild
     preferences)."""
+    NONE = "none"
+    """No colour preferences (C.04.6 1.7: the competition's choice): colours by 4.3 alone."""
+
+
+class InitialColour(StrEnum):
+    """``[team_swiss] initial_colour``: the colour drawn by lot before round 1 (C.04.6 4.1)."""
+
+    WHITE = "white"
+    BLACK = "black"
 
 
 @dataclass(frozen=True)
@@ -153,15 +165,29 @@ class TeamSwissConfig:
     rounds: int
     """Rounds of the event (e.g. 11 at an Olympiad)."""
     colour_preference: ColourPreference = ColourPreference.A
-    """C.04.6 type ``"A"`` or ``"B"``."""
+    """C.04.6 1.7: type ``"A"`` (the default), ``"B"``, or ``"none"``."""
     rating_top: int = 0
     """The team's pairing number follows the average rating of its roster's top this many
     players (0: the first ``[team] boards`` of the roster); ties by the team's name."""
     round_dates: tuple[dt.date, ...] = ()
     """The date of each round (may be left out)."""
+    initial_colour: InitialColour = InitialColour.WHITE
+    """C.04.6 4.1: the colour drawn by lot before round 1 (``"white"`` or ``"black"``): in
+    round 1 the first-team of an odd-numbered table's pair gets it."""
+    secondary_for_colours: bool = True
+    """C.04.6 1.2.1, 4.2.2: the secondary score (game points when match points rank first,
+    and the other way round) chooses the first-team of a pair before the pairing number."""
+    bye_match_points: float | None = None
+    """C.04.6 1.4: the match points of the pairing-allocated bye; default a drawn match's."""
+    bye_game_points: float | None = None
+    """C.04.6 1.4: the game points of the bye; default a drawn match's (half the boards)."""
 
     def __post_init__(self) -> None:
         if self.rounds < 1:
             raise ConfigError("", "rounds", f"must be at least 1, got {self.rounds}")
         if self.rating_top < 0:
             raise ConfigError("", "rating_top", "must not be negative")
+        for key in ("bye_match_points", "bye_game_points"):
+            value = getattr(self, key)
+            if value is not None and (value < 0 or value * 2 != int(value * 2)):
+                raise ConfigError("", key, f"{value}: a whole or half number, not negative")

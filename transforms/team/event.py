@@ -18,9 +18,13 @@ import polars as pl
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding, Severity
 from transforms.core.ingest import RawFile, limit_said, unusable, validate_files
+from transforms.fide.ratings import RatingChanges
 from transforms.fide.team_standings import rank_teams
+from transforms.fide.team_swiss.model import TeamRound
 from transforms.round_robin.berger import BYE, berger_table, draw_start_numbers
 from transforms.team import matches as mt
+from transforms.team import players as tp
+from transforms.team import swiss as ts
 from transforms.team.config import TeamRoundRobinConfig, TeamRules, TeamSwissConfig
 from transforms.team.schemas import REQUIRED, SCHEMAS
 
@@ -40,7 +44,8 @@ class Group:
     the team's top players, :func:`team_rating`), by number."""
     players: pl.DataFrame
     """``player_id, team_id, sno`` (the team's number)``, roster_board, name, rating, fide_id,
-    title, federation, email``."""
+    title, federation, email, pno`` (the player's number in the group:
+    :func:`transforms.team.players.numbered_players`)."""
     rounds: int
     fixtures: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=FIXTURES_SCHEMA))
     """Every match of every round: a league's whole season; a team Swiss's rounds so far and
@@ -60,8 +65,17 @@ class Group:
     relegated: int = 0
     next_round: int | None = None
     """The round the published pairing is of (a league: the first not complete)."""
-    board_prizes: pl.DataFrame | None = None
-    """Per board, the best performances (``[team] board_prize_min_games`` games on it)."""
+    games: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=tp.GAMES_SCHEMA))
+    """Every player's games (:data:`transforms.team.players.GAMES_SCHEMA`)."""
+    ratings: RatingChanges | None = None
+    """Each player's FIDE rating change and performance (B.02), by ``pno``."""
+    board_prizes: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=tp.PRIZES_SCHEMA))
+    """Per board, the best performances (:data:`transforms.team.players.PRIZES_SCHEMA`)."""
+    pairing: TeamRound | None = None
+    """A team Swiss: the next round as the engine paired it (FIDE C.04.6), with its
+    explanation (:meth:`transforms.fide.team_swiss.model.TeamRound.explanation`)."""
+    audit: dict[int, str] = field(default_factory=dict)
+    """A team Swiss: round -> how the recorded round differs from the engine's pairing."""
 
 
 @dataclass
@@ -131,8 +145,8 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> TeamRu
         if why:
             findings.append(Finding("teams.csv", None, "start_no", "", Severity.ERROR, why))
             return TeamRun(cfg, as_of, typed, findings, groups, blocked=why)
-        players = (rosters.join(numbered.select("team_id", "sno"), on="team_id")
-                   .rename({"board": "roster_board"}).sort("sno", "roster_board"))
+        players = tp.numbered_players(rosters.join(numbered.select("team_id", "sno"), on="team_id")
+                                      .rename({"board": "roster_board"}))
         n = numbered.height
         rounds = (swiss.rounds if swiss is not None else
                   (n - 1 + n % 2) * (league.cycles if league else 1) if n >= 2 else 0)
@@ -154,7 +168,10 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> TeamRu
         if league is not None:
             findings += fixture_rules(recorded, g, mine)
         g.boards = boards
-        g.matches = mt.match_results(recorded, boards, rules)
+        g.matches = mt.match_results(recorded, boards, rules,
+                                     bye=ts.bye_points(rules, swiss) if swiss is not None else None)
+        if swiss is not None:
+            g.fixtures = ts.swiss_fixtures(g)
     blocked = ""
     if any(f.severity is Severity.ERROR and f.file == "results.csv" for f in findings):
         blocked = ("results.csv has errors (see the validation report): the standings and "
@@ -257,5 +274,18 @@ def standings(run: TeamRun) -> None:
         g.next_round = g.done + 1 if g.done < g.rounds else None
 
 
-RULE_STEPS: tuple[tuple[str, Callable[[TeamRun], Any]], ...] = (("standings", standings),)
+def individual_results(run: TeamRun) -> None:
+    """FIDE B.02 8.1-8.3, team regulations (board prizes) — every player's games of the
+    finished matches, their rating change and performance, and each board's prize places."""
+    if run.blocked:
+        return
+    rules = run.rules
+    for g in run.groups:
+        g.games = tp.player_games(g.boards, g.matches, g.players)
+        g.ratings = tp.player_rating_changes(g.games, g.players, run.as_of)
+        g.board_prizes = tp.board_prizes(g.games, g.ratings, rules.board_prize_min_games)
+
+
+RULE_STEPS: tuple[tuple[str, Callable[[TeamRun], Any]], ...] = (
+    ("standings", standings), ("pairing", ts.pair_rounds), ("players", individual_results))
 """The rulebook's steps after validation, in order; the flow runs each as a task."""

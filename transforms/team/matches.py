@@ -273,20 +273,21 @@ def lineup_rules(boards: pl.DataFrame, players: pl.DataFrame, rules: TeamRules) 
 
 
 def match_results(matches: list[Match], boards: pl.DataFrame, rules: TeamRules,
-                  bye_match_points: float | None = None) -> pl.DataFrame:
+                  bye: tuple[float, float] | None = None) -> pl.DataFrame:
     """Team regulations (``[team]`` match_points, forfeit_below_half) — every match's game
     points (the sum of its boards) and match points. A team that fielded fewer than half the
     boards loses the match by forfeit (its opponent scores a won match; both keep the game
     points of their boards). A match with a board not finished is ``unfinished``: no points yet.
-    A bye scores a won match and the game points of a won match on every board unless
-    ``bye_match_points`` says otherwise (FIDE C.04.6: the pairing-allocated bye)."""
+    A bye scores ``bye`` (match points, game points): by default a won match and half the
+    boards (a league's team without a match); a team Swiss gives a drawn match (FIDE C.04.6
+    1.4, :func:`transforms.team.swiss.bye_points`)."""
     win, _draw, loss = rules.match_points
+    bye_mp, bye_gp = bye if bye is not None else (float(win), float(rules.boards) / 2)
     rows = []
     for m in matches:
         if not m.black:
             rows.append({"round": m.round, "white": m.white, "black": 0,
-                         "white_gp": float(rules.boards) / 2 if bye_match_points is None else 0.0,
-                         "black_gp": 0.0, "white_mp": float(win if bye_match_points is None else bye_match_points),
+                         "white_gp": bye_gp, "black_gp": 0.0, "white_mp": bye_mp,
                          "black_mp": 0.0, "status": "bye", "white_fielded": 0, "black_fielded": 0})
             continue
         g = boards.filter((pl.col("round") == m.round) & (pl.col("white") == m.white)

@@ -30,6 +30,12 @@ TEAMS = Schema("teams.csv", (
     Column("start_no", ColType.INT, required=False, minimum=1, description=(
         "The team's number to keep (an event taken over, a league's drawing of lots made "
         "elsewhere); used only when every team of the division has one.")),
+    Column("absent_rounds", required=False, description=(
+        "A team Swiss: the rounds the team is known to miss (FIDE C.04.2 3.3: not paired, no "
+        "points), e.g. `3 4`; a late entry names the rounds before it joins.")),
+    Column("withdrawn_from", ColType.INT, required=False, minimum=1, description=(
+        "A team Swiss: the first round the team no longer plays (FIDE C.04.2 3.2: withdrawn, "
+        "not paired from that round on).")),
 ), key=("team_id",), description="One row per team.")
 
 ROSTERS = Schema("rosters.csv", (

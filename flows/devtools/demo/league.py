@@ -85,7 +85,7 @@ def demo_league_files(rules: TeamRules, league: TeamRoundRobinConfig, *, through
             for t in (a, b):
                 played[t] = played.get(t, 0) + 1
             short = next((t for t in (a, b) if (division.id, t, played[t]) == FORFEIT), None)
-            result_rows += _match(rng, f["round"], a, b, roster, rules, short=short)
+            result_rows += demo_match(rng, f["round"], a, b, roster, rules, short=short)
     text = {"board": str, "rating": str, "round": str}
     return {
         "teams.csv": pl.DataFrame(team_rows),
@@ -105,8 +105,12 @@ def _lineup(rng: random.Random, roster: list[dict[str, Any]], boards: int) -> li
     return ids[:boards]
 
 
-def _match(rng: random.Random, rnd: int, a: str, b: str, roster: dict[str, list[dict[str, Any]]],
-           rules: TeamRules, short: str | None) -> list[dict[str, Any]]:
+def demo_match(rng: random.Random, rnd: int, a: str, b: str,
+               roster: dict[str, list[dict[str, Any]]], rules: TeamRules, short: str | None
+               ) -> list[dict[str, Any]]:
+    """The board rows of results.csv for a match of round ``rnd``, team ``a`` first: the
+    line-ups (:func:`_lineup`), each game drawn by rating expectancy; ``short``: the team that
+    fields one player only (the match lost by forfeit)."""
     rating = {r["player_id"]: int(r["rating"] or 0) for rs in roster.values() for r in rs}
     side_a, side_b = _lineup(rng, roster[a], rules.boards), _lineup(rng, roster[b], rules.boards)
     for team, side in ((a, side_a), (b, side_b)):

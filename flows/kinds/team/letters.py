@@ -14,7 +14,7 @@ import polars as pl
 from flows.kinds.team.pages import names_of, players_of, round_rel, score, team_rel
 from flows.mail.letters import Block, Letter, address_problem
 from flows.site.names import file_part
-from transforms.team.config import TeamRoundRobinConfig
+from transforms.team.config import TeamRoundRobinConfig, TeamSwissConfig
 from transforms.team.event import Group, TeamRun
 
 
@@ -26,7 +26,8 @@ def team_letters(run: TeamRun) -> tuple[list[Letter], list[tuple[str, str]]]:
     if run.blocked:
         return letters, skipped
     league = run.cfg.table(TeamRoundRobinConfig)
-    dates = league.round_dates if league else ()
+    swiss = run.cfg.table(TeamSwissConfig)
+    dates = league.round_dates if league else swiss.round_dates if swiss else ()
     for g in run.groups:
         if not g.done and g.next_round is None:
             continue
@@ -42,6 +43,11 @@ def team_letters(run: TeamRun) -> tuple[list[Letter], list[tuple[str, str]]]:
         if g.done:
             letters += player_letters(run, g, skipped)
     return letters, skipped
+
+
+def _points(value: float, word: str) -> str:
+    """``1 match point``, ``2½ game points``."""
+    return f"{score(value)} {word}{'' if value == 1 else 's'}"
 
 
 def _match_of(g: Group, r: int, sno: int) -> dict | None:
@@ -77,23 +83,33 @@ def captain_letter(run: TeamRun, g: Group, team: dict, dates: tuple) -> Letter:
                          score(pts) if pts is not None else "", who.get(opp_id or "", "(not fielded)")))
         blocks.append(Block(f"Round {r}: {team['name']} {score(own)} – {score(other)} {opp}",
                             table=(("Bd", "Player", "Pts", "Opponent"), *rows)))
+    elif m is not None:
+        blocks.append(Block(f"Round {r}: a bye", (
+            f"{team['name']} had no match in round {r} (the pairing-allocated bye): "
+            f"{_points(m['white_mp'], 'match point')} and {_points(m['white_gp'], 'game point')}.",)))
     if r:
         st = g.rankings[r].filter(pl.col("sno") == sno).row(0, named=True)
         blocks.append(Block("Standing", (f"Place {st['rank_label']} of {g.teams.height} in "
-                                         f"{g.name}: {score(st['mp'])} match points, "
-                                         f"{score(st['gp'])} game points.",)))
+                                         f"{g.name}: {_points(st['mp'], 'match point')}, "
+                                         f"{_points(st['gp'], 'game point')}.",)))
     nxt = _next_of(g, sno)
+    league = run.cfg.table(TeamRoundRobinConfig) is not None
     if nxt is not None:
+        when = f" on {dates[nxt['round'] - 1]:%A %d %B %Y}" if len(dates) >= nxt["round"] else ""
         if not nxt["black"]:
-            line = f"Round {nxt['round']}: no match (a bye)."
+            line = f"Round {nxt['round']}{when}: no match (a bye)."
         else:
             first = nxt["white"] == sno
             opp = names[nxt["black"] if first else nxt["white"]]
-            when = f" on {dates[nxt['round'] - 1]:%A %d %B %Y}" if len(dates) >= nxt["round"] else ""
-            line = (f"Round {nxt['round']}{when}: {'at home to' if first else 'away at'} {opp}; your "
+            where = ("at home to" if first else "away at") if league else "against"
+            line = (f"Round {nxt['round']}{when}: {where} {opp}; your "
                     f"board 1 has {'White' if first else 'Black'}, the colours alternating down the "
-                    "boards. Please send your line-up to the arbiter before the round.")
+                    f"boards. Please send your line-up to the arbiter {run.rules.lineup_deadline}.")
         blocks.append(Block("Next match", (line,)))
+    elif g.pairing is not None and sno in g.pairing.absent:
+        blocks.append(Block("Next match", (
+            f"Round {g.pairing.round}: {team['name']} is not paired (absent or withdrawn, as "
+            "the entries say). Tell the arbiter at once if that is wrong.",)))
     word = f"round-{r:02d}"
     subject = (f"{run.cfg.event.name} — {team['name']}: round {r}" if r
                else f"{run.cfg.event.name} — {team['name']}: your first match")

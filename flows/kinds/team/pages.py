@@ -10,12 +10,14 @@ import polars as pl
 
 from flows.site.names import file_part
 from flows.site.pages import LinkGroup, Publication
-from flows.site.present import Section, fmt, table_from_frame
+from flows.site.present import Details, Section, fmt, table_from_frame
 from transforms.team.config import TeamRoundRobinConfig, TeamRules
 from transforms.team.event import Group, TeamRun
 
 TEAMS = "teams/"
 """Every team's page is ``teams/<group>/<number>.html``."""
+PLAYERS = "players/"
+"""Every player's page is ``players/<group>/<number>.html`` (the player's ``pno``)."""
 
 
 def round_rel(kind: str, r: int) -> str:
@@ -26,6 +28,11 @@ def round_rel(kind: str, r: int) -> str:
 def team_rel(group: str, sno: int) -> str:
     """The team's page, inside the event folder."""
     return f"{TEAMS}{file_part(group)}/{int(sno)}.html"
+
+
+def player_rel(group: str, pno: int) -> str:
+    """The player's page, inside the event folder."""
+    return f"{PLAYERS}{file_part(group)}/{int(pno)}.html"
 
 
 def up(page: str) -> str:
@@ -81,10 +88,10 @@ def match_frame(group: Group, r: int, page: str) -> pl.DataFrame:
     rows = []
     for i, (w, b) in enumerate(pairs, start=1):
         m = played.get((w, b))
-        rows.append({"match": i, "home": names.get(w, ""), "away": names.get(b, "") if b else "(no match)",
+        rows.append({"match": i, "home": names.get(w, ""), "away": names.get(b, "") if b else "(bye)",
                      "score": (f"{score(m['white_gp'])} – {score(m['black_gp'])}" if m and m["status"] != "unfinished"
                                else ""),
-                     "note": {"forfeit_white": "home team forfeits", "forfeit_black": "away team forfeits",
+                     "note": {"forfeit_white": "team A forfeits", "forfeit_black": "team B forfeits",
                               "forfeit_both": "both forfeit", "bye": "bye"}.get(m["status"], "") if m else "",
                      "_h": up(page) + team_rel(group.id, w), "_a": up(page) + team_rel(group.id, b) if b else None})
     return pl.DataFrame(rows, schema={"match": pl.Int64, "home": pl.String, "away": pl.String,
@@ -214,24 +221,89 @@ def crosstable_section(group: Group) -> Section:
                 ("gp", "GP"), ("rank", "Rk")], numeric=["mp", "gp"])])
 
 
+def swiss_crosstable_section(group: Group) -> Section:
+    """A team Swiss's crosstable in the order of the standings: each round the opponent's
+    number, board 1's colour and the game points (``5w 3``; ``bye``; ``+``/``-`` a match won
+    or lost by forfeit; empty: not paired), then match and game points."""
+    names = names_of(group)
+    final = group.rankings[group.done]
+    cells: dict[tuple[int, int], str] = {}
+    for m in group.matches.filter(pl.col("status") != "unfinished").iter_rows(named=True):
+        if not m["black"]:
+            cells[(m["white"], m["round"])] = "bye"
+            continue
+        for own, opp, colour, side in ((m["white"], m["black"], "w", "white"), (m["black"], m["white"], "b", "black")):
+            mark = ""
+            if m["status"].startswith("forfeit"):
+                lost = m["status"] in (f"forfeit_{side}", "forfeit_both")
+                mark = "-" if lost else "+"
+            cells[(own, m["round"])] = f"{opp}{colour}\u00a0{score(m[f'{side}_gp'])}{mark}"
+    rounds = list(range(1, group.done + 1))
+    rows = []
+    for x in final.iter_rows(named=True):
+        s = x["sno"]
+        rows.append({"rank": x["rank_label"], "no": str(s), "team": names[s],
+                     **{f"r{r}": cells.get((s, r), "") for r in rounds},
+                     "mp": fmt(x["mp"]), "gp": score(x["gp"])})
+    frame = pl.DataFrame(rows, schema={"rank": pl.String, "no": pl.String, "team": pl.String,
+                                       **{f"r{r}": pl.String for r in rounds},
+                                       "mp": pl.String, "gp": pl.String})
+    return Section(group.name, anchor=file_part(group.id), wide=True, tables=[table_from_frame(
+        frame, [("rank", "Rk"), ("no", "No"), ("team", "Team"),
+                *[(f"r{r}", f"Rd {r}") for r in rounds], ("mp", "MP"), ("gp", "GP")],
+        numeric=["mp", "gp"])])
+
+
+def pairing_sections(group: Group, r: int) -> list[Section]:
+    """A team Swiss's round as the engine paired it (FIDE C.04.6): the teams not paired, and
+    how the bye, every bracket and every pair's colours were decided; or how a recorded round
+    differs from the engine's pairing."""
+    out = []
+    if r in group.audit:
+        out.append(Section("Pairing check", notes=[group.audit[r][0].upper() + group.audit[r][1:] + "."]))
+    p = group.pairing
+    if p is None or p.round != r:
+        return out
+    names = names_of(group)
+    intro = []
+    if p.absent:
+        intro.append("Not paired this round (absent or withdrawn, FIDE C.04.2 3.2-3.3): "
+                     + ", ".join(names.get(t, str(t)) for t in p.absent) + ".")
+    if p.bye is not None:
+        intro.append(f"The pairing-allocated bye: {names.get(p.bye, p.bye)}.")
+    steps = pl.DataFrame({"step": p.explanation()[1:]}, schema={"step": pl.String})
+    out.append(Section(f"How round {r} was paired", intro=intro, details=[Details(
+        "The FIDE Swiss Team Pairing System (C.04.6) step by step: the bye, each bracket "
+        "(its residents, upfloaters and the criteria that chose them) and each table's colours; "
+        "teams by their numbers.",
+        table_from_frame(steps, [("step", "Step")]))]))
+    return out
+
+
 def team_page(pub: Publication, run: TeamRun, group: Group, sno: int) -> None:
     """A team's page: its club and captain, its roster in board order, and round by round its
     opponent, the colour of its first board, the score and each board's player and result."""
     page = team_rel(group.id, sno)
+    league = run.cfg.table(TeamRoundRobinConfig) is not None
     team = group.teams.filter(pl.col("sno") == sno).row(0, named=True)
     names, who = names_of(group), players_of(group)
     roster = group.players.filter(pl.col("sno") == sno).select(
         "roster_board", "name", pl.col("rating").cast(pl.String).fill_null(""),
         pl.col("title").fill_null("") if "title" in group.players.columns else pl.lit("").alias("title"),
-        pl.col("federation").fill_null("") if "federation" in group.players.columns else pl.lit("").alias("federation"))
+        pl.col("federation").fill_null("") if "federation" in group.players.columns else pl.lit("").alias("federation"),
+        "pno")
+    roster = roster.with_columns(pl.format(f"{up(page)}{PLAYERS}{file_part(group.id)}/{{}}.html",
+                                           pl.col("pno")).alias("_href"))
     sections = [Section("Roster", tables=[table_from_frame(
         roster, [("roster_board", "Bd"), ("title", ""), ("name", "Name"), ("rating", "Rtg"),
-                 ("federation", "Fed")], numeric=["roster_board"])])]
+                 ("federation", "Fed")], numeric=["roster_board"], links={"name": "_href"})])]
     for m in group.matches.filter((pl.col("white") == sno) | (pl.col("black") == sno)).sort("round").iter_rows(named=True):
         first = m["white"] == sno
         opp = m["black"] if first else m["white"]
         if not opp:
-            sections.append(Section(f"Round {m['round']}: bye", intro=["No match this round (a bye)."]))
+            sections.append(Section(f"Round {m['round']}: bye", intro=[
+                f"No match this round (a bye): {fmt(m['white_mp'])} match points, "
+                f"{score(m['white_gp'])} game points."]))
             continue
         own_gp, opp_gp = (m["white_gp"], m["black_gp"]) if first else (m["black_gp"], m["white_gp"])
         b = group.boards.filter((pl.col("round") == m["round"]) & (pl.col("white") == m["white"])
@@ -249,9 +321,11 @@ def team_page(pub: Publication, run: TeamRun, group: Group, sno: int) -> None:
                          "opponent": who.get(opp_id or "", "(not fielded)")})
         frame = pl.DataFrame(rows, schema={"board": pl.Int64, "colour": pl.String, "player": pl.String,
                                            "points": pl.String, "opponent": pl.String})
-        head = (f"Round {m['round']}: {'home to' if first else 'away at'} {names[opp]}, "
+        where = (("home to" if first else "away at") if league else
+                 f"{'White' if first else 'Black'} on board 1 against")
+        head = (f"Round {m['round']}: {where} {names[opp]}, "
                 f"{score(own_gp)} – {score(opp_gp)}") if m["status"] != "unfinished" else \
-            f"Round {m['round']}: {'home to' if first else 'away at'} {names[opp]}"
+            f"Round {m['round']}: {where} {names[opp]}"
         note = forfeit_note(m, names, run.rules.boards)
         sections.append(Section(head, notes=[note] if note else [], tables=[table_from_frame(
             frame, [("board", "Bd"), ("colour", ""), ("player", "Player"), ("points", "Pts"),
@@ -260,6 +334,72 @@ def team_page(pub: Publication, run: TeamRun, group: Group, sno: int) -> None:
                          if team.get("captain") else "") if x]
     pub.page(page, title=team["name"], subtitle=" · ".join([group.name, *facts]), sections=sections,
              pdf=False)
+
+
+RESULT_WORDS = {"played": "", "forfeit_win": " (forfeit)", "forfeit_loss": " (forfeit)"}
+
+
+def player_page(pub: Publication, run: TeamRun, group: Group, player: dict[str, object]) -> None:
+    """A player's page: their team and board, every game (round, board, colour, opponent and
+    their team, the result), and the FIDE rating change and performance of the event (B.02,
+    the rulebook's figures)."""
+    pno = int(str(player["pno"]))
+    page = player_rel(group.id, pno)
+    names, who = names_of(group), players_of(group)
+    by_pno = dict(zip(group.players["pno"].to_list(), group.players["player_id"].to_list(), strict=True))
+    games = group.games.filter(pl.col("pno") == pno).sort("round")
+    rows = [{"round": g["round"], "board": g["board"], "colour": "W" if g["colour"] == "w" else "B",
+             "opponent": who.get(by_pno.get(g["opponent_pno"], ""), "(not fielded)"),
+             "team": names.get(g["opponent_team_sno"], ""),
+             "result": score(g["points"]) + RESULT_WORDS.get(g["kind"], "")}
+            for g in games.iter_rows(named=True)]
+    frame = pl.DataFrame(rows, schema={"round": pl.Int64, "board": pl.Int64, "colour": pl.String,
+                                       "opponent": pl.String, "team": pl.String, "result": pl.String})
+    sections = [Section("Games", tables=[table_from_frame(
+        frame, [("round", "Rd"), ("board", "Bd"), ("colour", ""), ("opponent", "Opponent"),
+                ("team", "Team"), ("result", "Result")], numeric=["round", "board"],
+        empty="No game yet.")])]
+    change = (group.ratings.players.filter(pl.col("sno") == pno).row(0, named=True)
+              if group.ratings is not None and group.ratings.players.height else None)
+    if change is not None and change["games"]:
+        facts = [f"{change['games']} rated games, {score(change['score'])} points",
+                 f"performance {change['performance']}" if change["performance"] is not None else ""]
+        if change["rated"]:
+            facts.append(f"rating change {change['change']:+d} (K {change['k']}): "
+                         f"{change['rating']} → {change['new_rating']}")
+        elif change["initial_rating"] is not None:
+            facts.append(f"a first rating of {change['initial_rating']}")
+        sections.append(Section("FIDE rating (B.02)", intro=["; ".join(f for f in facts if f) + "."],
+                                notes=[str(change["note"])] if change["note"] else []))
+    team_name = names.get(int(str(player["sno"])), "")
+    meta = [team_name, f"board {player['roster_board']} of the roster",
+            f"rating {player['rating']}" if player.get("rating") else "unrated",
+            f"FIDE ID {player['fide_id']}" if player.get("fide_id") else ""]
+    pub.page(page, title=str(player["name"]), subtitle=" · ".join(m for m in meta if m),
+             sections=sections, pdf=False)
+
+
+def board_prize_sections(run: TeamRun, page: str) -> list[Section]:
+    """Per group and board, the prize places: the player, their team, games over the board,
+    score and performance (the rulebook's :func:`transforms.team.players.board_prizes`)."""
+    out = []
+    for g in run.groups:
+        if g.board_prizes.height == 0:
+            continue
+        people = g.players.select("pno", "name", "sno")
+        frame = (g.board_prizes.join(people, on="pno", how="left")
+                 .with_columns(pl.col("sno").replace_strict(names_of(g), return_dtype=pl.String).alias("team"),
+                               pl.format(f"{up(page)}{PLAYERS}{file_part(g.id)}/{{}}.html",
+                                         pl.col("pno")).alias("_href")))
+        for board, part in frame.group_by("board", maintain_order=True):
+            out.append(Section(f"{g.name} — board {board[0]}", anchor=f"{file_part(g.id)}-{board[0]}",
+                               tables=[table_from_frame(
+                                   part.sort("place", "pno"),
+                                   [("place", "Pl"), ("name", "Player"), ("team", "Team"),
+                                    ("games", "Games"), ("score", "Pts"), ("performance", "Perf")],
+                                   numeric=["place", "games", "score", "performance"],
+                                   links={"name": "_href"})]))
+    return out
 
 
 def publish_site(pub: Publication, run: TeamRun) -> list[Section]:
@@ -281,6 +421,7 @@ def publish_site(pub: Publication, run: TeamRun) -> list[Section]:
                                         ("score", "Score"), ("away", "Team B"), ("note", "")],
                 numeric=["match"], links={"home": "_h", "away": "_a"})]))
             secs += board_sections(g, r, run.rules.boards)
+            secs += pairing_sections(g, r)
         pub.page(rel, title=f"Round {r}", subtitle="Every match, board by board.", sections=secs)
         done = [g for g in run.groups if g.done >= r]
         if done:
@@ -288,16 +429,29 @@ def publish_site(pub: Publication, run: TeamRun) -> list[Section]:
             tables = [standings_table(g, r, run, srel) for g in done]
             pub.page(srel, title=f"Standings after round {r}", subtitle="", sections=tables)
             if r == last:
-                bulletin += tables
+                bulletin += [standings_table(g, r, run, "bulletin.html") for g in done]
     if league is not None:
         pub.page("fixtures.html", title="Fixtures", subtitle="Every round of the season, home team "
                  "first.", sections=[fixtures_section(g, run) for g in run.groups])
-    if any(g.done for g in run.groups):
+    if any(g.done for g in run.groups) and league is not None:
         pub.page("crosstable.html", title="Crosstable", subtitle="Game points each team scored "
                  "against each other.", sections=[crosstable_section(g) for g in run.groups if g.done])
+    elif any(g.done for g in run.groups):
+        pub.page("crosstable.html", title="Crosstable", subtitle=(
+            "Each round: the opponent's number, the colour of board 1 and the game points "
+            "scored; + a match won by forfeit, - lost by forfeit."),
+            sections=[swiss_crosstable_section(g) for g in run.groups if g.done])
+    prizes = board_prize_sections(run, "board-prizes.html")
+    if prizes:
+        pub.page("board-prizes.html", title="Board prizes", subtitle=(
+            "The best performances (FIDE B.02 8.1.1) on each board, of the players with at "
+            f"least {run.rules.board_prize_min_games} games over the board; a player's board is "
+            "the one they played most."), sections=prizes)
     for g in run.groups:
         for sno in g.teams["sno"].to_list():
             team_page(pub, run, g, sno)
+        for player in g.players.iter_rows(named=True):
+            player_page(pub, run, g, player)
     return bulletin
 
 
@@ -319,6 +473,8 @@ def home_groups(run: TeamRun) -> list[LinkGroup]:
             links.append({"href": f"fixtures.html#{anchor}", "label": "Fixtures"})
         if g.done:
             links.append({"href": f"crosstable.html#{anchor}", "label": "Crosstable"})
+        if g.board_prizes.height:
+            links.append({"href": f"board-prizes.html#{anchor}-1", "label": "Board prizes"})
         links += [{"href": team_rel(g.id, s), "label": n}
                   for s, n in zip(g.teams["sno"].to_list(), g.teams["name"].to_list(), strict=True)]
         out.append(LinkGroup(g.name, links, anchor=anchor,

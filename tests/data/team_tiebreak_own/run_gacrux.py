@@ -29,7 +29,7 @@ SUMS = ["BH:MP", "BH:GP", "BH:MP/C1", "BH:GP/C1", "BH:MP/C2", "BH:MP/M1", "BH:GP
         "ESB", "EMMSB", "EMGSB", "EGMSB", "EGGSB", "EMGSB/C1", "EGMSB/C1", "EGGSB/M1",
         "PS:MP", "PS:GP", "PS:MP/C1", "WIN:MP", "WIN:GP", "WON:MP", "WON:GP", "BPG:MP", "BPG:GP",
         "BWG:MP", "BWG:GP", "REP:MP", "REP:GP", "BC", "MPVGP", "SSSC", "TPN",
-        "BH:MP/P", "BH:GP/C1/P", "SB:MP/P", "EMGSB/C1/P", "EGGSB/P", "SSSC/P"]
+        "BH:MP/P", "BH:GP/C1/P", "SB:MP/P", "EMGSB/C1/P", "EGGSB/P", "SSSC/P", "AOB:MP", "AOB:GP"]
 ROUND_ROBIN = ["KS:MP", "KS:GP"]
 FORE = ["FB:MP", "FB:GP", "FB:MP/C1", "SSSC/F"]
 GROUPED = [[], ["GPTS"]]

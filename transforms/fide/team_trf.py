@@ -1,7 +1,9 @@
-"""A small reader of TRF-2026 team files into the team rulebook's two frames (the team card and
-the board card of :mod:`transforms.fide.team_tiebreaks`), for the reference tests against FIDE
-TEC's calculator (Gacrux). Kept in the tests until the project's TRF reader
-(``transforms/fide/trf.py``, which keeps team records verbatim) reads teams.
+"""TRF-2026 team files (FIDE's Tournament Report File, team records; research note
+docs/research/team-competitions.md section 5) read into the team rulebook's two frames: the team
+card and the board card of :mod:`transforms.fide.team_tiebreaks`, which the team tie-breaks
+(``chessfed standings --trf``) and the team Swiss engine (``chessfed pair --team``,
+:mod:`transforms.fide.team_swiss.history`) read. A malformed record is an
+:class:`~transforms.core.errors.InputError` naming its line.
 
 Records read: ``001`` (the players' games), ``310`` (teams: pairing number, players in board
 order; ``013`` when there is no ``310``), ``142`` rounds, ``162``/``362`` game and match
@@ -20,9 +22,11 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from pathlib import Path
+from typing import Any
 
 import polars as pl
+
+from transforms.core.errors import InputError
 
 GAME = {"1": 1.0, "W": 1.0, "+": 1.0, "F": 1.0, "=": 0.5, "D": 0.5, "H": 0.5}
 OVER_THE_BOARD = set("1=0WDL")
@@ -42,6 +46,37 @@ class TeamTrf:
     n_boards: int
     ranking: list[str] = field(default_factory=list)
     """The ``212`` record's codes."""
+    names: dict[int, str] = field(default_factory=dict)
+    """Each team's name (``310`` columns 9-40; ``013`` 5-36), by pairing number."""
+    initial_colour: str = "W"
+    """``152``: the initial colour drawn before round 1 (``W`` or ``B``)."""
+    absent: dict[int, frozenset[int]] = field(default_factory=dict)
+    """``240 Z`` (and ``F``/``H`` byes): the teams known absent in a round, by round."""
+    name: str = ""
+    """``012``: the tournament's name."""
+    forfeited: dict[int, list[tuple[int, int]]] = field(default_factory=dict)
+    """``330``: the forfeited matches of each round, (White team, Black team)."""
+    scheduled_rounds: int = 0
+    """``142``: the rounds the event is scheduled to have (0: not given)."""
+
+    def last_paired(self) -> int:
+        """The last round with a match or a pairing-allocated bye (0: none)."""
+        paired = self.card.filter(pl.col("kind").is_in(["played", "forfeit_win", "forfeit_loss", "PAB"]))
+        return int(paired.select(pl.col("round").max()).item() or 0) if paired.height else 0
+
+    def pairing_of(self, rnd: int) -> tuple[set[tuple[int, int]], int | None, frozenset[int]]:
+        """Round ``rnd`` as the file records it: its matches (White team first: board 1's
+        colour; a ``330`` forfeit as its record names them), the team with the
+        pairing-allocated bye, and the teams not paired (absent or a full/half/zero-point
+        bye)."""
+        rows = self.card.filter(pl.col("round") == rnd)
+        pairs = {(r["sno"], r["opponent"]) for r in rows.iter_rows(named=True)
+                 if r["opponent"] is not None and (r["colour"] or "").lower() == "w"}
+        pairs |= set(self.forfeited.get(rnd, []))
+        bye = next((r["sno"] for r in rows.iter_rows(named=True) if r["kind"] == "PAB"), None)
+        paired = {t for p in pairs for t in p} | ({bye} if bye is not None else set())
+        absent = frozenset(int(t) for t in rows["sno"].to_list() if t not in paired)
+        return pairs, bye, absent
 
     @property
     def round_robin(self) -> bool:
@@ -57,9 +92,35 @@ def _scoring(line: str) -> dict[str, float]:
     return out
 
 
-def read_team_trf(path: Path | str) -> TeamTrf:
-    """The team card and board card of a TRF-2026 team file."""
-    lines = Path(path).read_text(encoding="utf-8").splitlines()
+def is_team_file(text: str) -> bool:
+    """FIDE TRF-2026 — a team file: ``310`` (or the older ``013``) team records, or a ``192`` type
+    naming a team system."""
+    lines = text.splitlines()
+    return (any(line[:4] in ("310 ", "013 ") for line in lines)
+            or any(line.startswith("192") and "TEAM" in line.upper() for line in lines))
+
+
+def parse_team_trf(text: str, *, source: str = "") -> TeamTrf:
+    """FIDE TRF-2026 (team records) — the team card and board card of a team file's text
+    (``source``: its name, for errors). A record that cannot be read is an
+    :class:`InputError` naming the file, the line and the record."""
+    where: list[tuple[int, str]] = [(0, "")]
+    try:
+        return _read(text.splitlines(), source, where)
+    except InputError:
+        raise
+    except (ValueError, IndexError, KeyError) as exc:
+        no, line = where[0]
+        raise InputError(source, no or None, line[:3], line.rstrip(),
+                         f"not a TRF-2026 record this reader can read ({exc})") from None
+
+
+def _read(lines: list[str], source: str, where: list[tuple[int, str]]) -> TeamTrf:
+    names: dict[int, str] = {}
+    initial, tname = "W", ""
+    absent: dict[int, set[int]] = {}
+    forfeited: dict[int, list[tuple[int, int]]] = {}
+    scheduled = 0
     games: dict[int, dict[int, tuple[int, str, str]]] = {}
     rosters: dict[int, list[int]] = {}
     legacy: list[list[int]] = []
@@ -68,8 +129,15 @@ def read_team_trf(path: Path | str) -> TeamTrf:
     pab_points = (1.0, 0.0)
     forfeits: dict[tuple[int, int], str] = {}
     rounds, start, type_code, seq, ranking = 0, "", "", "", []
-    for line in lines:
+    for no, line in enumerate(lines, start=1):
+        where[0] = (no, line)
         tag = line[:3]
+        if tag == "012":
+            tname = line[4:].strip()
+        elif tag == "152":
+            initial = "B" if line[4:].strip().upper().startswith("B") else "W"
+        elif tag == "240" and line[4:5].upper() in ("Z", "F", "H"):
+            absent.setdefault(int(line[6:9]), set()).update(int(x) for x in line[10:].split())
         if tag == "001":
             pid = int(line[4:8])
             games[pid] = {}
@@ -78,13 +146,15 @@ def read_team_trf(path: Path | str) -> TeamTrf:
                 if seg.strip():
                     games[pid][r] = (int(seg[0:4] or 0), seg[5].lower(), seg[7].upper())
         elif tag == "310":
+            names[int(line[4:7])] = line[8:40].strip()
             rosters[int(line[4:7])] = [int(line[i - 4:i]) for i in range(77, len(line) + 1, 5)
                                        if line[i - 4:i].strip()]
         elif tag == "013":
+            names.setdefault(len(legacy) + 1, line[4:36].strip())
             legacy.append([int(line[i - 4:i]) for i in range(40, len(line) + 1, 5)
                            if line[i - 4:i].strip()])
         elif tag == "142":
-            rounds = int(line[4:].strip())
+            rounds = scheduled = int(line[4:].strip())
         elif tag == "042":
             start = line[4:].strip()
         elif tag == "192":
@@ -101,13 +171,18 @@ def read_team_trf(path: Path | str) -> TeamTrf:
                 if line[i - 3:i].strip() and int(line[i - 3:i]):
                     pab[r] = int(line[i - 3:i])
         elif tag == "330":
-            kind = {"10": "WZ", "WL": "WZ", "WZ": "WZ", "+-": "WZ", "00": "ZZ", "LL": "ZZ",
+            codes = {"10": "WZ", "WL": "WZ", "WZ": "WZ", "+-": "WZ", "00": "ZZ", "LL": "ZZ",
                     "ZZ": "ZZ", "--": "ZZ", "01": "ZW", "LW": "ZW", "ZW": "ZW", "-+": "ZW"}
             rnd, white, black = int(line[7:10]), int(line[11:14]), int(line[15:18])
-            forfeits[(rnd, white)] = kind[line[4:6].upper()][0]
-            forfeits[(rnd, black)] = kind[line[4:6].upper()][1]
+            forfeited.setdefault(rnd, []).append((white, black))
+            forfeits[(rnd, white)] = codes[line[4:6].upper()][0]
+            forfeits[(rnd, black)] = codes[line[4:6].upper()][1]
+    where[0] = (0, "")
     if not rosters:
         rosters = {i: players for i, players in enumerate(legacy, start=1)}
+    if not rosters:
+        raise InputError(source, None, "310", "", "no team records (310, or the older 013): "
+                         "not a team file")
     team_of = {p: t for t, players in rosters.items() for p in players}
     rounds = max([rounds] + [r for g in games.values() for r in g])
     n_boards = len(seq) or max(len(p) for p in rosters.values())
@@ -124,7 +199,7 @@ def read_team_trf(path: Path | str) -> TeamTrf:
     gp = {k: sum(GAME.get(x[3], 0.0) for x in v) for k, v in boards.items()}
     rows, board_rows = [], []
     for (t, r), bs in sorted(boards.items(), key=lambda kv: (kv[0][1], kv[0][0])):
-        row = {"round": r, "sno": t, "opponent": None, "colour": None, "mp": 0.0, "gp": 0.0,
+        row: dict[str, Any] = {"round": r, "sno": t, "opponent": None, "colour": None, "mp": 0.0, "gp": 0.0,
                "opp_gp": None, "kind": "absent", "boards": n_boards}
         if bs:
             opp = Counter(x[1] for x in bs).most_common(1)[0][0]
@@ -159,4 +234,6 @@ def read_team_trf(path: Path | str) -> TeamTrf:
     if ranking and ranking[0].upper().split(":")[0] in ("MPTS", "GPTS"):
         primary = ranking[0].upper()[:2]
     return TeamTrf(card, board_card, (win, draw, loss), primary, rounds, start, type_code,
-                   n_boards, ranking)
+                   n_boards, ranking, names=names, initial_colour=initial,
+                   absent={r: frozenset(t) for r, t in absent.items()}, name=tname,
+                   forfeited=forfeited, scheduled_rounds=scheduled)

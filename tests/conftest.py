@@ -136,13 +136,18 @@ SLOW_TESTS = (
     "tests/rulebook/test_dutch.py::test_dutch_2025_disputed_cases_follow_bbppairings[python]",
     "tests/cli/test_acceleration_event.py::test_standings_tiebreaks_trf_points_and_prizes_never_include_virtual_points",
     "tests/cli/test_acceleration_event.py::test_crosscheck_with_baku_acceleration_writes_the_virtual_points_into_every_file",
+    "tests/rulebook/test_team_tiebreaks.py::test_team_tiebreaks_equal_fide_tecs_calculator",
+    "tests/rulebook/test_team_swiss_event.py::test_the_event_pairs_each_round_as_fides_reference_program",
 )
 """Single slow tests of a fast tier, also marked ``slow``: the reference cases paired by the
 pure-Python matching core (about 20 s of the fast tiers' 80 measured on 2 December 2026; the
 compiled core pairs the same cases in ``make test-fast``, and tests/rulebook/test_dutch_cores.py
 compares the two cores there), and the accelerated National Junior event run whole and
 cross-checked through engine processes (2-5 s each; its pairing on pairing scores stays in the
-fast tiers)."""
+fast tiers), and the team reference cases run whole through the team rulebook (FIDE's calculator
+on every tie-break of 20 events, Gacrux's rounds through an event's files: about 20 s; the team
+Swiss engine's 208 reference rounds stay in the fast tiers). An entry names a test case, or
+every case of a parametrized test (its node id without the brackets)."""
 
 
 def pytest_addoption(parser):
@@ -174,7 +179,7 @@ def pytest_collection_modifyitems(config, items):
             unknown.add(str(item.path.relative_to(ROOT)))
             continue
         item.add_marker(getattr(pytest.mark, tier))
-        if module in SLOW or item.nodeid in SLOW_TESTS:
+        if module in SLOW or item.nodeid.split("[")[0] in SLOW_TESTS or item.nodeid in SLOW_TESTS:
             item.add_marker(pytest.mark.slow)
     if unknown:
         raise pytest.UsageError(

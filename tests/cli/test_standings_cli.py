@@ -118,7 +118,8 @@ def test_add_parser_registers_standings():
     standings_cli.add_parser(parser.add_subparsers(dest="command"))
     args = parser.parse_args(["standings", "--trf", "x.trf", "--out", "y.csv"])
     assert args.func is standings_cli.run
-    assert args.tiebreaks == "BH-C1,BH,SB,DE,WIN,BWG" and args.edition == "fide-2024"
+    assert args.tiebreaks is None and args.edition == "fide-2024"  # the default: the file's kind
+    assert standings_cli.DEFAULT_TIEBREAKS == "BH-C1,BH,SB,DE,WIN,BWG"
 
 
 def test_runs_as_a_module(tmp_path):

@@ -76,8 +76,27 @@ def test_captains_hear_their_next_opponent_a_bye_and_an_absence(county):
     bye_id = g.teams.filter(pl.col("sno") == bye)["team_id"].item()
     assert "had no match in round 3 (the pairing-allocated bye): 1 match point and 2 game points" \
         in by_team[bye_id]
-    w, b = g.pairing.pairs[0]
+    sent = set(g.lineups.filter(pl.col("sent"))["sno"].to_list())
+    w, b = next(p for p in g.pairing.pairs if p[0] not in sent)
     white_id = g.teams.filter(pl.col("sno") == w)["team_id"].item()
     other = g.teams.filter(pl.col("sno") == b)["name"].item()
     assert f"against {other}; your board 1 has White" in by_team[white_id]
     assert "Please send your line-up to the arbiter before the round." in by_team[white_id]
+
+
+def test_the_next_round_shows_each_line_up_and_whether_it_was_sent(county):
+    """The demo: Northgate sent its line-up for round 4 with a reserve; the others did not
+    (their roster's first four are shown, and said to be so)."""
+    pub, run, letters = county
+    (g,) = run.groups
+    page = text(pub.files["rounds/round-04.html"])
+    nor = g.teams.filter(pl.col("team_id") == "NOR").row(0, named=True)
+    sent = g.lineups.filter(pl.col("sno") == nor["sno"]).sort("board")
+    assert sent["sent"].all() and sent["player_id"].to_list() == ["NOR-01", "NOR-03", "NOR-04", "NOR-05"]
+    who = dict(zip(g.players["player_id"].to_list(), g.players["name"].to_list(), strict=True))
+    assert who["NOR-05"] in page and "Northgate: no line-up received" not in page
+    others = g.teams.filter(~pl.col("team_id").is_in(["NOR", "RIV", "GLE"]))["name"].to_list()
+    assert all(f"{n}: no line-up received yet; shown in roster order." in page for n in others)
+    letter = next(" ".join(text_body(lt, site_url="https://x.example/", signature="").split())
+                  for lt in letters if lt.meta.get("team") == "NOR" and lt.kind == "captain-round")
+    assert "Your line-up has reached the arbiter" in letter and who["NOR-05"] in letter

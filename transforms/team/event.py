@@ -22,6 +22,7 @@ from transforms.fide.ratings import RatingChanges
 from transforms.fide.team_standings import rank_teams
 from transforms.fide.team_swiss.model import TeamRound
 from transforms.round_robin.berger import BYE, berger_table, draw_start_numbers
+from transforms.team import lineups as tl
 from transforms.team import matches as mt
 from transforms.team import players as tp
 from transforms.team import swiss as ts
@@ -76,6 +77,8 @@ class Group:
     explanation (:meth:`transforms.fide.team_swiss.model.TeamRound.explanation`)."""
     audit: dict[int, str] = field(default_factory=dict)
     """A team Swiss: round -> how the recorded round differs from the engine's pairing."""
+    lineups: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=tl.LINEUP_SCHEMA))
+    """Each team's line-up for :attr:`next_round` (:func:`transforms.team.lineups.expected_lineups`)."""
 
 
 @dataclass
@@ -287,5 +290,6 @@ def individual_results(run: TeamRun) -> None:
 
 
 RULE_STEPS: tuple[tuple[str, Callable[[TeamRun], Any]], ...] = (
-    ("standings", standings), ("pairing", ts.pair_rounds), ("players", individual_results))
+    ("standings", standings), ("pairing", ts.pair_rounds), ("lineups", tl.lineups_step),
+    ("players", individual_results))
 """The rulebook's steps after validation, in order; the flow runs each as a task."""

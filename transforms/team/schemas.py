@@ -1,6 +1,7 @@
 """The input files of a team competition (``kind = "team_round_robin"`` or ``"team_swiss"``):
-the teams (with their captains), their rosters in board order, and the board results of every
-match (each board's players as the captains fielded them)."""
+the teams (with their captains), their rosters in board order, the line-ups captains send
+before a round, and the board results of every match (each board's players as the captains
+fielded them)."""
 
 from __future__ import annotations
 
@@ -72,7 +73,20 @@ RESULTS_FILE = Schema("results.csv", (
         "is not finished.")),
 ), description="One row per board of every match, and one per team bye, all rounds so far.")
 
-SCHEMAS = {s.file: s for s in (TEAMS, ROSTERS, RESULTS_FILE)}
+LINEUPS = Schema("lineups.csv", (
+    Column("round", ColType.INT, nonempty=True, minimum=1, description="The round the line-up is for."),
+    Column("team_id", nonempty=True, description="The team (teams.csv `team_id`)."),
+    Column("board", ColType.INT, nonempty=True, minimum=1, description=(
+        "The board, 1 to `[team] boards`; a board the team leaves empty has no row.")),
+    Column("player_id", nonempty=True, description=(
+        "The player on that board (rosters.csv `player_id` of the team).")),
+), description=(
+    "One row per board of a team's line-up for a round, as the captain sent it before the round "
+    "(optional: without one a team's expected line-up is its roster's first players, in order). "
+    "The round's pairing page and the captain's letter show it; a result that fields someone "
+    "else is a warning."))
+
+SCHEMAS = {s.file: s for s in (TEAMS, ROSTERS, RESULTS_FILE, LINEUPS)}
 """A team event's input files, in the input reference's order."""
 REQUIRED = ("teams.csv", "rosters.csv")
 """The files a team event must have (results.csv comes with the first round)."""

@@ -8,7 +8,8 @@ Every round is paired by the championship's own rulebook (:mod:`transforms.team.
 same steps a run takes) from the rounds before it, and each game's result is drawn from rating
 expectancy (the line-ups as the league demo's, :mod:`flows.devtools.demo.league`). Scripted:
 one team says it will miss the round after the last one played (teams.csv ``absent_rounds``),
-one match of round 2 is won by forfeit (a team of one player).
+one match of round 2 is won by forfeit (a team of one player); two captains have sent their
+line-ups for the next round (lineups.csv).
 """
 
 from __future__ import annotations
@@ -49,7 +50,8 @@ FORFEIT = (2, "SCH")
 
 def demo_team_swiss_files(cfg: EventConfig, *, through: int, seed: int = 2026
                           ) -> dict[str, pl.DataFrame]:
-    """teams.csv, rosters.csv and results.csv (rounds 1..``through``) of the demo team Swiss,
+    """teams.csv, rosters.csv, results.csv (rounds 1..``through``) and lineups.csv (round
+    ``through + 1``) of the demo team Swiss,
     each round paired by the event's rulebook from the results before it."""
     rules, swiss = cfg.require(TeamRules), cfg.require(TeamSwissConfig)
     rng = random.Random(seed)
@@ -84,6 +86,13 @@ def demo_team_swiss_files(cfg: EventConfig, *, through: int, seed: int = 2026
             short = FORFEIT[1] if (rnd, FORFEIT[1]) == FORFEIT and FORFEIT[1] in (w, b) else None
             results += demo_match(rng, rnd, w, b, roster, rules, short=short)
     del swiss
+    # Two captains have sent their line-ups for the next round: one in roster order, one with
+    # its second board at home and the first reserve playing (the others move up a board).
+    lineups = []
+    for tid, order in (("RIV", [0, 1, 2, 3]), ("NOR", [0, 2, 3, 4])):
+        lineups += [{"round": str(through + 1), "team_id": tid, "board": str(b),
+                     "player_id": roster[tid][i]["player_id"]} for b, i in enumerate(order, start=1)]
+    files["lineups.csv"] = pl.DataFrame(lineups)
     files["results.csv"] = pl.DataFrame([{k: (str(v) if k in text and v is not None else v)
                                           for k, v in r.items()} for r in results])
     return files

@@ -102,10 +102,20 @@ def captain_letter(run: TeamRun, g: Group, team: dict, dates: tuple) -> Letter:
             first = nxt["white"] == sno
             opp = names[nxt["black"] if first else nxt["white"]]
             where = ("at home to" if first else "away at") if league else "against"
+            sent = g.lineups.filter((pl.col("sno") == sno) & pl.col("sent")).height > 0
+            ask = (f"Your line-up has reached the arbiter (below); tell the arbiter of any change "
+                   f"{run.rules.lineup_deadline}." if sent else
+                   f"Please send your line-up to the arbiter {run.rules.lineup_deadline}.")
             line = (f"Round {nxt['round']}{when}: {where} {opp}; your "
                     f"board 1 has {'White' if first else 'Black'}, the colours alternating down the "
-                    f"boards. Please send your line-up to the arbiter {run.rules.lineup_deadline}.")
+                    f"boards. {ask}")
         blocks.append(Block("Next match", (line,)))
+        mine = g.lineups.filter(pl.col("sno") == sno).sort("board")
+        if nxt["black"] and mine.height:
+            heading = ("Your line-up as received" if mine["sent"].any()
+                       else "No line-up received yet: the roster's order would play")
+            blocks.append(Block(heading, table=(("Bd", "Player"), *[
+                (str(x["board"]), who.get(x["player_id"], x["player_id"])) for x in mine.iter_rows(named=True)])))
     elif g.pairing is not None and sno in g.pairing.absent:
         blocks.append(Block("Next match", (
             f"Round {g.pairing.round}: {team['name']} is not paired (absent or withdrawn, as "

@@ -254,6 +254,32 @@ def swiss_crosstable_section(group: Group) -> Section:
         numeric=["mp", "gp"])])
 
 
+def lineup_sections(group: Group, r: int) -> list[Section]:
+    """The matches of the round to be played with each team's line-up (the one its captain
+    sent, else its roster's order: :func:`transforms.team.lineups.expected_lineups`)."""
+    if group.lineups.height == 0:
+        return []
+    names, who = names_of(group), players_of(group)
+    played = {(m["white"], m["black"]) for m in group.matches.filter(pl.col("round") == r).iter_rows(named=True)}
+    out = []
+    for f in group.fixtures.filter((pl.col("round") == r) & (pl.col("black") != 0)).sort("match").iter_rows(named=True):
+        w, b = f["white"], f["black"]
+        if (w, b) in played:
+            continue
+        line = {(x["sno"], x["board"]): x for x in group.lineups.filter(pl.col("sno").is_in([w, b])).iter_rows(named=True)}
+        boards = sorted({bd for (_, bd) in line})
+        rows = [{"board": bd, "colour": "W" if bd % 2 else "B",
+                 "a": who.get(line[(w, bd)]["player_id"], "") if (w, bd) in line else "(empty)",
+                 "b": who.get(line[(b, bd)]["player_id"], "") if (b, bd) in line else "(empty)"}
+                for bd in boards]
+        notes = [f"{names[t]}: no line-up received yet; shown in roster order." for t in (w, b)
+                 if not any(x["sent"] for k, x in line.items() if k[0] == t)]
+        frame = pl.DataFrame(rows, schema={"board": pl.Int64, "colour": pl.String, "a": pl.String, "b": pl.String})
+        out.append(Section(f"{names[w]} – {names[b]}: line-ups", notes=notes, tables=[table_from_frame(
+            frame, [("board", "Bd"), ("colour", ""), ("a", names[w]), ("b", names[b])], numeric=["board"])]))
+    return out
+
+
 def pairing_sections(group: Group, r: int) -> list[Section]:
     """A team Swiss's round as the engine paired it (FIDE C.04.6): the teams not paired, and
     how the bye, every bracket and every pair's colours were decided; or how a recorded round
@@ -421,6 +447,8 @@ def publish_site(pub: Publication, run: TeamRun) -> list[Section]:
                                         ("score", "Score"), ("away", "Team B"), ("note", "")],
                 numeric=["match"], links={"home": "_h", "away": "_a"})]))
             secs += board_sections(g, r, run.rules.boards)
+            if r == g.next_round:
+                secs += lineup_sections(g, r)
             secs += pairing_sections(g, r)
         pub.page(rel, title=f"Round {r}", subtitle="Every match, board by board.", sections=secs)
         done = [g for g in run.groups if g.done >= r]

@@ -62,7 +62,7 @@ def read_pairings(path: Path) -> list[GacruxRound]:
 def settings_of(trf: TeamTrf, text: str, rnd: int) -> RoundSettings:
     """The round's settings from the file's ``192``, ``142`` and ``152`` records."""
     del text
-    return settings_of_type(trf.type_code, round=rnd, rounds=trf.rounds,
+    return settings_of_type(trf.type_code, round=rnd, rounds=trf.scheduled_rounds or trf.rounds,
                             initial=trf.initial_colour)
 
 
@@ -172,3 +172,22 @@ bye_game_points = {float(bye_gp)}
             results.append(f"{m.round},T{m.white},T{m.black},{b},{pw},{pb},{RESULT_OF[(w, k)]}")
     return {"event.toml": toml, "teams.csv": "\n".join(teams) + "\n",
             "rosters.csv": "\n".join(rosters) + "\n", "results.csv": "\n".join(results) + "\n"}
+
+
+def cut_before(trf: Path, rnd: int, out: Path) -> Path:
+    """The file with only the rounds before ``rnd`` (what a program holds when it pairs
+    ``rnd``): the players' 001 games after it blanked, the later 320 byes and 330 forfeits
+    dropped."""
+    lines = []
+    for line in trf.read_text(encoding="utf-8").splitlines():
+        if line.startswith("001"):
+            line = line[:99 + 10 * (rnd - 2)].rstrip() if rnd > 1 else line[:89].rstrip()
+        elif line.startswith("330") and int(line[7:10]) >= rnd:
+            continue
+        elif line.startswith("320"):
+            line = line[:14 + 4 * (rnd - 1)].rstrip()
+        elif line.startswith("240") and int(line[6:9]) != rnd:
+            continue
+        lines.append(line)
+    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return out

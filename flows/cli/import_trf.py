@@ -1,6 +1,7 @@
 """``chessfed import-trf``: an event started or taken over from a TRF file (Swiss-Manager, Vega,
 any program that writes FIDE's format): its players.csv, results.csv and, when the folder has
-none, an event.toml saying what it took from the file and what it assumed."""
+none, an event.toml saying what it took from the file and what it assumed. A TRF-2026 team file
+(``310`` records) starts a team event instead: teams.csv, rosters.csv, results.csv."""
 
 from __future__ import annotations
 
@@ -61,6 +62,10 @@ def take_over_trf(trf: Path, event: Path, *, category: str = "open",
     )
 
     text = trf.read_text(encoding="utf-8-sig")
+    from transforms.fide.team_trf import is_team_file
+
+    if is_team_file(text):
+        return take_over_team_trf(trf, text, event, today=today)
     t = parse_trf(text, source=str(trf))
     rounds, rounds_note = rounds_of(t)
     round_robin = pairing_regime(t).round_robin
@@ -96,6 +101,42 @@ def take_over_trf(trf: Path, event: Path, *, category: str = "open",
                                      acceleration=acceleration, pab=f"{pab:g}",
                                      tiebreaks=", ".join(f'"{c}"' for c in tiebreaks),
                                      notes=toml_notes(trf, notes))
+    kept = (event / "event.toml").exists()
+    if not kept:
+        written.append(io.atomic_write(event / "event.toml", toml))
+    return Imported(written, notes, kept)
+
+
+def take_over_team_trf(trf: Path, text: str, event: Path, *, today: dt.date | None = None
+                       ) -> Imported:
+    """Start (or take over) a team event from a TRF-2026 team file: teams.csv, rosters.csv,
+    results.csv (:func:`transforms.team.takeover.team_files`) and, when the folder has none, an
+    event.toml of a team Swiss or a league of one division (the file's ``192``) with every value
+    the file gives and where it comes from (:func:`transforms.team.takeover.team_settings`)."""
+    from transforms.fide.team_trf import parse_team_trf
+    from transforms.fide.trf import parse_trf
+    from transforms.swiss.takeover import event_dates
+    from transforms.team.takeover import team_files, team_settings
+
+    team = parse_team_trf(text, source=str(trf))
+    start, end, notes = event_dates(parse_trf(text, source=str(trf)), today=today or dt.date.today())
+    kind, given = team_settings(team)
+    settings = [Setting(s.key, s.value, Basis.FILE if s.from_file else Basis.ASSUMED, s.why)
+                for s in given]
+    event.mkdir(parents=True, exist_ok=True)
+    written = [io.atomic_write(event / name, frame.write_csv())
+               for name, frame in team_files(team).items()]
+    notes += [*settings, PLACEHOLDERS]
+    name = (team.name or event.name).replace("\\", "\\\\").replace('"', '\\"')
+    tables: dict[str, list[str]] = {}
+    for s in settings:
+        table, key = s.key.split(".", 1)
+        tables.setdefault(table, []).append(f"{key} = {s.value}")
+    if kind == "team_round_robin":
+        tables["team_round_robin"].append(f'divisions = [{{ id = "all", name = "{name}" }}]')
+    body = "\n\n".join(f"[{t}]\n" + "\n".join(lines) for t, lines in tables.items())
+    toml = TEAM_TEMPLATE.format(id=event.name, name=name, kind=kind, start=start, end=end,
+                                notes=toml_notes(trf, notes), tables=body)
     kept = (event / "event.toml").exists()
     if not kept:
         written.append(io.atomic_write(event / "event.toml", toml))
@@ -162,6 +203,26 @@ acceleration = "{acceleration}"
 pab_points = {pab}
 tiebreaks = [{tiebreaks}]
 categories = [{{ id = "{category}", name = "{name}" }}]
+"""
+
+TEAM_TEMPLATE = """# Taken over from a TRF-2026 team file by `chessfed import-trf`: complete the [event] and
+# [publish] keys.
+{notes}
+[event]
+id = "{id}"
+name = "{name}"
+kind = "{kind}"
+start = {start}
+end = {end}
+venue = "to be completed"
+organiser = "to be completed"
+currency = "EUR"
+contact = "to be completed"
+
+[publish]
+sender = "results@example.org"
+
+{tables}
 """
 
 ROUND_ROBIN_TEMPLATE = """# Taken over from a TRF by `chessfed import-trf`: complete the [event] and [publish] keys.

@@ -514,9 +514,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--cron", default="0 18 * * *", help="schedule (default: daily at 18:00)")
     s.add_argument("--name", default="chessfed-scheduled")
     s.set_defaults(func=_serve)
-    t = sub.add_parser("import-trf", help="start or take over a Swiss event from a TRF file")
+    t = sub.add_parser("import-trf", help="start or take over an event from a TRF file (a Swiss, a round "
+                       "robin, or a team event from a TRF-2026 team file)")
     t.add_argument("trf")
-    t.add_argument("event", help="the event folder to write players.csv and results.csv into")
+    t.add_argument("event", help="the event folder to write players.csv and results.csv into "
+                   "(a team file: teams.csv, rosters.csv and results.csv)")
     t.add_argument("--category", default="open")
     t.set_defaults(func=_import_trf)
     from flows.cli import berger, check_trf, input_reference, new, server

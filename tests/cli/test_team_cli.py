@@ -12,7 +12,7 @@ import pytest
 
 from flows.cli import pair as pair_cli
 from flows.cli import standings as standings_cli
-from tests.team_swiss_trf import read_pairings
+from tests.team_swiss_trf import cut_before, read_pairings
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 SWISS = DATA / "team_swiss"
@@ -29,30 +29,11 @@ def test_pair_team_writes_the_next_round_as_the_engines_do(tmp_path, capsys):
     assert [tuple(map(int, x.split())) for x in lines[1:]] == list(want.pairs)
 
 
-def _before(trf: Path, rnd: int, out: Path) -> Path:
-    """The file with only the rounds before ``rnd`` (what a program holds when it pairs
-    ``rnd``): the players' 001 games after it blanked, the later 320 byes and 330 forfeits
-    dropped."""
-    lines = []
-    for line in trf.read_text(encoding="utf-8").splitlines():
-        if line.startswith("001"):
-            line = line[:99 + 10 * (rnd - 2)].rstrip() if rnd > 1 else line[:89].rstrip()
-        elif line.startswith("330") and int(line[7:10]) >= rnd:
-            continue
-        elif line.startswith("320"):
-            line = line[:14 + 4 * (rnd - 1)].rstrip()
-        elif line.startswith("240") and int(line[6:9]) != rnd:
-            continue
-        lines.append(line)
-    out.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return out
-
-
 @pytest.mark.parametrize("name,rnd", [("ts03", 4), ("ts11", 6), ("ts17", 9), ("ts30", 5)])
 def test_pair_team_pairs_a_truncated_file_as_gacrux_paired_that_round(tmp_path, capsys, name, rnd):
     """A reference tournament cut before round ``rnd``: ``-p`` pairs round ``rnd`` as Gacrux
     did (tables, colours, the bye as ``team 0``)."""
-    trf = _before(SWISS / f"{name}.trf", rnd, tmp_path / "cut.trf")
+    trf = cut_before(SWISS / f"{name}.trf", rnd, tmp_path / "cut.trf")
     assert pair_cli.main(["--team", str(trf), "-p"]) == 0
     got = capsys.readouterr().out.splitlines()
     want = next(g for g in read_pairings(SWISS / f"{name}.pairings.txt") if g.round == rnd)

@@ -41,6 +41,8 @@ class TeamTrf:
     match_points: tuple[float, float, float]
     primary: str
     rounds: int
+    """The rounds the file records (the last with a game, a bye or a forfeited match): what
+    the standings count. ``scheduled_rounds`` is record 142."""
     start: str
     type_code: str
     n_boards: int
@@ -58,6 +60,19 @@ class TeamTrf:
     """``330``: the forfeited matches of each round, (White team, Black team)."""
     scheduled_rounds: int = 0
     """``142``: the rounds the event is scheduled to have (0: not given)."""
+    players: dict[int, dict[str, str]] = field(default_factory=dict)
+    """Each ``001`` player by number: ``name``, ``sex``, ``title``, ``rating``, ``fed``,
+    ``fide_id``, ``birth`` as written."""
+    games: dict[int, dict[int, tuple[int, str, str]]] = field(default_factory=dict)
+    """Each player's rounds: round -> (opponent's number, colour ``w``/``b``/``-``, result)."""
+    rosters: dict[int, list[int]] = field(default_factory=dict)
+    """Each team's players in board order (``310``)."""
+    nicknames: dict[int, str] = field(default_factory=dict)
+    """``310`` columns 42-46."""
+    bye_points: tuple[float, float] | None = None
+    """``320``: the pairing-allocated bye's match and game points, when the file has one."""
+    byes: dict[int, int] = field(default_factory=dict)
+    """``320``: round -> the team with the pairing-allocated bye."""
 
     def last_paired(self) -> int:
         """The last round with a match or a pairing-allocated bye (0: none)."""
@@ -121,6 +136,9 @@ def _read(lines: list[str], source: str, where: list[tuple[int, str]]) -> TeamTr
     absent: dict[int, set[int]] = {}
     forfeited: dict[int, list[tuple[int, int]]] = {}
     scheduled = 0
+    statics: dict[int, dict[str, str]] = {}
+    nick: dict[int, str] = {}
+    has_320 = False
     games: dict[int, dict[int, tuple[int, str, str]]] = {}
     rosters: dict[int, list[int]] = {}
     legacy: list[list[int]] = []
@@ -140,6 +158,10 @@ def _read(lines: list[str], source: str, where: list[tuple[int, str]]) -> TeamTr
             absent.setdefault(int(line[6:9]), set()).update(int(x) for x in line[10:].split())
         if tag == "001":
             pid = int(line[4:8])
+            statics[pid] = {"sex": line[9:10].strip(), "title": line[10:13].strip(),
+                            "name": line[14:47].strip(), "rating": line[48:52].strip(),
+                            "fed": line[53:56].strip(), "fide_id": line[57:68].strip(),
+                            "birth": line[69:79].strip()}
             games[pid] = {}
             for r, i in enumerate(range(99, len(line) + 1, 10), start=1):
                 seg = line[i - 8:i]
@@ -147,6 +169,7 @@ def _read(lines: list[str], source: str, where: list[tuple[int, str]]) -> TeamTr
                     games[pid][r] = (int(seg[0:4] or 0), seg[5].lower(), seg[7].upper())
         elif tag == "310":
             names[int(line[4:7])] = line[8:40].strip()
+            nick[int(line[4:7])] = line[41:46].strip()
             rosters[int(line[4:7])] = [int(line[i - 4:i]) for i in range(77, len(line) + 1, 5)
                                        if line[i - 4:i].strip()]
         elif tag == "013":
@@ -167,6 +190,7 @@ def _read(lines: list[str], source: str, where: list[tuple[int, str]]) -> TeamTr
             match_score.update(_scoring(line))
         elif tag == "320":
             pab_points = (float(line[4:8]), float(line[9:13]))
+            has_320 = True
             for r, i in enumerate(range(17, len(line) + 1, 4), start=1):
                 if line[i - 3:i].strip() and int(line[i - 3:i]):
                     pab[r] = int(line[i - 3:i])
@@ -184,7 +208,9 @@ def _read(lines: list[str], source: str, where: list[tuple[int, str]]) -> TeamTr
         raise InputError(source, None, "310", "", "no team records (310, or the older 013): "
                          "not a team file")
     team_of = {p: t for t, players in rosters.items() for p in players}
-    rounds = max([rounds] + [r for g in games.values() for r in g])
+    # the rounds the file records (a game, a bye, a forfeited match); 142 is scheduled_rounds
+    rounds = max([0] + [r for g in games.values() for r in g if g[r][0] > 0 or g[r][2] in GAME]
+                 + list(pab) + [r for (r, _) in forfeits])
     n_boards = len(seq) or max(len(p) for p in rosters.values())
     win, draw, loss = match_score["W"], match_score["D"], match_score["L"]
 
@@ -236,4 +262,6 @@ def _read(lines: list[str], source: str, where: list[tuple[int, str]]) -> TeamTr
     return TeamTrf(card, board_card, (win, draw, loss), primary, rounds, start, type_code,
                    n_boards, ranking, names=names, initial_colour=initial,
                    absent={r: frozenset(t) for r, t in absent.items()}, name=tname,
-                   forfeited=forfeited, scheduled_rounds=scheduled)
+                   forfeited=forfeited, scheduled_rounds=scheduled, players=statics, games=games,
+                   rosters=rosters, nicknames=nick, bye_points=pab_points if has_320 else None,
+                   byes=dict(pab))

@@ -27,6 +27,7 @@ from transforms.team import matches as mt
 from transforms.team import players as tp
 from transforms.team import swiss as ts
 from transforms.team.config import TeamRoundRobinConfig, TeamRules, TeamSwissConfig
+from transforms.team.report import team_report
 from transforms.team.schemas import REQUIRED, SCHEMAS
 
 FIXTURES_SCHEMA = {"round": pl.Int64, "match": pl.Int64, "white": pl.Int64, "black": pl.Int64}
@@ -77,6 +78,9 @@ class Group:
     explanation (:meth:`transforms.fide.team_swiss.model.TeamRound.explanation`)."""
     audit: dict[int, str] = field(default_factory=dict)
     """A team Swiss: round -> how the recorded round differs from the engine's pairing."""
+    report: str = ""
+    """The TRF-2026 team report after :attr:`done` (:func:`transforms.team.report.team_report`);
+    empty before the first complete round."""
     lineups: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=tl.LINEUP_SCHEMA))
     """Each team's line-up for :attr:`next_round` (:func:`transforms.team.lineups.expected_lineups`)."""
 
@@ -289,7 +293,17 @@ def individual_results(run: TeamRun) -> None:
         g.board_prizes = tp.board_prizes(g.games, g.ratings, rules.board_prize_min_games)
 
 
+def reports(run: TeamRun) -> None:
+    """FIDE TRF-2026 (team records) — each group's report file after its last complete round
+    (:func:`transforms.team.report.team_report`)."""
+    if run.blocked:
+        return
+    for g in run.groups:
+        if g.done:
+            g.report = team_report(run, g)
+
+
 RULE_STEPS: tuple[tuple[str, Callable[[TeamRun], Any]], ...] = (
     ("standings", standings), ("pairing", ts.pair_rounds), ("lineups", tl.lineups_step),
-    ("players", individual_results))
+    ("players", individual_results), ("report", reports))
 """The rulebook's steps after validation, in order; the flow runs each as a task."""

@@ -277,8 +277,11 @@ def match_results(matches: list[Match], boards: pl.DataFrame, rules: TeamRules,
     """Team regulations (``[team]`` match_points, forfeit_below_half) — every match's game
     points (the sum of its boards) and match points. A team that fielded fewer than half the
     boards loses the match by forfeit (its opponent scores a won match; both keep the game
-    points of their boards). A match with a board not finished is ``unfinished``: no points yet.
-    A bye scores ``bye`` (match points, game points): by default a won match and half the
+    points of their boards). A match none of whose boards was played over the board (every
+    board won or lost by forfeit, unless both teams scored) is a match forfeited whole: the
+    team with more game points wins it by forfeit, neither when they are equal (FIDE C.04.2
+    3.5: teams whose match was not played may meet again). A match with a board not finished
+    is ``unfinished``: no points yet. A bye scores ``bye`` (match points, game points): by default a won match and half the
     boards (a league's team without a match); a team Swiss gives a drawn match (FIDE C.04.6
     1.4, :func:`transforms.team.swiss.bye_points`)."""
     win, _draw, loss = rules.match_points
@@ -302,8 +305,14 @@ def match_results(matches: list[Match], boards: pl.DataFrame, rules: TeamRules,
         status = "played" if finished else "unfinished"
         a_short = rules.forfeit_below_half and finished and a_fielded * 2 < rules.boards
         b_short = rules.forfeit_below_half and finished and b_fielded * 2 < rules.boards
+        unplayed = finished and not g["played"].any() and not (a_gp > 0 and b_gp > 0)
         if not finished:
             a_mp = b_mp = 0.0
+        elif unplayed and a_gp == b_gp:
+            a_mp, b_mp, status = float(loss), float(loss), "forfeit_both"
+        elif unplayed:
+            a_mp, b_mp = (float(win), float(loss)) if a_gp > b_gp else (float(loss), float(win))
+            status = "forfeit_black" if a_gp > b_gp else "forfeit_white"
         elif a_short and b_short:
             a_mp, b_mp, status = float(loss), float(loss), "forfeit_both"
         elif a_short:

@@ -14,7 +14,14 @@ from flows.kinds.team.letters import team_letters
 from flows.kinds.team.pages import home_groups, publish_site
 from flows.mail.letters import Letter, without_addresses
 from flows.mail.messages import bulletin_letters
-from flows.site.pages import Publication, publish_bulletin, publish_homes, publish_validation
+from flows.site.names import file_part
+from flows.site.pages import (
+    OFFICE,
+    Publication,
+    publish_bulletin,
+    publish_homes,
+    publish_validation,
+)
 from transforms.core.config import EventConfig
 from transforms.core.ingest import RawFile
 from transforms.team.event import RULE_STEPS, TeamRun, prepare
@@ -58,6 +65,9 @@ def publish(pub: Publication, cfg: EventConfig, run: TeamRun, as_of: dt.date) ->
         pub.outcome.notes.append(run.blocked)
     pub.outcome.state = shown_state(run)
     bulletin = [] if run.blocked else publish_site(pub, run)
+    for g in run.groups:
+        if g.report:
+            pub.files[f"{OFFICE}fide/team-report-{file_part(g.id)}.trf"] = g.report
     publish_validation(pub, cfg, run.findings, as_of)
     publish_bulletin(pub, bulletin, as_of)
     highlights = [f"{g.name}: {g.done} of {g.rounds} rounds complete" for g in run.groups]

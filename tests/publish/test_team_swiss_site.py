@@ -100,3 +100,19 @@ def test_the_next_round_shows_each_line_up_and_whether_it_was_sent(county):
     letter = next(" ".join(text_body(lt, site_url="https://x.example/", signature="").split())
                   for lt in letters if lt.meta.get("team") == "NOR" and lt.kind == "captain-round")
     assert "Your line-up has reached the arbiter" in letter and who["NOR-05"] in letter
+
+
+def test_the_tiebreaks_are_explained_and_each_team_page_shows_what_each_round_gave(county):
+    """standings/explained.html lists [team] tiebreaks in order, in words; a team's page adds
+    up, round by round, to the value its standings print (GPTS and BH:MP: sums)."""
+    pub, run, _ = county
+    (g,) = run.groups
+    page = text(pub.files["standings/explained.html"])
+    assert "1 GPTS game points" in page and "2 BH:MP Buchholz: the opponents' match points" in page
+    first = g.rankings[g.done].row(0, named=True)
+    team = text(pub.files[f"teams/all/{first['sno']}.html"])
+    for code in ("GPTS", "BH:MP"):
+        part = g.tiebreak_detail.filter((pl.col("sno") == first["sno"]) & (pl.col("code") == code))
+        assert part["value"].sum() == first[code]
+        assert f"{code}: {first[code]:g}" in team
+    assert "How the tie-breaks work" in text(pub.files["standings/round-03.html"])

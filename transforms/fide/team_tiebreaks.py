@@ -1163,3 +1163,46 @@ def explain_team_tiebreaks(card: pl.DataFrame, boards: pl.DataFrame, codes: Sequ
     for the DE-type tie-breaks one row per tied team with the group and the places."""
     return team_evaluation(card, boards, codes, primary=primary, match_points=match_points,
                            rounds=rounds, edition=edition, round_robin=round_robin).detail
+
+
+_TEAM_WORDS = {
+    "MPTS": "match points", "GPTS": "game points", "PTS": "the primary score",
+    "MPVGP": "the secondary score (game points when match points rank first, and the other way)",
+    "DE": "direct encounter: the {score} scored in the matches among the tied teams",
+    "EDE": "extended direct encounter: the primary score among the tied teams, then the secondary",
+    "EDET": "extended direct encounter, then top board results",
+    "EDEB": "extended direct encounter, then bottom board elimination",
+    "EDEBT": "extended direct encounter, then board count and top board results",
+    "EDEBB": "extended direct encounter, then board count and bottom board elimination",
+    "WIN": "matches won (boards won, for game points)", "WON": "matches won over the board",
+    "BPG": "matches with Black on board 1", "BWG": "matches won with Black on board 1",
+    "PS": "progressive score: the {score} after each round, added up",
+    "REP": "rounds the team elected to play", "TPN": "the team's pairing number (lower first)",
+    "BH": "Buchholz: the opponents' {score}, added up",
+    "AOB": "the average of the opponents' Buchholz", "FB": "fore Buchholz: Buchholz with the last round drawn",
+    "SB": "Sonneborn-Berger: each opponent's {score} times the {score} scored against them",
+    "KS": "Koya: the {score} scored against the teams with at least half the possible score",
+    "BC": "board count: each board's number times the game points scored on it (lower first)",
+    "TBR": "top board results: board 1's points, then board 2's, ...",
+    "BBE": "bottom board elimination: every board's points, then all but the last board, ...",
+    "EMMSB": "extended Sonneborn-Berger: opponents' match points times match points scored",
+    "EMGSB": "extended Sonneborn-Berger: opponents' match points times game points scored",
+    "EGMSB": "extended Sonneborn-Berger: opponents' game points times match points scored",
+    "EGGSB": "extended Sonneborn-Berger: opponents' game points times game points scored",
+    "SSSC": "score and schedule strength: the secondary score plus the Buchholz, normalised",
+}
+
+
+def team_tiebreak_name(code: str, primary: str | TeamScore = TeamScore.MP) -> str:
+    """FIDE C.07 11-14 — a team tie-break in words, as the standings' legend prints it
+    (``BH:MP/C1`` → "Buchholz: the opponents' match points, added up; the lowest one cut")."""
+    c = parse_team_code(code)
+    score = c.score or parse_primary(primary)
+    words = _TEAM_WORDS.get(c.name, c.name).format(
+        score="match points" if score is TeamScore.MP else "game points")
+    cut = {(1, 0): "the lowest one cut", (2, 0): "the two lowest cut",
+           (1, 1): "the highest and the lowest cut", (2, 2): "the two highest and two lowest cut"}
+    extra = [cut[(c.modifier.low, c.modifier.high)]] if (c.modifier.low, c.modifier.high) in cut else []
+    if c.forfeits_played:
+        extra.append("forfeited matches counted as played")
+    return "; ".join([words, *extra])

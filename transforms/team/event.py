@@ -21,6 +21,7 @@ from transforms.core.ingest import RawFile, limit_said, unusable, validate_files
 from transforms.fide.ratings import RatingChanges
 from transforms.fide.team_standings import rank_teams
 from transforms.fide.team_swiss.model import TeamRound
+from transforms.fide.team_tiebreaks import explain_team_tiebreaks
 from transforms.round_robin.berger import BYE, berger_table, draw_start_numbers
 from transforms.team import lineups as tl
 from transforms.team import matches as mt
@@ -78,6 +79,9 @@ class Group:
     explanation (:meth:`transforms.fide.team_swiss.model.TeamRound.explanation`)."""
     audit: dict[int, str] = field(default_factory=dict)
     """A team Swiss: round -> how the recorded round differs from the engine's pairing."""
+    tiebreak_detail: pl.DataFrame | None = None
+    """What each round gave each team in each tie-break after :attr:`done`
+    (:func:`transforms.fide.team_tiebreaks.explain_team_tiebreaks`)."""
     report: str = ""
     """The TRF-2026 team report after :attr:`done` (:func:`transforms.team.report.team_report`);
     empty before the first complete round."""
@@ -278,6 +282,10 @@ def standings(run: TeamRun) -> None:
                                        round_robin=swiss is None, teams=g.teams)
             if r == g.done:
                 g.card, g.board_card = card, board_card
+                g.tiebreak_detail = explain_team_tiebreaks(
+                    card, board_card, rules.tiebreaks, primary=rules.primary.code,
+                    match_points=rules.match_points, rounds=r, edition=rules.tiebreak_edition,
+                    round_robin=swiss is None)
         g.next_round = g.done + 1 if g.done < g.rounds else None
 
 

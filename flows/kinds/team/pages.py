@@ -11,6 +11,7 @@ import polars as pl
 from flows.site.names import file_part
 from flows.site.pages import LinkGroup, Publication
 from flows.site.present import Details, Section, fmt, table_from_frame
+from transforms.fide.team_tiebreaks import team_tiebreak_name
 from transforms.team.config import TeamRoundRobinConfig, TeamRules
 from transforms.team.event import Group, TeamRun
 
@@ -356,10 +357,59 @@ def team_page(pub: Publication, run: TeamRun, group: Group, sno: int) -> None:
         sections.append(Section(head, notes=[note] if note else [], tables=[table_from_frame(
             frame, [("board", "Bd"), ("colour", ""), ("player", "Player"), ("points", "Pts"),
                     ("opponent", "Opponent")], numeric=["board"])]))
+    sections += tiebreak_sections(group, sno, run)
     facts = [x for x in (team.get("club") or "", f"Captain: {team['captain']}"
                          if team.get("captain") else "") if x]
     pub.page(page, title=team["name"], subtitle=" · ".join([group.name, *facts]), sections=sections,
              pdf=False)
+
+
+def explained_page(pub: Publication, run: TeamRun) -> None:
+    """``standings/explained.html``: the configured tie-breaks in order, each in words (the
+    rulebook's :func:`transforms.fide.team_tiebreaks.team_tiebreak_name`); each team's page
+    shows what every round gave it."""
+    rules = run.rules
+    codes = list(rules.tiebreaks)
+    frame = pl.DataFrame({"order": list(range(1, len(codes) + 1)), "code": codes,
+                          "what": [team_tiebreak_name(c, rules.primary.code) for c in codes]},
+                         schema={"order": pl.Int64, "code": pl.String, "what": pl.String})
+    first = "match points" if rules.primary.code == "MP" else "game points"
+    notes = [f"Teams are ranked by {first} first (match points: {rules.match_points[0]} a match "
+             f"won, {rules.match_points[1]} drawn, {rules.match_points[2]} lost), then by these "
+             f"tie-breaks in order (FIDE C.07, {rules.tiebreak_edition.value} edition).",
+             "Unplayed rounds (byes, forfeits, absences) count as FIDE C.07 art. 16 says for "
+             "teams, where 'points' are match points and game points.",
+             "Teams equal after every tie-break share the place; the chief arbiter decides how."]
+    pub.page("standings/explained.html", title="How the tie-breaks work",
+             subtitle="What each tie-break counts. Each team's page shows what every round gave it.",
+             sections=[Section("The tie-breaks", notes=notes, tables=[table_from_frame(
+                 frame, [("order", "#"), ("code", "Code"), ("what", "What it counts")],
+                 numeric=["order"])])], pdf=False)
+
+
+def tiebreak_sections(group: Group, sno: int, run: TeamRun) -> list[Section]:
+    """A team's tie-breaks after the last complete round, round by round: what each round
+    (an opponent, a bye, the dummy of an unplayed round) gave it, and what a cut dropped."""
+    detail = group.tiebreak_detail
+    if detail is None or not group.done:
+        return []
+    names = names_of(group)
+    mine = detail.filter(pl.col("sno") == sno)
+    ranking = group.rankings[group.done].filter(pl.col("sno") == sno).row(0, named=True)
+    frame = mine.with_columns(
+        pl.col("opponent_sno").replace_strict(names, default=None, return_dtype=pl.String)
+        .fill_null(pl.col("opponent")).fill_null("").alias("against"),
+        pl.when(pl.col("dropped_by_cut")).then(pl.lit("cut")).otherwise(pl.lit("")).alias("cut"))
+    out = []
+    for code in run.rules.tiebreaks:
+        part = frame.filter(pl.col("code") == code).sort("round")
+        if part.height == 0:
+            continue
+        out.append(Section(f"{code}: {fmt(ranking.get(code))}", intro=[
+            team_tiebreak_name(code, run.rules.primary.code) + "."], tables=[table_from_frame(
+                part, [("round", "Rd"), ("against", "Against"), ("value", "Value"), ("cut", ""),
+                       ("note", "How")], numeric=["round", "value"])]))
+    return out
 
 
 RESULT_WORDS = {"played": "", "forfeit_win": " (forfeit)", "forfeit_loss": " (forfeit)"}
@@ -455,6 +505,7 @@ def publish_site(pub: Publication, run: TeamRun) -> list[Section]:
         if done:
             srel = round_rel("standings", r)
             tables = [standings_table(g, r, run, srel) for g in done]
+            tables[-1].link = {"href": "explained.html", "label": "How the tie-breaks work"}
             pub.page(srel, title=f"Standings after round {r}", subtitle="", sections=tables)
             if r == last:
                 bulletin += [standings_table(g, r, run, "bulletin.html") for g in done]
@@ -469,6 +520,8 @@ def publish_site(pub: Publication, run: TeamRun) -> list[Section]:
             "Each round: the opponent's number, the colour of board 1 and the game points "
             "scored; + a match won by forfeit, - lost by forfeit."),
             sections=[swiss_crosstable_section(g) for g in run.groups if g.done])
+    if last:
+        explained_page(pub, run)
     prizes = board_prize_sections(run, "board-prizes.html")
     if prizes:
         pub.page("board-prizes.html", title="Board prizes", subtitle=(
@@ -501,6 +554,7 @@ def home_groups(run: TeamRun) -> list[LinkGroup]:
             links.append({"href": f"fixtures.html#{anchor}", "label": "Fixtures"})
         if g.done:
             links.append({"href": f"crosstable.html#{anchor}", "label": "Crosstable"})
+            links.append({"href": "standings/explained.html", "label": "How the tie-breaks work"})
         if g.board_prizes.height:
             links.append({"href": f"board-prizes.html#{anchor}-1", "label": "Board prizes"})
         links += [{"href": team_rel(g.id, s), "label": n}

@@ -21,7 +21,7 @@ from transforms.core.ingest import RawFile, limit_said, unusable, validate_files
 from transforms.fide.ratings import RatingChanges
 from transforms.fide.team_standings import rank_teams
 from transforms.fide.team_swiss.model import TeamRound
-from transforms.fide.team_tiebreaks import explain_team_tiebreaks
+from transforms.fide.team_tiebreaks import explain_team_tiebreaks, team_tiebreak_name
 from transforms.round_robin.berger import BYE, berger_table, draw_start_numbers
 from transforms.team import lineups as tl
 from transforms.team import matches as mt
@@ -100,6 +100,8 @@ class TeamRun:
     groups: list[Group]
     blocked: str = ""
     """Why standings and pairings are not published (errors in the files they depend on)."""
+    tiebreak_words: dict[str, str] = field(default_factory=dict)
+    """Each configured tie-break code in words (the standings' legend)."""
 
     @property
     def rules(self) -> TeamRules:
@@ -271,6 +273,7 @@ def standings(run: TeamRun) -> None:
         return
     rules = run.rules
     swiss = run.cfg.table(TeamSwissConfig)
+    run.tiebreak_words = {c: team_tiebreak_name(c, rules.primary.code) for c in rules.tiebreaks}
     for g in run.groups:
         g.done = complete_rounds(g)
         teams = g.teams["sno"].to_list()

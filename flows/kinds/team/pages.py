@@ -11,7 +11,6 @@ import polars as pl
 from flows.site.names import file_part
 from flows.site.pages import LinkGroup, Publication
 from flows.site.present import Details, Section, fmt, table_from_frame
-from transforms.fide.team_tiebreaks import team_tiebreak_name
 from transforms.team.config import TeamRoundRobinConfig, TeamRules
 from transforms.team.event import Group, TeamRun
 
@@ -371,7 +370,7 @@ def explained_page(pub: Publication, run: TeamRun) -> None:
     rules = run.rules
     codes = list(rules.tiebreaks)
     frame = pl.DataFrame({"order": list(range(1, len(codes) + 1)), "code": codes,
-                          "what": [team_tiebreak_name(c, rules.primary.code) for c in codes]},
+                          "what": [run.tiebreak_words.get(c, c) for c in codes]},
                          schema={"order": pl.Int64, "code": pl.String, "what": pl.String})
     first = "match points" if rules.primary.code == "MP" else "game points"
     notes = [f"Teams are ranked by {first} first (match points: {rules.match_points[0]} a match "
@@ -406,7 +405,7 @@ def tiebreak_sections(group: Group, sno: int, run: TeamRun) -> list[Section]:
         if part.height == 0:
             continue
         out.append(Section(f"{code}: {fmt(ranking.get(code))}", intro=[
-            team_tiebreak_name(code, run.rules.primary.code) + "."], tables=[table_from_frame(
+            run.tiebreak_words.get(code, code) + "."], tables=[table_from_frame(
                 part, [("round", "Rd"), ("against", "Against"), ("value", "Value"), ("cut", ""),
                        ("note", "How")], numeric=["round", "value"])]))
     return out

@@ -262,3 +262,18 @@ def test_the_direct_encounter_breaks_a_tie_of_two_teams_that_met(tmp_path):
     assert top["mp"].to_list() == [4.0, 4.0] and top["gp"].to_list() == [7.0, 7.0]
     shared = league(tmp_path, results, team='tiebreaks = ["GPTS"]').groups[0].rankings[3].head(2)
     assert shared["rank"].to_list() == [1, 1] and shared["tied_after_all"].all()
+
+
+def test_a_team_without_a_match_in_an_odd_division_scores_nothing_that_round(tmp_path):
+    """FIDE C.05 Annex 1 (five teams: the Berger table of six, the team paired with 6 has no
+    match): round 1's team 1 (A) sits out — on the card an unplayed round without points
+    (``absent``), the round complete once the two matches are in (docs/decisions.md)."""
+    teams = TEAMS + "E,Echo,one,Ed,,5\n"
+    results = match(1, "B", "E", "1=10") + match(1, "C", "D", "==0=")
+    run = league(tmp_path, results, teams=teams, rosters=roster("ABCDE"))
+    (g,) = run.groups
+    assert g.fixtures.filter(pl.col("round") == 1).filter(pl.col("black") == 0)["white"].to_list() == [1]
+    assert g.done == 1
+    a = g.card.filter((pl.col("round") == 1) & (pl.col("sno") == 1)).row(0, named=True)
+    assert (a["kind"], a["mp"], a["gp"], a["opponent"]) == ("absent", 0.0, 0.0, None)
+    assert g.rankings[1].filter(pl.col("sno") == 1)["mp"].item() == 0.0

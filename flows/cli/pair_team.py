@@ -28,7 +28,9 @@ EXIT_OK, EXIT_NO_PAIRING, EXIT_INPUT = 0, 1, 3
 
 def pair_team_round(trf: TeamTrf, rnd: int, absent: frozenset[int]) -> TeamRound:
     """FIDE C.04.6 — round ``rnd`` of the file's team Swiss, paired from the rounds before it."""
-    rounds = max(trf.scheduled_rounds, rnd)
+    # without 142 no round is one of the last two (C7, C10) or the last (type B), as without
+    # XXR the Dutch system's last-round exception never applies (docs/decisions.md)
+    rounds = max(trf.scheduled_rounds, rnd) if trf.scheduled_rounds else rnd + 2
     settings = settings_of_type(trf.type_code or "FIDE_TEAM", round=rnd, rounds=rounds,
                                 initial=trf.initial_colour)
     teams = states_before(trf.card, rnd, primary=trf.primary, teams=trf.names, absent=absent)

@@ -107,3 +107,25 @@ def test_standings_of_a_team_file_take_its_212_record(tmp_path):
     assert standings_cli.main(["--trf", str(with_212), "--out", str(out)]) == 0
     header = out.read_text(encoding="utf-8").splitlines()[0]
     assert header == "rank,tpn,name,mp,gp,BH:MP,SB:GP"
+
+
+def test_pair_team_without_record_142_keeps_c7(tmp_path):
+    """docs/decisions.md: without 142 the round paired is not one of the last two. ts05 cut
+    before round 4 pairs the same with its 142 record (seven rounds) and without it, and otherwise
+    when 142 makes round 4 the last (C7 and C10 off, type A as ever)."""
+    from flows.cli.pair_team import pair_team_round
+    from tests.team_swiss_trf import read_team_trf
+
+    cut = cut_before(SWISS / "ts05.trf", 4, tmp_path / "cut.trf")
+    lines = cut.read_text(encoding="utf-8").splitlines()
+    no142 = tmp_path / "no142.trf"
+    no142.write_text("\n".join(x for x in lines if not x.startswith("142")) + "\n", encoding="utf-8")
+    last = tmp_path / "last.trf"
+    last.write_text("\n".join("142 4" if x.startswith("142") else x for x in lines) + "\n",
+                    encoding="utf-8")
+    scheduled = pair_team_round(read_team_trf(cut), 4, frozenset())
+    unknown = pair_team_round(read_team_trf(no142), 4, frozenset())
+    final = pair_team_round(read_team_trf(last), 4, frozenset())
+    assert read_team_trf(cut).scheduled_rounds > 4 and read_team_trf(no142).scheduled_rounds == 0
+    assert (unknown.pairs, unknown.bye) == (scheduled.pairs, scheduled.bye)
+    assert final.pairs != scheduled.pairs

@@ -70,7 +70,8 @@ def publish(pub: Publication, cfg: EventConfig, run: TeamRun, as_of: dt.date) ->
             pub.files[f"{OFFICE}fide/team-report-{file_part(g.id)}.trf"] = g.report
     publish_validation(pub, cfg, run.findings, as_of)
     publish_bulletin(pub, bulletin, as_of)
-    highlights = [f"{g.name}: {g.done} of {g.rounds} rounds complete" for g in run.groups]
+    highlights = [(f"{g.name}: " if g.name != cfg.event.name else "")
+                  + f"{g.done} of {g.rounds} rounds complete" for g in run.groups]
     publish_homes(pub, facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],
                   highlights=highlights, findings=run.findings, as_of=as_of,
                   groups=[] if run.blocked else home_groups(run))

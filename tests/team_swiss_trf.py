@@ -59,9 +59,8 @@ def read_pairings(path: Path) -> list[GacruxRound]:
     return rounds
 
 
-def settings_of(trf: TeamTrf, text: str, rnd: int) -> RoundSettings:
+def settings_of(trf: TeamTrf, rnd: int) -> RoundSettings:
     """The round's settings from the file's ``192``, ``142`` and ``152`` records."""
-    del text
     return settings_of_type(trf.type_code, round=rnd, rounds=trf.scheduled_rounds or trf.rounds,
                             initial=trf.initial_colour)
 
@@ -83,21 +82,11 @@ class Case:
 
 def cases(trf_path: Path, pairings_path: Path) -> list[Case]:
     """Every round of ``pairings_path`` with its input from ``trf_path``."""
-    text = trf_path.read_text(encoding="utf-8")
     trf = read_team_trf(trf_path)
     return [Case(f"{trf_path.stem} round {g.round}",
-                 teams_before(trf, g.round, g.absent | absent_in(text, g.round)),
-                 settings_of(trf, text, g.round), g)
+                 teams_before(trf, g.round, g.absent | trf.absent.get(g.round, frozenset())),
+                 settings_of(trf, g.round), g)
             for g in read_pairings(pairings_path)]
-
-
-def absent_in(text: str, rnd: int) -> frozenset[int]:
-    """The teams a ``240 Z`` record marks absent in round ``rnd``."""
-    out: set[int] = set()
-    for line in text.splitlines():
-        if line.startswith("240 Z") and int(line[6:9]) == rnd:
-            out |= {int(x) for x in line[10:].split()}
-    return frozenset(out)
 
 
 RESULT_OF = {("1", "0"): "1-0", ("=", "="): "1/2-1/2", ("0", "1"): "0-1", ("+", "-"): "+/-",
@@ -117,11 +106,10 @@ def event_files(trf_path: Path, before: int, absent: frozenset[int]) -> dict[str
 
     ev = read_trf(trf_path.read_text(encoding="latin-1"))
     tokens = ev.code.upper().split("_")
-    preference = ("B" if "TYPEB" in tokens else "A" if "TYPEA" in tokens
-                  or ev.code.upper() in ("FIDE_TEAM", "FIDE_TEAM_BAKU") else "none")
+    system = settings_of_type(ev.code, round=1, rounds=1)
+    preference, secondary = system.preferences.value, system.secondary_for_colours
     scores = [t for t in tokens if t in ("MP", "GP")]
     primary = "game_points" if scores[:1] == ["GP"] else "match_points"
-    secondary = ("MP" in tokens and "GP" in tokens) or ev.code.upper() in ("FIDE_TEAM", "FIDE_TEAM_BAKU")
     bye_mp, bye_gp = ev.bye_points
     toml = f"""[event]
 id = "{trf_path.stem}"

@@ -179,12 +179,15 @@ def trf_acceleration(t: Tournament, text: str, source: str, rounds: int) -> str:
     return "baku"
 
 
-EVENT_TEMPLATE = """# Taken over from a TRF by `chessfed import-trf`: complete the [event] and [publish] keys.
-{notes}
+TAKEN_OVER = ("# Taken over from a TRF by `chessfed import-trf`: complete the [event] and "
+              "[publish] keys.\n")
+"""The first line of the event.toml :func:`take_over_trf` writes."""
+
+EVENT_TABLES = """{notes}
 [event]
 id = "{id}"
 name = "{name}"
-kind = "swiss"
+kind = "%s"
 start = {start}
 end = {end}
 venue = "to be completed"
@@ -195,7 +198,11 @@ contact = "to be completed"
 [publish]
 sender = "results@example.org"
 
-[swiss]
+"""
+"""``[event]`` and ``[publish]`` of every event.toml :func:`take_over_trf` writes (``%s``: the
+kind), the values a TRF does not have as placeholders."""
+
+EVENT_TEMPLATE = TAKEN_OVER + EVENT_TABLES % "swiss" + """[swiss]
 rounds = {rounds}
 dutch_edition = "{edition}"
 initial_colour = "{colour}"
@@ -205,43 +212,10 @@ tiebreaks = [{tiebreaks}]
 categories = [{{ id = "{category}", name = "{name}" }}]
 """
 
-TEAM_TEMPLATE = """# Taken over from a TRF-2026 team file by `chessfed import-trf`: complete the [event] and
-# [publish] keys.
-{notes}
-[event]
-id = "{id}"
-name = "{name}"
-kind = "{kind}"
-start = {start}
-end = {end}
-venue = "to be completed"
-organiser = "to be completed"
-currency = "EUR"
-contact = "to be completed"
+TEAM_TEMPLATE = ("# Taken over from a TRF-2026 team file by `chessfed import-trf`: complete the [event] "
+                 "and\n# [publish] keys.\n" + EVENT_TABLES % "{kind}" + "{tables}\n")
 
-[publish]
-sender = "results@example.org"
-
-{tables}
-"""
-
-ROUND_ROBIN_TEMPLATE = """# Taken over from a TRF by `chessfed import-trf`: complete the [event] and [publish] keys.
-{notes}
-[event]
-id = "{id}"
-name = "{name}"
-kind = "round_robin"
-start = {start}
-end = {end}
-venue = "to be completed"
-organiser = "to be completed"
-currency = "EUR"
-contact = "to be completed"
-
-[publish]
-sender = "results@example.org"
-
-[round_robin]
+ROUND_ROBIN_TEMPLATE = TAKEN_OVER + EVENT_TABLES % "round_robin" + """[round_robin]
 cycles = {cycles}
 categories = [{{ id = "{category}", name = "{name}" }}]
 """

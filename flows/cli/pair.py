@@ -154,7 +154,8 @@ def run(args: argparse.Namespace) -> int:
     if args.team is not None:
         from flows.cli.pair_team import run_team
 
-        return run_team(args)
+        status, tables = run_team(args)
+        return status if tables is None else write_pairing(args, tables)
     t = read_or_explain(args.dutch)
     if t is None:
         return EXIT_INPUT
@@ -170,6 +171,11 @@ def run(args: argparse.Namespace) -> int:
     except NoValidPairing as e:
         print(f"no valid pairing: {e}", file=sys.stderr)
         return EXIT_NO_PAIRING
+    return write_pairing(args, boards)
+
+
+def write_pairing(args: argparse.Namespace, boards: list[tuple[int, int | None]]) -> int:
+    """``-p``: the pairing (:func:`format_pairing`) to OUT, or standard output."""
     text = format_pairing(boards)
     if args.pairing_out in (None, "-"):
         sys.stdout.write(text)

@@ -14,9 +14,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from flows.io import atomic_write
 from transforms.core.errors import InputError
 from transforms.fide.team_swiss.engine import pair_round
 from transforms.fide.team_swiss.history import settings_of_type, states_before
@@ -35,12 +33,6 @@ def pair_team_round(trf: TeamTrf, rnd: int, absent: frozenset[int]) -> TeamRound
                                 initial=trf.initial_colour)
     teams = states_before(trf.card, rnd, primary=trf.primary, teams=trf.names, absent=absent)
     return pair_round(teams, settings)
-
-
-def format_team_pairing(r: TeamRound) -> str:
-    """The engines' ``-p`` format with team pairing numbers; the bye counts as a table."""
-    boards = [f"{w} {b}" for w, b in r.pairs] + ([f"{r.bye} 0"] if r.bye is not None else [])
-    return "\n".join([str(len(boards)), *boards]) + "\n"
 
 
 def check_team_rounds(trf: TeamTrf, out=None, explain: bool = False) -> int:
@@ -74,36 +66,33 @@ def _fmt(pairs) -> str:
     return ", ".join(f"{w}-{b or 'bye'}" for w, b in pairs) or "-"
 
 
-def run_team(args: argparse.Namespace) -> int:
-    """``chessfed pair --team``: the exit status of :mod:`flows.cli.pair`."""
+def run_team(args: argparse.Namespace) -> tuple[int, list[tuple[int, int | None]] | None]:
+    """``chessfed pair --team``: the exit status of :mod:`flows.cli.pair` and, for ``-p``, the
+    next round's tables (white, black) in order, the bye last as (team, None), which
+    :func:`flows.cli.pair.run` writes as it writes the Dutch system's."""
     try:
         trf = parse_team_trf(args.team.read_text(encoding="utf-8-sig"), source=str(args.team))
     except InputError as e:
         print(f"{e.file}:{e.line}: {e.reason}\n  {e.value!r}", file=sys.stderr)
-        return EXIT_INPUT
+        return EXIT_INPUT, None
     except (OSError, UnicodeDecodeError) as e:
         print(f"{args.team}: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
-        return EXIT_INPUT
+        return EXIT_INPUT, None
     try:
         if args.check:
-            return check_team_rounds(trf, explain=args.explain)
+            return check_team_rounds(trf, explain=args.explain), None
         rnd = trf.last_paired() + 1
         if trf.scheduled_rounds and rnd > trf.scheduled_rounds:
             print(f"{args.team}: all {trf.scheduled_rounds} rounds (record 142) are paired",
                   file=sys.stderr)
-            return EXIT_NO_PAIRING
+            return EXIT_NO_PAIRING, None
         got = pair_team_round(trf, rnd, trf.absent.get(rnd, frozenset()))
     except InvalidTeamInput as e:
         print(f"{args.team}: {e}", file=sys.stderr)
-        return EXIT_INPUT
+        return EXIT_INPUT, None
     except NoTeamPairing as e:
         print(f"no valid pairing: {e}", file=sys.stderr)
-        return EXIT_NO_PAIRING
+        return EXIT_NO_PAIRING, None
     if args.explain:
         print("\n".join(got.explanation()), file=sys.stderr)
-    text = format_team_pairing(got)
-    if args.pairing_out in (None, "-"):
-        sys.stdout.write(text)
-    else:
-        atomic_write(Path(args.pairing_out), text)
-    return EXIT_OK
+    return EXIT_OK, [*got.pairs, *([(got.bye, None)] if got.bye is not None else [])]

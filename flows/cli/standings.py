@@ -116,12 +116,18 @@ def run(args: argparse.Namespace) -> int:
     if regime.round_robin and regime.source is not RegimeSource.OPTION:
         print(f"chessfed standings: pre-determined pairings (C.07 15.2), {regime.source}: "
               f"{regime.reason}", file=sys.stderr)
+    say_tied(ranking, "players")
+    return 0
+
+
+def say_tied(ranking: pl.DataFrame, who: str) -> None:
+    """On standard error: how many ``who`` (players, teams) the tie-breaks leave tied, and
+    their ranks (C.07 4.2: the chief arbiter decides)."""
     tied = ranking.filter(pl.col("tied_after_all"))
     if tied.height:
-        print(f"chessfed standings: {tied.height} players still tied after all tie-breaks "
+        print(f"chessfed standings: {tied.height} {who} still tied after all tie-breaks "
               f"(ranks {', '.join(sorted(set(tied['rank_label'].to_list())))}); "
               "the chief arbiter decides", file=sys.stderr)
-    return 0
 
 
 def run_team(args: argparse.Namespace, text: str) -> int:
@@ -147,11 +153,7 @@ def run_team(args: argparse.Namespace, text: str) -> int:
     if args.explain is not None:
         atomic_write(args.explain, csv_text(explain_team_tiebreaks(trf.card, trf.boards, codes,
                                                                    **options)))
-    tied = ranking.filter(pl.col("tied_after_all"))
-    if tied.height:
-        print(f"chessfed standings: {tied.height} teams still tied after all tie-breaks "
-              f"(ranks {', '.join(sorted(set(tied['rank_label'].to_list())))}); "
-              "the chief arbiter decides", file=sys.stderr)
+    say_tied(ranking, "teams")
     return 0
 
 

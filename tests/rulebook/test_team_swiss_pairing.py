@@ -145,8 +145,7 @@ def test_the_reader_takes_colours_meetings_and_c2_from_played_matches_only():
     for t in (1, 6):
         assert teams[t].matches_played == len(teams[t].colours) == 4
     assert teams[winner].bye_barred
-    text = (DATA / "ts11.trf").read_text(encoding="utf-8")
-    assert settings_of(trf, text, 6).rounds == 6
+    assert settings_of(trf, 6).rounds == 6
 
 
 def test_the_pairings_file_reader_keeps_absences_and_the_bye():

@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 
 import polars as pl
 
+from transforms.fide.team_swiss.history import settings_of_type
 from transforms.fide.team_trf import TeamTrf
 
 
@@ -142,10 +143,10 @@ def team_settings(trf: TeamTrf) -> tuple[str, list[TeamSetting]]:
         double = "DOUBLE" in code
         out.append(TeamSetting("team_round_robin.cycles", "2" if double else "1", True, f"record 192 {code}"))
         return "team_round_robin", out
-    tokens = code.split("_")
-    preference = ("B" if "TYPEB" in tokens else "A" if "TYPEA" in tokens
-                  or code in ("FIDE_TEAM", "FIDE_TEAM_BAKU", "") else "none")
-    secondary = ("MP" in tokens and "GP" in tokens) or code in ("FIDE_TEAM", "FIDE_TEAM_BAKU", "")
+    # the 192 code read as the team Swiss reads it; a file without one: FIDE_TEAM (type A)
+    system = settings_of_type(code or "FIDE_TEAM", round=1, rounds=1)
+    preference = system.preferences.value
+    secondary = system.secondary_for_colours
     rounds = trf.scheduled_rounds or trf.rounds
     out += [TeamSetting("team_swiss.rounds", str(rounds), bool(trf.scheduled_rounds),
                     "record 142" if trf.scheduled_rounds else "the rounds played"),

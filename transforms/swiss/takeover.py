@@ -232,6 +232,17 @@ def _round_dates(texts: tuple[str, ...], start: dt.date | None, end: dt.date | N
     return days, order, not outside
 
 
+def round_dates(t: Tournament) -> dict[int, dt.date]:
+    """FIDE C.04 Annex 2 (TRF ``132``) — round -> date, where the record's dates all read in one
+    order (:func:`_round_dates`; the start and end records choose between orders); empty
+    otherwise."""
+    h = t.header
+    read_start, read_end = _start_and_end(h.start, h.end)
+    days, _, _ = _round_dates(h.round_dates, read_start and read_start.date,
+                              read_end and read_end.date)
+    return dict(days)
+
+
 def event_dates(t: Tournament, *, today: dt.date) -> tuple[dt.date, dt.date, list[Setting]]:
     """FIDE C.04 Annex 2 (TRF ``042``, ``052``, ``132``) — ``[event] start`` and ``end`` of an event taken over:
     the start and end records, else the first and last round dates, else ``today`` for the

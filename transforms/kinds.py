@@ -4,8 +4,8 @@ the one place that knows them all; :mod:`transforms.core` knows none.
 
 | kind / part | chosen by | its tables | its files |
 |---|---|---|---|
-| ``swiss`` (any FIDE Swiss) | ``[event] kind = "swiss"`` | ``[swiss]``, ``[fide_report]``, ``[ratings]`` | :mod:`transforms.swiss.schemas` |
-| ``round_robin`` (Berger tables, single or double) | ``kind = "round_robin"`` | ``[round_robin]``, ``[fide_report]``, ``[ratings]`` | the Swiss kind's |
+| ``swiss`` (any FIDE Swiss) | ``[event] kind = "swiss"`` | ``[swiss]``, ``[fide_report]``, ``[ratings]``, ``[norms]`` | :mod:`transforms.swiss.schemas` |
+| ``round_robin`` (Berger tables, single or double) | ``kind = "round_robin"`` | ``[round_robin]``, ``[fide_report]``, ``[ratings]``, ``[norms]`` | the Swiss kind's |
 | ``correspondence`` (stages of round-robin sections) | ``kind = "correspondence"`` | ``[golden_knights]`` | :mod:`transforms.golden_knights.schemas` |
 | ``team_round_robin`` (a team league in divisions) | ``kind = "team_round_robin"`` | ``[team]``, ``[team_round_robin]``, ``[fide_report]`` | :mod:`transforms.team.schemas` |
 | ``team_swiss`` (a team Swiss, FIDE C.04.6) | ``kind = "team_swiss"`` | ``[team]``, ``[team_swiss]``, ``[fide_report]`` | :mod:`transforms.team.schemas` |
@@ -38,6 +38,7 @@ from transforms.core.config import (
 )
 from transforms.core.errors import ConfigError
 from transforms.core.ingest import ReadLimits, Schema
+from transforms.fide.norms import NormsConfig
 from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.ratings import RatingsConfig
 from transforms.golden_knights import schemas as gk_schemas
@@ -137,13 +138,15 @@ def _check_nj(tables: dict[str, Any], event: EventInfo, file: str) -> None:
 KINDS: dict[EventKind, KindSpec] = {
     EventKind.SWISS: KindSpec(EventKind.SWISS, {"swiss": Table(SwissConfig, required=True),
                                                "fide_report": Table(RatingReportRules),
-                                               "ratings": Table(RatingsConfig)},
+                                               "ratings": Table(RatingsConfig),
+                                               "norms": Table(NormsConfig)},
                               swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED, _check_swiss,
                               parts=(NJ_NAME,), players_per_category=SWISS_PLAYERS_PER_CATEGORY),
     EventKind.ROUND_ROBIN: KindSpec(EventKind.ROUND_ROBIN,
                                     {"round_robin": Table(RoundRobinConfig, required=True),
                                      "fide_report": Table(RatingReportRules),
-                                     "ratings": Table(RatingsConfig)},
+                                     "ratings": Table(RatingsConfig),
+                                     "norms": Table(NormsConfig)},
                                     swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED,
                                     rules=("round_robin",),
                                     players_per_category=ROUND_ROBIN_PLAYERS_PER_CATEGORY),

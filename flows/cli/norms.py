@@ -34,12 +34,13 @@ import polars as pl
 from flows.io import atomic_write, csv_text
 from transforms.core.errors import ChessfedError, ConfigError
 from transforms.fide.norms import (
-    REQUIREMENT_KEYS,
     EventType,
     NormEvent,
-    NormReport,
     event_norms,
+    explain_frame,
+    forecast_frame,
     norm_rules,
+    norms_frame,
 )
 from transforms.fide.standings import complete_round_robin_cycles, pairing_regime
 from transforms.fide.trf import parse_trf
@@ -78,87 +79,6 @@ def add_parser(subparsers: argparse._SubParsersAction) -> None:
     p.set_defaults(func=run)
 
 
-def norms_frame(report: NormReport, *, achieved_only: bool = False) -> pl.DataFrame:
-    """The CSV contract of NORMS.csv (the module's docstring)."""
-    rows = []
-    for p in report.players:
-        a = p.applicant
-        for e in p.evaluations:
-            if (achieved_only and not e.achieved) or (not e.games and not e.achieved):
-                continue
-            by_key = {r.key: r for r in e.requirements}
-            row: dict[str, object] = {
-                "sno": a.sno, "name": a.name, "federation": a.federation, "title_held": a.title,
-                "norm": e.title, "achieved": e.achieved, "games": len(e.games),
-                "counts_as": e.counts_as if e.achieved else None, "score": e.halves / 2,
-                "required_score": None if e.required is None else e.required / 2,
-                "ra": e.ra, "rp": e.rp,
-                "exemption": e.exemption.article if e.exemption else "",
-                "foreign_met": e.foreign_met,
-                "ignored": " ".join(f"{r}:{art}" for r, art in e.ignored)}
-            for key in REQUIREMENT_KEYS:
-                r = by_key.get(key)
-                row[f"{key}_value"] = r.value if r else ""
-                row[f"{key}_met"] = r.met if r else None
-            rows.append(row)
-    schema = {"sno": pl.Int64, "name": pl.String, "federation": pl.String,
-              "title_held": pl.String, "norm": pl.String, "achieved": pl.Boolean,
-              "games": pl.Int64, "counts_as": pl.Int64, "score": pl.Float64,
-              "required_score": pl.Float64, "ra": pl.Int64, "rp": pl.Int64,
-              "exemption": pl.String, "foreign_met": pl.Boolean, "ignored": pl.String}
-    for key in REQUIREMENT_KEYS:
-        schema |= {f"{key}_value": pl.String, f"{key}_met": pl.Boolean}
-    return pl.DataFrame(rows, schema=schema, orient="row")
-
-
-def explain_frame(report: NormReport) -> pl.DataFrame:
-    """Every requirement of every evaluation, then every game it counts, one row each."""
-    rows = []
-    for p in report.players:
-        for e in p.evaluations:
-            if not e.games and not e.achieved:
-                continue
-            for r in e.requirements:
-                rows.append({"sno": p.applicant.sno, "norm": e.title, "row": "requirement",
-                             "article": r.article, "what": r.what, "value": r.value,
-                             "needed": r.needed, "met": r.met})
-            for g in e.games:
-                raised = " (raised to the floor, 1.4.6c)" if g.round == e.raised else ""
-                rows.append({"sno": p.applicant.sno, "norm": e.title, "row": "game",
-                             "article": "1.4.2", "what": f"round {g.round} v {g.opponent}",
-                             "value": f"{g.title} {g.federation} {g.rating or 'unrated'}{raised}",
-                             "needed": g.note, "met": None if g.score is None else g.score / 2})
-    return pl.DataFrame(rows, schema={"sno": pl.Int64, "norm": pl.String, "row": pl.String,
-                                      "article": pl.String, "what": pl.String,
-                                      "value": pl.String, "needed": pl.String,
-                                      "met": pl.String}, orient="row") if rows else \
-        pl.DataFrame(schema={c: pl.String for c in ("sno", "norm", "row", "article", "what",
-                                                    "value", "needed", "met")})
-
-
-def forecast_frame(report: NormReport) -> pl.DataFrame:
-    """One row per player, title and (games, score) of the remaining rounds that still makes
-    the norm, with the least average of those opponents; the next game's results where it is
-    paired."""
-    rows = []
-    for sno, fs in sorted(report.forecasts.items()):
-        for f in fs:
-            for r in f.next_results:
-                rows.append({"sno": sno, "norm": f.title, "games": 1, "score": r.halves / 2,
-                             "opponent": f.next_opponent, "min_average": None,
-                             "achieved": r.achieved, "needs": "; ".join(r.missing)})
-            for s in f.scores:
-                if s.average is not None:
-                    rows.append({"sno": sno, "norm": f.title, "games": s.games,
-                                 "score": s.halves / 2, "opponent": None,
-                                 "min_average": s.average, "achieved": None,
-                                 "needs": "; ".join(f.needs)})
-    return pl.DataFrame(rows, schema={"sno": pl.Int64, "norm": pl.String, "games": pl.Int64,
-                                      "score": pl.Float64, "opponent": pl.Int64,
-                                      "min_average": pl.Int64, "achieved": pl.Boolean,
-                                      "needs": pl.String}, orient="row")
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         rules = norm_rules(args.edition)
@@ -167,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
         players = t.players_frame().rename({"fed": "federation"}).with_columns(
             pl.col("sex").str.replace(r"^[wW]$", "F"))
         card = t.scorecard
-        last = int(card["round"].max() or 0) if card.height else 0
+        last = max(card["round"].to_list(), default=0)
         scheduled = max(t.total_rounds or 0, last)
         through = args.rounds if args.rounds is not None else last
         if not 0 <= through <= scheduled:

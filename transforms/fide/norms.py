@@ -215,6 +215,50 @@ def eligible_titles(title: str | None, sex: str | None, rules: NormRules = B01_2
                  if held not in t.held_by and (not t.women or (sex or "").upper() == "F"))
 
 
+# ------------------------------------------------------------------------------- configuration
+
+
+@dataclass(frozen=True)
+class NormsConfig:
+    """``[norms]``: the event is a title tournament whose norms (FIDE B.01) its pages, letters
+    and the office's norm reports show; what the files cannot say of it."""
+
+    edition: NormEdition = NormEdition.FIDE_2024
+    """The Title Regulations in force for the event's dates."""
+    event_type: EventType = EventType.OPEN
+    """``open``, ``national-championship`` (1.4.3a), ``national-team-championship`` (1.4.3b),
+    ``zonal`` (1.4.3c), ``international-team-championship`` (1.4.1b)."""
+    host_federation: str = ""
+    """The host federation (1.4.3b, 1.4.3d, the norm report); left out: ``[fide_report]
+    federation``."""
+    titles: tuple[str, ...] = ()
+    """The titles to evaluate (GM, IM, WGM, WIM); left out: all four."""
+    categories: tuple[str, ...] = ()
+    """The categories that are title tournaments; left out: every category."""
+    min_games: int | None = None
+    """The fewest games a norm needs where the regulations give fewer than nine (1.4.1b);
+    left out: B.01's."""
+    round_dates: tuple[dt.date, ...] = ()
+    """The date of every round (1.1.3, at most two rounds a day); left out: ``[fide_report]
+    round_dates``; neither: 1.1.3 is not checked (the norm report says so)."""
+    chief_arbiter: str = ""
+    """The chief arbiter as the norm report names them (title, name, FIDE id); left out:
+    ``[fide_report] chief_arbiter``."""
+    rate_of_play: str = ""
+    """The rate of play as the norm report gives it; left out: ``[fide_report] time_control``."""
+
+    def __post_init__(self) -> None:
+        for t in self.titles:
+            if t not in {x.title for x in B01_2024.titles}:
+                raise ConfigError("", "titles", f"{t!r} is not a title with norms (GM, IM, WGM, WIM)")
+        if self.host_federation and not (len(self.host_federation) == 3
+                                         and self.host_federation.isalpha()):
+            raise ConfigError("", "host_federation", f"{self.host_federation!r} is not a FIDE "
+                              "federation code (three letters)")
+        if self.min_games is not None and not 1 <= self.min_games <= 9:
+            raise ConfigError("", "min_games", f"{self.min_games} is not 1 to 9 (B.01 1.4.1)")
+
+
 # ------------------------------------------------------------------------------- the event
 
 
@@ -823,6 +867,94 @@ def event_norms(card: pl.DataFrame, players: pl.DataFrame, event: NormEvent, *, 
                 if ahead:
                     forecasts[a.sno] = ahead
     return NormReport(through, event, tuple(out), schedule, swiss_field, forecasts, rules)
+
+
+# ---------------------------------------------------------------------------------- as tables
+
+
+def norms_frame(report: NormReport, *, achieved_only: bool = False) -> pl.DataFrame:
+    """FIDE B.01 — one row per player and title evaluated (a player with a game that counts):
+    the figures of the way the norm is made, else of every game so far, and every requirement
+    of :data:`REQUIREMENT_KEYS` with its number and whether it is met (``chessfed norms``'s
+    NORMS.csv, the office's ``norms-<category>.csv``)."""
+    rows = []
+    for p in report.players:
+        a = p.applicant
+        for e in p.evaluations:
+            if (achieved_only and not e.achieved) or (not e.games and not e.achieved):
+                continue
+            by_key = {r.key: r for r in e.requirements}
+            row: dict[str, object] = {
+                "sno": a.sno, "name": a.name, "federation": a.federation, "title_held": a.title,
+                "norm": e.title, "achieved": e.achieved, "games": len(e.games),
+                "counts_as": e.counts_as if e.achieved else None, "score": e.halves / 2,
+                "required_score": None if e.required is None else e.required / 2,
+                "ra": e.ra, "rp": e.rp,
+                "exemption": e.exemption.article if e.exemption else "",
+                "foreign_met": e.foreign_met,
+                "ignored": " ".join(f"{r}:{art}" for r, art in e.ignored)}
+            for key in REQUIREMENT_KEYS:
+                r = by_key.get(key)
+                row[f"{key}_value"] = r.value if r else ""
+                row[f"{key}_met"] = r.met if r else None
+            rows.append(row)
+    schema = {"sno": pl.Int64, "name": pl.String, "federation": pl.String,
+              "title_held": pl.String, "norm": pl.String, "achieved": pl.Boolean,
+              "games": pl.Int64, "counts_as": pl.Int64, "score": pl.Float64,
+              "required_score": pl.Float64, "ra": pl.Int64, "rp": pl.Int64,
+              "exemption": pl.String, "foreign_met": pl.Boolean, "ignored": pl.String}
+    for key in REQUIREMENT_KEYS:
+        schema |= {f"{key}_value": pl.String, f"{key}_met": pl.Boolean}
+    return pl.DataFrame(rows, schema=schema, orient="row")
+
+
+def explain_frame(report: NormReport) -> pl.DataFrame:
+    """FIDE B.01 1.4 — every requirement of every evaluation, then every game it counts (1.4.2),
+    one row each."""
+    rows = []
+    for p in report.players:
+        for e in p.evaluations:
+            if not e.games and not e.achieved:
+                continue
+            for r in e.requirements:
+                rows.append({"sno": p.applicant.sno, "norm": e.title, "row": "requirement",
+                             "article": r.article, "what": r.what, "value": r.value,
+                             "needed": r.needed, "met": r.met})
+            for g in e.games:
+                raised = " (raised to the floor, 1.4.6c)" if g.round == e.raised else ""
+                rows.append({"sno": p.applicant.sno, "norm": e.title, "row": "game",
+                             "article": "1.4.2", "what": f"round {g.round} v {g.opponent}",
+                             "value": f"{g.title} {g.federation} {g.rating or 'unrated'}{raised}",
+                             "needed": g.note, "met": None if g.score is None else g.score / 2})
+    return pl.DataFrame(rows, schema={"sno": pl.Int64, "norm": pl.String, "row": pl.String,
+                                      "article": pl.String, "what": pl.String,
+                                      "value": pl.String, "needed": pl.String,
+                                      "met": pl.String}, orient="row") if rows else \
+        pl.DataFrame(schema={c: pl.String for c in ("sno", "norm", "row", "article", "what",
+                                                    "value", "needed", "met")})
+
+
+def forecast_frame(report: NormReport) -> pl.DataFrame:
+    """FIDE B.01 1.4 — one row per player, title and (games, score) of the remaining rounds that
+    still makes the norm, with the least average of those opponents; the next game's results
+    where it is paired."""
+    rows = []
+    for sno, fs in sorted(report.forecasts.items()):
+        for f in fs:
+            for r in f.next_results:
+                rows.append({"sno": sno, "norm": f.title, "games": 1, "score": r.halves / 2,
+                             "opponent": f.next_opponent, "min_average": None,
+                             "achieved": r.achieved, "needs": "; ".join(r.missing)})
+            for s in f.scores:
+                if s.average is not None:
+                    rows.append({"sno": sno, "norm": f.title, "games": s.games,
+                                 "score": s.halves / 2, "opponent": None,
+                                 "min_average": s.average, "achieved": None,
+                                 "needs": "; ".join(f.needs)})
+    return pl.DataFrame(rows, schema={"sno": pl.Int64, "norm": pl.String, "games": pl.Int64,
+                                      "score": pl.Float64, "opponent": pl.Int64,
+                                      "min_average": pl.Int64, "achieved": pl.Boolean,
+                                      "needs": pl.String}, orient="row")
 
 
 # ------------------------------------------------------------------------------- the forecast

@@ -43,6 +43,7 @@ from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import Departure, check_pairing, pair_round
 from transforms.fide.dutch.state import Board, opponents
 from transforms.fide.rating_report import RatingReportRules, point_system_of
+from transforms.fide.norms import NormEvent, NormReport, NormsConfig, event_norms, norm_rules
 from transforms.fide.ratings import RatingChanges, RatingsConfig, rating_changes
 from transforms.fide.standings import allocate_prizes, rank_evaluation
 from transforms.fide.tiebreaks import Evaluation, evaluate_tiebreaks
@@ -144,6 +145,9 @@ class CategoryRun:
     rating_report: RatingReport | None = None
     """The FIDE rating report of the category and its check, once its last round is complete
     and the event reports it (``[fide_report]``; the exports step)."""
+    norms: NormReport | None = None
+    """The title norms after round ``done`` and the forecast of the next rounds, in an event
+    with ``[norms]`` (:func:`title_norms`; the norms step; None before round 1 is complete)."""
 
 
 @dataclass
@@ -736,6 +740,63 @@ def pair_next_rounds(run: SwissRun) -> None:
                         if c.done < c.rounds else None)
 
 
+def norm_event(cfg: EventConfig, c: CategoryRun) -> NormEvent | None:
+    """FIDE B.01 — the event as the norm rules see it, for a category of an event with
+    ``[norms]`` (None: not a title tournament): its rounds, host federation, type, round dates
+    (``[norms]``, else ``[fide_report]``), a round robin's pairings fixed in advance (1.4.1e)
+    and whether it is double (1.4.5f)."""
+    norms: NormsConfig | None = cfg.table(NormsConfig)
+    if norms is None or (norms.categories and c.cat.id not in norms.categories):
+        return None
+    report = cfg.table(RatingReportRules)
+    schedule = fixed_schedule(cfg)
+    return NormEvent(
+        rounds=c.rounds, host=norms.host_federation or (report.federation if report else ""),
+        event_type=norms.event_type, predetermined=schedule is not None,
+        double_round_robin=schedule is not None and schedule.cycles == 2,
+        round_dates=norms.round_dates or (report.round_dates if report else ()),
+        min_games=norms.min_games)
+
+
+def next_opponents(c: CategoryRun) -> dict[int, int | None]:
+    """Each player's opponent in round ``done + 1`` where it is paired (this run's pairing, or
+    the boards results.csv records for it); None: a bye."""
+    boards: list[tuple[int | None, int | None]]
+    if c.pairing is not None:
+        boards = list(c.pairing.boards)
+    else:
+        ids = dict(zip(c.players["player_id"], c.players["sno"]))
+        rows = c.results.filter(pl.col("round") == c.done + 1)
+        boards = [(ids.get(w), ids.get(b) if b else None)
+                  for w, b in zip(rows["white_id"], rows["black_id"])]
+    out: dict[int, int | None] = {}
+    for w, b in boards:
+        if w is not None:
+            out[w] = b
+        if b is not None and w is not None:
+            out[b] = w
+    return out
+
+
+def title_norms(run: SwissRun) -> None:
+    """FIDE B.01 1.4 — in an event with ``[norms]``, every player's title norms after the last
+    complete round of each category, and (before the last round) what the remaining rounds must
+    give, the next round's opponent known where it is paired (``CategoryRun.norms``)."""
+    norms: NormsConfig | None = run.cfg.table(NormsConfig)
+    if norms is None:
+        return
+    for c in run.categories:
+        event = norm_event(run.cfg, c)
+        if event is None or not c.done:
+            continue
+        people = c.players.select("sno", "name", "rating", "title",
+                                  pl.col("nationality").alias("federation"),
+                                  pl.col("gender").alias("sex"), "fide_id")
+        c.norms = event_norms(c.card.filter(pl.col("round") <= c.done), people, event,
+                              through=c.done, next_round=next_opponents(c),
+                              titles=norms.titles or None, rules=norm_rules(norms.edition))
+
+
 def award_prizes(run: SwissRun) -> None:
     """FIDE C.07 (ties on the final standings) and the event's prize table (National Junior
     2024 "Prizes": not shared unless ``prizes_shared``) — the prize list of each category with prizes, after its last round."""
@@ -768,7 +829,8 @@ def export_files(run: SwissRun) -> None:
 
 RULE_STEPS: tuple[tuple[str, Any], ...] = (
     ("standings", rank_rounds), ("ratings", rate_rounds), ("audit", audit_rounds),
-    ("pairing", pair_next_rounds), ("prizes", award_prizes), ("exports", export_files))
+    ("pairing", pair_next_rounds), ("norms", title_norms), ("prizes", award_prizes),
+    ("exports", export_files))
 """The rulebook's steps after validation (``prepare``), in order: each takes the run and fills
 its part of it — everything a page, PDF, TRF or letter prints, so that those only format it. :func:`run_swiss` runs them; an event's flow runs each as a task of its own
 (flows/kinds/swiss/flow.py)."""

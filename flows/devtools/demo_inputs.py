@@ -13,6 +13,7 @@ from flows.devtools.demo.club import demo_club_championship_files, demo_club_ope
 from flows.devtools.demo.golden_knights import demo_files
 from flows.devtools.demo.league import demo_league_files
 from flows.devtools.demo.national_junior import demo_national_junior_files
+from flows.devtools.demo.norms_open import demo_norms_open_files
 from flows.devtools.demo.team_swiss import demo_team_swiss_files
 from flows.devtools.simulate import simulate
 from transforms.golden_knights.rules import GKRules
@@ -24,7 +25,7 @@ DEMO_NO_SHOWS = frozenset({("open", 4)})
 the first board still to be played), so that the demo shows a forfeit in the standings, the
 crosstable, the TRF and the tie-breaks."""
 
-CLUB_ROUNDS_PLAYED = {"club-open-2025": 4, "club-championship-2025": 6,
+CLUB_ROUNDS_PLAYED = {"club-open-2025": 4, "club-championship-2025": 6, "harbour-open-2026": 9,
                      "district-league-2025": 4, "county-team-championship-2026": 3}
 """The rounds the club events have played as of their event.toml's ``as_of`` (the run pairs
 the next one)."""
@@ -56,7 +57,8 @@ def write_demo_inputs(folder: Path) -> list[Path]:
         written.append(io.atomic_write(gk / name, frame.write_csv()))
     # A plain FIDE Swiss and a round robin (flows/devtools/demo/club.py), partly played.
     for event, club_files in (("club-open-2025", demo_club_open_files()),
-                              ("club-championship-2025", demo_club_championship_files())):
+                              ("club-championship-2025", demo_club_championship_files()),
+                              ("harbour-open-2026", demo_norms_open_files())):
         for name, frame in club_files.items():
             written.append(io.atomic_write(folder / event / name, frame.write_csv()))
         (folder / event / "results.csv").unlink(missing_ok=True)

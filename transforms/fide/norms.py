@@ -846,6 +846,7 @@ def event_norms(card: pl.DataFrame, players: pl.DataFrame, event: NormEvent, *, 
                    if event.host and not event.predetermined else None)
     out, forecasts = [], {}
     n_players = players.height
+    people = _opponents(players)
     for a in applicants(players):
         wanted = [t for t in eligible_titles(a.title, a.sex, rules) if titles is None or t in titles]
         if not wanted:
@@ -862,7 +863,11 @@ def event_norms(card: pl.DataFrame, players: pl.DataFrame, event: NormEvent, *, 
                 opp = (next_round or {}).get(a.sno, -1)
                 ahead = tuple(f for f in (
                     forecast(a, games, rules.title(t), event, players, through=through,
-                             next_opponent=opp, exempt=exempt, rules=rules) for t in todo)
+                             next_opponent=opp, exempt=exempt, rules=rules,
+                             schedule=schedule, players_in_event=n_players,
+                             max_rating=max((r for s, (r, _, _) in people.items()
+                                             if s != a.sno and r), default=0))
+                    for t in todo)
                     if f.in_reach)
                 if ahead:
                     forecasts[a.sno] = ahead
@@ -974,7 +979,10 @@ class RemainingScore(NamedTuple):
     games: int
     halves: int
     average: int | None
-    """The least average rating of those opponents (None: no rating is enough)."""
+    """The least average rating of those opponents not yet known (None: no rating is
+    enough)."""
+    known: int = 0
+    """Of those rounds, how many have their opponent known (the next round's, paired)."""
 
 
 @dataclass(frozen=True)
@@ -1003,31 +1011,41 @@ class Forecast:
 def forecast(applicant: Applicant, games: Sequence[NormGame], norm: TitleNorm, event: NormEvent,
              players: pl.DataFrame, *, through: int, next_opponent: int | None = -1,
              exempt: Exemption | None = None, max_rating: int = 2900,
+             schedule: RoundsPerDay | None = None, players_in_event: int | None = None,
              rules: NormRules = B01_2024) -> Forecast:
     """FIDE B.01 1.4 — before the last round(s): what the player needs for the norm. With the
     next opponent known, each result of that game evaluated exactly (:func:`best_norm`); and for
     k = 1 .. the remaining rounds (1.4.1e: later games may be ignored; a round robin: all of
     them), each score in those k games with the least average rating their opponents must
-    have (1.4.6-1.4.8, the opponents taken at or above the floor), and what of the opponent mix
-    (1.4.1, 1.4.3-1.4.5) the remaining rounds must still bring."""
+    have (1.4.6-1.4.8, the opponents taken at or above the floor; None above ``max_rating``,
+    the field's highest), and what of the opponent mix (1.4.1, 1.4.3-1.4.5) the remaining rounds
+    must still bring. With the next game evaluated exactly, the table starts at two games."""
     remaining = event.rounds - through
     results: list[NextResult] = []
     people = _opponents(players)
+    next_game = None
     if next_opponent is not None and next_opponent >= 0 and remaining:
         rating, title, fed = people.get(next_opponent, (None, "", ""))
         for h in (2, 1, 0):
             g = NormGame(through + 1, next_opponent, h, Kind.PLAYED.value, rating, title, fed,
                          counts=fed != "NON")
+            next_game = g if g.counts else None
             ev = best_norm(applicant, [*games, g], norm, event, through=through + 1,
-                           exempt=exempt, rules=rules)
+                           exempt=exempt, schedule=schedule, players_in_event=players_in_event,
+                           rules=rules)
             results.append(NextResult(h, ev.achieved, tuple(
                 f"{r.article} {r.what}" for r in ev.missing)))
     counted = [g for g in games if g.counts and g.round <= through]
+    known = 1 if next_game is not None else 0
     base_ratings = [g.rating or rules.unrated for g in counted]
+    if next_game is not None:
+        base_ratings.append(next_game.rating or rules.unrated)
     h0 = sum(g.score or 0 for g in counted)
     n0 = len(counted)
     scores: list[RemainingScore] = []
-    ks = [remaining] if event.predetermined else list(range(1, remaining + 1))
+    ks = ([remaining] if event.predetermined else list(range(1, remaining + 1)))
+    if results:  # the next game is evaluated exactly above; the table is of two games or more
+        ks = [k for k in ks if k >= 2]
     need_games = min_games(event, rules)
     for k in ks:
         n = n0 + k
@@ -1043,9 +1061,11 @@ def forecast(applicant: Applicant, games: Sequence[NormGame], norm: TitleNorm, e
             ra_need = max(norm.average, norm.performance - dp_from_p(percentage(halves, n)))
             # Ra = round-half-up(T / n) >= ra_need  <=>  2T >= n (2 ra_need - 1)
             t_need = -(-(n * (2 * ra_need - 1)) // 2)
-            avg = max(norm.floor, -(-(t_need - total0) // k))
-            scores.append(RemainingScore(k, h, avg if avg <= max_rating else None))
-    needs = _mix_needs(applicant, counted, norm, event, remaining, exempt, rules)
+            avg = max(norm.floor, -(-(t_need - total0) // (k - known)))
+            scores.append(RemainingScore(k, h, avg if avg <= max_rating else None, known))
+    ahead = [g for g in (next_game,) if g is not None]
+    needs = _mix_needs(applicant, [*counted, *ahead], norm, event, remaining - len(ahead),
+                       exempt, rules)
     return Forecast(norm.title, remaining, next_opponent, tuple(results), tuple(scores),
                     tuple(text for text, _ in needs), all(ok for _, ok in needs))
 

@@ -42,8 +42,8 @@ from transforms.core.model import DutchEdition
 from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import Departure, check_pairing, pair_round
 from transforms.fide.dutch.state import Board, opponents
-from transforms.fide.rating_report import RatingReportRules, point_system_of
 from transforms.fide.norms import NormEvent, NormReport, NormsConfig, event_norms, norm_rules
+from transforms.fide.rating_report import RatingReportRules, point_system_of
 from transforms.fide.ratings import RatingChanges, RatingsConfig, rating_changes
 from transforms.fide.standings import allocate_prizes, rank_evaluation
 from transforms.fide.tiebreaks import Evaluation, evaluate_tiebreaks

@@ -13,6 +13,7 @@ from prefect.utilities.annotations import quote
 
 from flows.io import csv_text
 from flows.kinds.base import Build
+from flows.kinds.swiss import norms as swiss_norms
 from flows.kinds.swiss import ratings as swiss_ratings
 from flows.kinds.swiss import site
 from flows.kinds.swiss.letters import swiss_letters
@@ -117,6 +118,8 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
                 pub.files[f"event-{file_part(c.cat.id)}.trf"] = write_trf(c.public_trf)
         fide_rating_reports(pub, run)
         swiss_ratings.rating_change_files(pub, run)  # office/<list>/rating-change-<category>.csv
+        swiss_norms.office_files(pub, run)  # office/norms/: the norms CSV and the norm reports
+        swiss_norms.norms_page(pub, run)
         bulletin += site.publish_results(pub, run, highlights, parts)
         for c in run.categories:
             for d in c.audit:

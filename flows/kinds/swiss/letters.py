@@ -30,6 +30,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
+from flows.kinds.swiss import norms as swiss_norms
 from flows.kinds.swiss import ratings as swiss_ratings
 from flows.kinds.swiss.common import (
     COLOUR,
@@ -168,6 +169,7 @@ class CategoryView:
         wd_rows = ({ids[w["player_id"]]: w for w in wd.iter_rows(named=True) if w["player_id"] in ids}
                    if wd is not None and "player_id" in wd.columns else {})
         self.withdrawal = wd_rows
+        self.names = {s: p["name"] for s, p in self.info.items()}
 
     def _by_sno(self, rows: pl.DataFrame | None) -> dict[int, dict]:
         if rows is None:
@@ -275,6 +277,9 @@ class CategoryView:
                            f"{points_text(st['points'])}.", prize_line, self.tied_line(sno),
                            swiss_ratings.letter_line(self.run, c, sno)) if x),
                              table)]
+            norms = swiss_norms.letter_block(c, sno, self.names)
+            if norms is not None:
+                blocks.append(norms)
             return Letter(key=f"player-{file_part(self.cid, lower=True)}-{sno}-final", to_name=p["name"], to_email=p["email"],
                           subject=f"{name} — your final result",
                           lead=(f"The {name} is over: you finished in place {st['rank_label']} with "
@@ -289,6 +294,9 @@ class CategoryView:
                        Block(f"After round {self.r}", tuple(x for x in (
                            f"{points_text(st['points'])}, place {st['rank_label']} of {len(self.standing)}.",
                            self.tied_line(sno), swiss_ratings.letter_line(self.run, c, sno)) if x))]
+            norms = swiss_norms.letter_block(c, sno, self.names)
+            if norms is not None:
+                blocks.append(norms)
         if self.next_round is not None:
             blocks.append(Block(f"Round {self.next_round}", (self.next_line(sno),)))
         if self.requests.get(sno):

@@ -533,6 +533,11 @@ def home_groups(pub: Publication, run, parts: Sequence[SwissPart] = ()) -> list[
                       {"href": list_rel(cid), "label": "Starting rank list"}]
         if c.prizes is not None:
             links.append({"href": f"prizes.html#{cid}", "label": "Prizes"})
+        if c.norms is not None:
+            made = len(c.norms.achieved())
+            links.append({"href": f"norms.html#{cid}", "label": "Title norms",
+                          "note": f"({made} made, {len(c.norms.forecasts)} in reach)"
+                          if c.norms.forecasts else f"({made} made)"})
         for part in parts:
             links += part.category_links(pub, run, c)
         groups.append(LinkGroup(c.cat.name, links, anchor=cid,

@@ -16,6 +16,7 @@ import hashlib
 
 import polars as pl
 
+from flows.kinds.swiss import norms as swiss_norms
 from flows.kinds.swiss import ratings as swiss_ratings
 from flows.kinds.swiss.common import (
     COLOUR,
@@ -124,7 +125,8 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
     detail = c.tiebreak_detail
     snos = sorted(names)
     keys = player_keys(pub, run, c, snos, [table, detail, ranking, c.prizes,
-                                           *(f for rc in c.ratings.values() for f in rc)])
+                                           *(f for rc in c.ratings.values() for f in rc),
+                                           swiss_norms.norm_rows(c)])
     todo = [sno for sno in snos if not pub.take(f"player-{cid}-{sno}", keys[sno])]
     if not todo:
         return
@@ -191,6 +193,7 @@ def _player_page(pub: Publication, run, c, sno: int, snos: list[int], i: int, p:
         r = now[sno]
         facts.append((f"After round {c.done}", f"{fmt(r['points'])} points, rank {r['rank_label']}"))
     facts += swiss_ratings.player_facts(run, c, sno)
+    facts += swiss_norms.player_fact(c, sno)
     if sno in prizes:
         pr = prizes[sno]
         facts.append(("Prize", f"place {pr['place']}, {amount_text(pr['amount'], cur)}"
@@ -200,6 +203,7 @@ def _player_page(pub: Publication, run, c, sno: int, snos: list[int], i: int, p:
         notes=["Result: the player's own score (1, ½, 0; + and − for forfeits). Pts and Rk: "
                "points and rank after the round, as the standings after it show them."])]
     secs += swiss_ratings.player_sections(run, c, sno, names)
+    secs += swiss_norms.player_sections(c, sno, names)
     if sno in now and sno in detail_by:
         secs.append(_tiebreak_section(run, c, now[sno], *detail_by[sno]))
     jumps = [{"href": href(rel, list_rel(cid, True)), "label": "Players A-Z"},

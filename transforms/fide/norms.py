@@ -201,7 +201,8 @@ TRF_TITLES = {"g": "GM", "m": "IM", "wg": "WGM", "f": "FM", "wm": "WIM", "c": "C
 
 
 def title_of(text: str | None) -> str:
-    """A title as players.csv or a TRF writes it (``GM``, ``g``, ``wm``), or ``""``."""
+    """FIDE C.04 Annex 2 (TRF columns 11-13) — a title as players.csv or a TRF writes it
+    (``GM``, ``g``, ``wm``), or ``""``."""
     t = (text or "").strip()
     return TRF_TITLES.get(t.lower(), t.upper())
 
@@ -417,9 +418,10 @@ class Requirement(NamedTuple):
 
 REQUIREMENT_KEYS = ("rounds_per_day", "games", "drr_players", "other_federations",
                     "own_federation", "one_federation", "title_holders", "titled", "average",
-                    "score", "performance")
+                    "score", "performance", "all_rounds")
 """Every requirement's key, in the order an evaluation lists them (1.1.3, 1.4.1, 1.4.5f,
-1.4.3, 1.4.4, 1.4.5a, 1.4.5b-e, 1.4.8a, 1.4.8b, 1.4.8)."""
+1.4.3, 1.4.4, 1.4.5a, 1.4.5b-e, 1.4.8a, 1.4.8b, 1.4.8; 1.4.1e: a round robin before its last
+round)."""
 
 
 def _up(n: int, share: tuple[int, int]) -> int:
@@ -674,7 +676,7 @@ def _rank(title: str) -> int:
 
 
 def points_text(halves: int) -> str:
-    """Half points as a score is written (``6½``, ``½``, ``7``)."""
+    """FIDE B.01 1.4.8 — a score in half points as the norm report writes it (``6½``, ``½``)."""
     whole = f"{halves // 2}" if halves // 2 or not halves % 2 else ""
     return whole + ("½" if halves % 2 else "")
 
@@ -701,8 +703,10 @@ def best_norm(applicant: Applicant, rounds: Sequence[NormGame], norm: TitleNorm,
 
     upto = [g for g in rounds if g.round <= through]
     full = ev_of([g for g in upto if g.counts], (), _bye_round(upto, event))
-    if event.predetermined and through < event.rounds:
-        return full  # 1.4.1e: all scheduled rounds
+    if event.predetermined and through < event.rounds:  # 1.4.1e: all scheduled rounds
+        return replace(full, requirements=(*full.requirements, Requirement(
+            "all_rounds", "1.4.1e", "rounds of pairings fixed in advance",
+            f"{through} of {event.rounds}", f"all {event.rounds}", False)))
     ends = [through] if event.predetermined else list(range(through, 0, -1))
     best: Evaluation | None = None
     for end in ends:
@@ -818,8 +822,8 @@ class NormReport:
 
 
 def applicants(players: pl.DataFrame) -> list[Applicant]:
-    """The players as :class:`Applicant` (``players``: sno, name, rating, title, federation,
-    sex, fide_id; the missing ones empty)."""
+    """FIDE B.01 1.4 — the players as title applicants (``players``: sno, name, rating, title,
+    federation, sex, fide_id; the missing ones empty)."""
     out = []
     for row in players.sort("sno").iter_rows(named=True):
         r = row.get("rating")

@@ -759,8 +759,8 @@ def norm_event(cfg: EventConfig, c: CategoryRun) -> NormEvent | None:
 
 
 def next_opponents(c: CategoryRun) -> dict[int, int | None]:
-    """Each player's opponent in round ``done + 1`` where it is paired (this run's pairing, or
-    the boards results.csv records for it); None: a bye."""
+    """FIDE C.04.3 — each player's opponent in round ``done + 1`` where it is paired (this
+    run's pairing, or the boards results.csv records for it); None: a bye."""
     boards: list[tuple[int | None, int | None]]
     if c.pairing is not None:
         boards = list(c.pairing.boards)

@@ -318,7 +318,8 @@ def norm_report(run, c, rep: NormReport, a, e: Evaluation, names: dict[int, str]
              ["Score achieved", points_text(e.halves)],
              ["Exceeding the norm by", points_text(e.halves - e.required) + " points"
               if e.required is not None else "—"],
-             ["Performance (1.4.8)", fmt(e.rp)], ["Counts as (1.4.1d)", f"{e.counts_as} games"]]
+             ["Performance (1.4.8)", fmt(e.rp)], ["Counts as (1.4.1d)", f"{e.counts_as} games"],
+             ["Foreigner rules met without an exemption (1.4.3e)", "yes" if e.foreign_met else "no"]]
     if e.ignored:
         score.append(["Rounds not counted", ", ".join(f"{r} ({art})" for r, art in e.ignored)])
     sign = [["Chief arbiter", arbiter, "", ""],

@@ -15,7 +15,9 @@ CLUB_EVENTS = ("club-open-2025", "club-championship-2025")
 """The demo's plain FIDE Swiss and its round robin (flows/devtools/demo/club.py), partly played."""
 TEAM_EVENTS = ("district-league-2025", "county-team-championship-2026")
 """The demo's team league (flows/devtools/demo/league.py) and team Swiss (team_swiss.py), partly played."""
-EVENTS = ("national-junior-2024", "golden-knights-2019", *CLUB_EVENTS, *TEAM_EVENTS)
+NORMS_EVENT = "harbour-open-2026"
+"""The demo's title tournament (flows/devtools/demo/norms_open.py), 9 of 10 rounds played."""
+EVENTS = ("national-junior-2024", "golden-knights-2019", *CLUB_EVENTS, NORMS_EVENT, *TEAM_EVENTS)
 
 
 def test_every_demo_event_runs(demo_run):
@@ -214,3 +216,29 @@ def test_every_link_in_a_published_pdf_opens_the_published_site(demo_run, event)
     assert [u for u in uris if not u[1].startswith(site)] == []
     if event == "golden-knights-2019":
         assert any(u.startswith(site + "members/") for _, u in uris)  # the awards link members
+
+
+def test_the_title_tournament_publishes_its_norms_reports_and_forecasts(demo_run):
+    """FIDE B.01: the norms page (norms made, in reach before round 10), each norm's report for
+    the office (page and PDF, signature fields left blank), the norms CSV, the player's page
+    and letter with the norm, and the forecast in the letter of a player still in reach."""
+    _, out, *_ = demo_run
+    d = out / NORMS_EVENT
+    page = (d / "norms.html").read_text(encoding="utf-8")
+    assert "Norms made after round 9" in page and "Still in reach before round 10" in page
+    assert 'href="norms.html#open"' in (d / "index.html").read_text(encoding="utf-8")
+    with open(d / "office" / "norms" / "norms-open.csv", newline="") as fh:
+        made = [r for r in csv.DictReader(fh) if r["achieved"] == "true"]
+    assert made
+    for r in made:
+        pdf = d / "office" / "norms" / f"norm-report-open-{r['sno']}-{r['norm'].lower()}.pdf"
+        text = " ".join(p.extract_text() for p in PdfReader(pdf).pages)
+        assert "Certificate of title result" in text and r["name"] in text
+        assert "Signature" in text and "Chief arbiter" in text and "Score required" in text
+        player = (d / "players" / "open" / f"{r['sno']}.html").read_text(encoding="utf-8")
+        assert f"{r['norm']} norm (FIDE B.01)" in player
+    letters = {p.name: message_from_bytes(p.read_bytes(), policy=policy.default)
+               for p in (d / "outbox").glob("player-open-*-round-09*.eml")}
+    bodies = [m.get_body(("plain",)).get_content() for m in letters.values()]
+    assert sum("norm:" in b and "from 9 games" in b for b in bodies) == len(made)
+    assert any("in round 10 against" in b for b in bodies)  # a forecast of the last round

@@ -73,7 +73,7 @@ def _made_line(e: Evaluation) -> str:
 
 
 def _result_word(halves: int) -> str:
-    return {2: "a win", 1: "a draw", 0: "a loss"}[halves]
+    return {2: "a win", 1: "a draw or a win", 0: "any result"}[halves]
 
 
 def forecast_lines(f: Forecast, names: dict[int, str], next_round: int) -> list[str]:
@@ -84,8 +84,8 @@ def forecast_lines(f: Forecast, names: dict[int, str], next_round: int) -> list[
         opp = names.get(f.next_opponent or 0, f"start number {f.next_opponent}")
         if made:
             least = min(made, key=lambda r: r.halves)
-            out.append(f"{f.title} norm: {_result_word(least.halves)} or better in round "
-                       f"{next_round} against {opp} makes it.")
+            out.append(f"{f.title} norm: {_result_word(least.halves)} in round {next_round} "
+                       f"against {opp} makes it.")
         else:
             out.append(f"{f.title} norm: no result in round {next_round} against {opp} makes it "
                        "yet.")

@@ -230,6 +230,13 @@ def test_1_4_2a_an_opponent_of_no_fide_federation_does_not_count():
     assert len(e.games) == 9  # the game against 11 is not a game for the norm
 
 
+def test_1_4_4_fid_players_opponents_of_fid_are_not_of_their_federation():
+    fid_me = {**ME, "federation": "FID"}
+    field = {**FIELD, 2: (2450, "GM", "FID"), 3: (2400, "GM", "FID")}
+    e = norm(SEVEN_OF_NINE, field, me=fid_me)
+    assert req(e, "own_federation").value == "0"
+
+
 def test_1_4_2a_fid_is_not_a_foreign_federation():
     fid = {s: (r, t, "FID" if f not in ("IND",) else f) for s, (r, t, f) in FIELD.items()}
     e = norm(SEVEN_OF_NINE, fid)
@@ -262,11 +269,15 @@ def test_1_4_2c_last_round_forfeit_win_counted_as_a_loss():
     # ten rounds: 7/9 in rounds 1-9 then a forfeit win in round 10: the nine games already make it
     field = {**FIELD, 11: (2500, "GM", "GER")}
     e = norm("2w1 3b1 4w1 5b1 6w1 7b1 8w1 9b1 10w½ +11w", field, title="GM")
-    assert e.achieved
-    # 8 games, then a last-round forfeit win: counted as a lost game against 11 it makes 9
+    assert e.achieved and len(e.games) == 9  # not counted: the norm does not need it
+    # ten rounds, 8 games, absent in round 9, a last-round forfeit win: counted as a lost
+    # game against 11 it makes 9 games, 8/9 against 2399 (1.4.1c is of nine rounds only)
+    e = norm("2w1 3b1 4w1 5b1 6w1 7b1 8w1 -- 10w1 +11w", field)
+    lost = [g for g in e.games if g.round == 10]
+    assert e.achieved and lost and lost[0].score == 0 and e.ra == 2399
+    # in nine rounds 1.4.1c counts the forfeit win as the ninth game without playing it
     e = norm("2w1 3b1 4w1 5b1 6w1 7b1 8w1 10w1 +11w", field)
-    lost = [g for g in e.games if g.round == 9]
-    assert e.achieved and lost and lost[0].score == 0
+    assert e.achieved and e.one_four_one_c and len(e.games) == 8
 
 
 # ------------------------------------------------------------------------------- 1.4.3, 1.4.4
@@ -496,3 +507,16 @@ def test_a_better_result_never_removes_a_norm(opps, results, i):
     for title in ("GM", "IM"):
         if norm(line, field, title=title, me=FM).achieved:
             assert norm(line2, field, title=title, me=FM).achieved
+
+
+def test_a_forfeit_win_in_the_last_round_is_what_the_forecast_of_a_loss_said():
+    """Rounds 2 and 9 won by forfeit in nine rounds: the last one counted as a lost game
+    (1.4.2c) leaves eight games and one forfeit win, which 1.4.1c counts as nine — as the
+    forecast before round 9 said of a loss against the same opponent."""
+    c = card("1: 2w1 +3b 4w1 5b1 6w1 7b1 8w1 9b0")
+    rep = event_norms(c, people(FIELD, FM), NormEvent(rounds=9, host="BEL"), through=8,
+                      next_round={1: 10})
+    f = next(x for x in rep.forecasts[1] if x.title == "IM")
+    assert {r.halves: r.achieved for r in f.next_results}[0]
+    e = norm("2w1 +3b 4w1 5b1 6w1 7b1 8w1 9b0 +10w", me=FM, title="IM")
+    assert e.achieved and e.one_four_one_c and [g.round for g in e.games if g.score == 0] == [8, 9]

@@ -616,7 +616,8 @@ def evaluate(applicant: Applicant, games: Sequence[NormGame], norm: TitleNorm, e
                                 players_in_event >= rules.double_rr_players))
     feds = Counter(g.federation for g in games if g.federation not in rules.no_federation)
     others = sorted(f for f in feds if f != applicant.federation)
-    own = sum(1 for g in games if applicant.federation and g.federation == applicant.federation)
+    own = sum(1 for g in games if applicant.federation not in rules.no_federation
+              and g.federation == applicant.federation)
     top_fed, top = max(sorted(feds.items()), key=lambda kv: kv[1]) if feds else ("", 0)
     fed_reqs = [
         Requirement("other_federations", "1.4.3", "federations other than the player's",
@@ -708,10 +709,10 @@ def best_norm(applicant: Applicant, rounds: Sequence[NormGame], norm: TitleNorm,
             "all_rounds", "1.4.1e", "rounds of pairings fixed in advance",
             f"{through} of {event.rounds}", f"all {event.rounds}", False)))
     ends = [through] if event.predetermined else list(range(through, 0, -1))
-    best: Evaluation | None = None
+    best: list[Evaluation | None] = [None, None]  # every game as played; with 1.4.2c
     for end in ends:
         prefix = [g for g in upto if g.round <= end]
-        for games in _variants(prefix, event, end):
+        for k, games in enumerate(_variants(prefix, event, end)):
             counted = [g for g in games if g.counts]
             if not _possible(applicant, counted, norm, event, rules):
                 continue
@@ -722,9 +723,11 @@ def best_norm(applicant: Applicant, rounds: Sequence[NormGame], norm: TitleNorm,
                 ev = ev_of(kept, ignored, _bye_round(games, event) if end == event.rounds else None)
                 if ev.achieved and event.predetermined and drop and not _mix_ok(full):
                     continue
-                if ev.achieved and (best is None or _better(ev, best)):
-                    best = ev
-    return best if best is not None else full
+                held = best[k]
+                if ev.achieved and (held is None or _better(ev, held)):
+                    best[k] = ev
+    # 1.4.2c only where the norm needs the game the opponent did not come to
+    return best[0] or best[1] or full
 
 
 def _better(a: Evaluation, b: Evaluation) -> bool:
@@ -741,7 +744,8 @@ def _bye_round(games: Sequence[NormGame], event: NormEvent) -> int | None:
     """1.4.1c: the one forfeit win or pairing bye of a nine-round event's nine rounds."""
     if event.rounds != 9 or len(games) != 9:
         return None
-    free = [g.round for g in games if g.kind in (Kind.FORFEIT_WIN.value, Kind.PAB.value)]
+    free = [g.round for g in games
+            if g.kind in (Kind.FORFEIT_WIN.value, Kind.PAB.value) and not g.counts]
     return free[0] if len(free) == 1 and sum(g.counts for g in games) == 8 else None
 
 
@@ -1098,7 +1102,8 @@ def _mix_needs(applicant: Applicant, counted: Sequence[NormGame], norm: TitleNor
             m = rules.other_federations - len(others)
             out.append((f"{m} more opponent{'s' * (m > 1)} from "
                         f"{'another federation' if m == 1 else 'other federations'} (1.4.3)", m <= k))
-        own = sum(1 for g in counted if applicant.federation and g.federation == applicant.federation)
+        own = sum(1 for g in counted if applicant.federation not in rules.no_federation
+                  and g.federation == applicant.federation)
         cap = _down(n, rules.own_share)
         if own > cap:
             out.append((f"already {own} opponents of {applicant.federation}, more than {cap} "

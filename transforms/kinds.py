@@ -7,8 +7,8 @@ the one place that knows them all; :mod:`transforms.core` knows none.
 | ``swiss`` (any FIDE Swiss) | ``[event] kind = "swiss"`` | ``[swiss]``, ``[fide_report]``, ``[ratings]``, ``[norms]`` | :mod:`transforms.swiss.schemas` |
 | ``round_robin`` (Berger tables, single or double) | ``kind = "round_robin"`` | ``[round_robin]``, ``[fide_report]``, ``[ratings]``, ``[norms]`` | the Swiss kind's |
 | ``correspondence`` (stages of round-robin sections) | ``kind = "correspondence"`` | ``[golden_knights]`` | :mod:`transforms.golden_knights.schemas` |
-| ``team_round_robin`` (a team league in divisions) | ``kind = "team_round_robin"`` | ``[team]``, ``[team_round_robin]``, ``[fide_report]`` | :mod:`transforms.team.schemas` |
-| ``team_swiss`` (a team Swiss, FIDE C.04.6) | ``kind = "team_swiss"`` | ``[team]``, ``[team_swiss]``, ``[fide_report]`` | :mod:`transforms.team.schemas` |
+| ``team_round_robin`` (a team league in divisions) | ``kind = "team_round_robin"`` | ``[team]``, ``[team_round_robin]``, ``[fide_report]``, ``[norms]`` | :mod:`transforms.team.schemas` |
+| ``team_swiss`` (a team Swiss, FIDE C.04.6) | ``kind = "team_swiss"`` | ``[team]``, ``[team_swiss]``, ``[fide_report]``, ``[norms]`` | :mod:`transforms.team.schemas` |
 | the National Junior's rules (part of a Swiss) | ``[entries] rules = "national-junior-2024"`` | ``[entries]``, ``[national_junior]`` | :mod:`transforms.national_junior.schemas` |
 
 Every event also has ``[event]``, ``[publish]`` and optionally ``[schedule]`` and ``[limits]``
@@ -157,12 +157,14 @@ KINDS: dict[EventKind, KindSpec] = {
                                          {"team": Table(TeamRules, required=True),
                                           "team_round_robin": Table(TeamRoundRobinConfig,
                                                                     required=True),
-                                          "fide_report": Table(RatingReportRules)},
+                                          "fide_report": Table(RatingReportRules),
+                                          "norms": Table(NormsConfig)},
                                          team_schemas.SCHEMAS, team_schemas.REQUIRED),
     EventKind.TEAM_SWISS: KindSpec(EventKind.TEAM_SWISS,
                                    {"team": Table(TeamRules, required=True),
                                     "team_swiss": Table(TeamSwissConfig, required=True),
-                                    "fide_report": Table(RatingReportRules)},
+                                    "fide_report": Table(RatingReportRules),
+                                    "norms": Table(NormsConfig)},
                                    team_schemas.SCHEMAS, team_schemas.REQUIRED),
 }
 """Every kind, by its ``[event] kind``."""

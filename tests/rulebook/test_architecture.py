@@ -467,7 +467,8 @@ def e(frame):
 PAGE_MODULES = ("flows/kinds/*/pages.py", "flows/kinds/*/players.py", "flows/kinds/*/ratings.py",
                 "flows/kinds/*/site.py", "flows/kinds/*/sections.py", "flows/kinds/*/members.py",
                 "flows/kinds/*/awards.py", "flows/kinds/*/links.py", "flows/kinds/*/letters.py",
-                "flows/kinds/*/common.py", "flows/parts/*/pages.py", "flows/parts/*/letters.py")
+                "flows/kinds/*/common.py", "flows/kinds/norms.py", "flows/parts/*/pages.py",
+                "flows/parts/*/letters.py")
 """The page and letter modules of the kinds and the rules parts (and what a kind's pages
 share, ``common.py``): they format what the rulebook computed."""
 FORMATTING_MODULES = {"transforms.core.model": "the vocabulary (result codes, kinds, colours, "
@@ -475,7 +476,9 @@ FORMATTING_MODULES = {"transforms.core.model": "the vocabulary (result codes, ki
                       "transforms.core.money": "amounts as the regulations write them"}
 """Modules of the rulebook a page may use whole: nothing in them decides a rule."""
 FORMATTING_NAMES = {("transforms.fide.tiebreaks", "parse_code"):
-                    "a configured tie-break code read into its parts, to name it in words"}
+                    "a configured tie-break code read into its parts, to name it in words",
+                    ("transforms.fide.norms", "points_text"):
+                    "a score in half points written as a norm report writes it (6½)"}
 """Functions of the rulebook a page may call, each with why it is no rule."""
 
 

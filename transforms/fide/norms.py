@@ -235,7 +235,8 @@ class NormsConfig:
     titles: tuple[str, ...] = ()
     """The titles to evaluate (GM, IM, WGM, WIM); left out: all four."""
     categories: tuple[str, ...] = ()
-    """The categories that are title tournaments; left out: every category."""
+    """The categories (a team event: the groups, a league's divisions) that are title
+    tournaments; left out: every one."""
     min_games: int | None = None
     """The fewest games a norm needs where the regulations give fewer than nine (1.4.1b);
     left out: B.01's."""
@@ -820,6 +821,10 @@ class NormReport:
 
     def achieved(self) -> list[tuple[Applicant, Evaluation]]:
         return [(p.applicant, e) for p in self.players for e in p.achieved]
+
+    def table(self, *, achieved_only: bool = False) -> pl.DataFrame:
+        """The report as ``chessfed norms``'s rows (:func:`norms_frame`)."""
+        return norms_frame(self, achieved_only=achieved_only)
 
     def of(self, sno: int) -> PlayerNorms | None:
         return next((p for p in self.players if p.applicant.sno == sno), None)

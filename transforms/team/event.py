@@ -18,6 +18,8 @@ import polars as pl
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding, Severity
 from transforms.core.ingest import RawFile, limit_said, unusable, validate_files
+from transforms.fide.norms import NormEvent, NormReport, NormsConfig, event_norms, norm_rules
+from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.ratings import RatingChanges
 from transforms.fide.team_standings import rank_teams
 from transforms.fide.team_swiss.model import TeamRound
@@ -74,6 +76,9 @@ class Group:
     """Each player's FIDE rating change and performance (B.02), by ``pno``."""
     board_prizes: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=tp.PRIZES_SCHEMA))
     """Per board, the best performances (:data:`transforms.team.players.PRIZES_SCHEMA`)."""
+    norms: NormReport | None = None
+    """In an event with ``[norms]``: every player's title norms after round ``done`` (FIDE
+    B.01), by ``pno`` (:func:`title_norms`)."""
     pairing: TeamRound | None = None
     """A team Swiss: the next round as the engine paired it (FIDE C.04.6), with its
     explanation (:meth:`transforms.fide.team_swiss.model.TeamRound.explanation`)."""
@@ -304,6 +309,37 @@ def individual_results(run: TeamRun) -> None:
         g.board_prizes = tp.board_prizes(g.games, g.ratings, rules.board_prize_min_games)
 
 
+def title_norms(run: TeamRun) -> None:
+    """FIDE B.01 1.4 (1.4.1b, 1.4.3b: team championships) — in an event with ``[norms]``, every
+    player's title norms over their games of the complete rounds, each group on its own (a
+    league's division: pairings fixed in advance, 1.4.1e; a double round robin, 1.4.5f), and
+    what the remaining rounds must give (the next opponents are not known: no line-up)."""
+    norms: NormsConfig | None = run.cfg.table(NormsConfig)
+    if norms is None or run.blocked:
+        return
+    league = run.cfg.table(TeamRoundRobinConfig)
+    report = run.cfg.table(RatingReportRules)
+    dates = norms.round_dates or (league.round_dates if league is not None else ()) or (
+        report.round_dates if report is not None else ())
+    for g in run.groups:
+        if (norms.categories and g.id not in norms.categories) or not g.done:
+            continue
+        card = (g.games.filter(pl.col("round") <= g.done)
+                .select(pl.col("round").cast(pl.Int32), pl.col("pno").alias("sno"),
+                        pl.col("opponent_pno").alias("opponent"), "colour", "points", "kind"))
+        people = g.players.select(
+            pl.col("pno").alias("sno"), "name", "rating", "title", "federation",
+            *[pl.col(c) if c in g.players.columns else pl.lit(None, pl.String).alias(c)
+              for c in ("sex", "fide_id")])
+        event = NormEvent(
+            rounds=g.rounds, host=norms.host_federation or (report.federation if report else ""),
+            event_type=norms.event_type, predetermined=league is not None,
+            double_round_robin=league is not None and league.cycles == 2,
+            round_dates=dates, min_games=norms.min_games)
+        g.norms = event_norms(card, people, event, through=g.done,
+                              titles=norms.titles or None, rules=norm_rules(norms.edition))
+
+
 def reports(run: TeamRun) -> None:
     """FIDE TRF-2026 (team records) — each group's report file after its last complete round
     (:func:`transforms.team.report.team_report`)."""
@@ -316,5 +352,5 @@ def reports(run: TeamRun) -> None:
 
 RULE_STEPS: tuple[tuple[str, Callable[[TeamRun], Any]], ...] = (
     ("standings", standings), ("pairing", ts.pair_rounds), ("lineups", tl.lineups_step),
-    ("players", individual_results), ("report", reports))
+    ("players", individual_results), ("norms", title_norms), ("report", reports))
 """The rulebook's steps after validation, in order; the flow runs each as a task."""

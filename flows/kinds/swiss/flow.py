@@ -12,10 +12,11 @@ from prefect.cache_policies import NO_CACHE
 from prefect.utilities.annotations import quote
 
 from flows.io import csv_text
+from flows.kinds import norms as title_norms
 from flows.kinds.base import Build
-from flows.kinds.swiss import norms as swiss_norms
 from flows.kinds.swiss import ratings as swiss_ratings
 from flows.kinds.swiss import site
+from flows.kinds.swiss.common import player_rel
 from flows.kinds.swiss.letters import swiss_letters
 from flows.kinds.swiss.parts import SwissPart, swiss_parts
 from flows.mail.letters import Letter, without_addresses
@@ -32,6 +33,8 @@ from flows.site.present import Section
 from flows.site.render import plural
 from transforms.core.config import EventConfig
 from transforms.core.ingest import RawFile
+from transforms.fide.norms import NormsConfig
+from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.trf import write_trf
 from transforms.round_robin.config import RoundRobinConfig
 from transforms.swiss.config import SwissConfig
@@ -118,8 +121,11 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
                 pub.files[f"event-{file_part(c.cat.id)}.trf"] = write_trf(c.public_trf)
         fide_rating_reports(pub, run)
         swiss_ratings.rating_change_files(pub, run)  # office/<list>/rating-change-<category>.csv
-        swiss_norms.office_files(pub, run)  # office/norms/: the norms CSV and the norm reports
-        swiss_norms.norms_page(pub, run)
+        norms_cfg = cfg.table(NormsConfig)
+        if norms_cfg is not None:  # a title tournament: norms.html, office/norms/
+            groups = norm_groups(run)
+            title_norms.office_files(pub, norms_cfg, cfg.table(RatingReportRules), cfg.event, groups)
+            title_norms.norms_page(pub, norms_cfg, groups)
         bulletin += site.publish_results(pub, run, highlights, parts)
         for c in run.categories:
             for d in c.audit:
@@ -140,6 +146,17 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
     pub.outcome.notes += [without_addresses(f"no letter to {who}: {why}") for who, why in skipped]
     letters += personal
     return bulletin, highlights, letters
+
+
+def norm_groups(run: SwissRun) -> list[title_norms.NormGroup]:
+    """FIDE B.01 — each category's norms (``CategoryRun.norms``) for the norms pages."""
+    out = []
+    for c in run.categories:
+        if c.norms is not None:
+            names = dict(zip(c.players["sno"].to_list(), c.players["name"].to_list()))
+            out.append(title_norms.NormGroup(c.cat.id, c.cat.name, c.norms, names,
+                                             lambda sno, cid=c.cat.id: player_rel(cid, sno)))
+    return out
 
 
 def shown_state(run: SwissRun) -> str:

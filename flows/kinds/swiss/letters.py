@@ -30,7 +30,7 @@ from collections.abc import Sequence
 
 import polars as pl
 
-from flows.kinds.swiss import norms as swiss_norms
+from flows.kinds import norms as title_norms
 from flows.kinds.swiss import ratings as swiss_ratings
 from flows.kinds.swiss.common import (
     COLOUR,
@@ -277,7 +277,7 @@ class CategoryView:
                            f"{points_text(st['points'])}.", prize_line, self.tied_line(sno),
                            swiss_ratings.letter_line(self.run, c, sno)) if x),
                              table)]
-            norms = swiss_norms.letter_block(c, sno, self.names)
+            norms = title_norms.letter_block(c.norms, sno, self.names)
             if norms is not None:
                 blocks.append(norms)
             return Letter(key=f"player-{file_part(self.cid, lower=True)}-{sno}-final", to_name=p["name"], to_email=p["email"],
@@ -294,7 +294,7 @@ class CategoryView:
                        Block(f"After round {self.r}", tuple(x for x in (
                            f"{points_text(st['points'])}, place {st['rank_label']} of {len(self.standing)}.",
                            self.tied_line(sno), swiss_ratings.letter_line(self.run, c, sno)) if x))]
-            norms = swiss_norms.letter_block(c, sno, self.names)
+            norms = title_norms.letter_block(c.norms, sno, self.names)
             if norms is not None:
                 blocks.append(norms)
         if self.next_round is not None:

@@ -16,7 +16,7 @@ import hashlib
 
 import polars as pl
 
-from flows.kinds.swiss import norms as swiss_norms
+from flows.kinds import norms as title_norms
 from flows.kinds.swiss import ratings as swiss_ratings
 from flows.kinds.swiss.common import (
     COLOUR,
@@ -126,7 +126,7 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
     snos = sorted(names)
     keys = player_keys(pub, run, c, snos, [table, detail, ranking, c.prizes,
                                            *(f for rc in c.ratings.values() for f in rc),
-                                           swiss_norms.norm_rows(c)])
+                                           title_norms.norm_rows(c.norms)])
     todo = [sno for sno in snos if not pub.take(f"player-{cid}-{sno}", keys[sno])]
     if not todo:
         return
@@ -193,7 +193,7 @@ def _player_page(pub: Publication, run, c, sno: int, snos: list[int], i: int, p:
         r = now[sno]
         facts.append((f"After round {c.done}", f"{fmt(r['points'])} points, rank {r['rank_label']}"))
     facts += swiss_ratings.player_facts(run, c, sno)
-    facts += swiss_norms.player_fact(c, sno)
+    facts += title_norms.player_fact(c.norms, sno)
     if sno in prizes:
         pr = prizes[sno]
         facts.append(("Prize", f"place {pr['place']}, {amount_text(pr['amount'], cur)}"
@@ -203,7 +203,7 @@ def _player_page(pub: Publication, run, c, sno: int, snos: list[int], i: int, p:
         notes=["Result: the player's own score (1, ½, 0; + and − for forfeits). Pts and Rk: "
                "points and rank after the round, as the standings after it show them."])]
     secs += swiss_ratings.player_sections(run, c, sno, names)
-    secs += swiss_norms.player_sections(c, sno, names)
+    secs += title_norms.player_sections(c.norms, sno, names)
     if sno in now and sno in detail_by:
         secs.append(_tiebreak_section(run, c, now[sno], *detail_by[sno]))
     jumps = [{"href": href(rel, list_rel(cid, True)), "label": "Players A-Z"},

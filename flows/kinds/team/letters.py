@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import polars as pl
 
+from flows.kinds import norms as title_norms
 from flows.kinds.team.pages import names_of, players_of, round_rel, score, team_rel
 from flows.mail.letters import Block, Letter, address_problem
 from flows.site.names import file_part
@@ -134,6 +135,13 @@ def captain_letter(run: TeamRun, g: Group, team: dict, dates: tuple) -> Letter:
                   links=tuple(links), kind="captain-round", meta={"team": team["team_id"]})
 
 
+def norm_block(g: Group, pno: int) -> tuple[Block, ...]:
+    """FIDE B.01 — the player's norms made and in reach, if the event is a title tournament."""
+    names = dict(zip(g.players["pno"].to_list(), g.players["name"].to_list(), strict=True))
+    block = title_norms.letter_block(g.norms, pno, names)
+    return (block,) if block is not None else ()
+
+
 def player_letters(run: TeamRun, g: Group, skipped: list[tuple[str, str]]) -> list[Letter]:
     """Each player with an email who played in the group's latest complete round: the game
     and the match."""
@@ -171,7 +179,8 @@ def player_letters(run: TeamRun, g: Group, skipped: list[tuple[str, str]]) -> li
         out.append(Letter(key=f"player-{file_part(p['player_id'], lower=True)}-round-{r:02d}",
                           to_name=p["name"], to_email=email,
                           subject=f"{run.cfg.event.name} — round {r}: your game",
-                          lead=f"Round {r} of {g.name} is complete.", blocks=(Block("Your game", lines),),
+                          lead=f"Round {r} of {g.name} is complete.",
+                          blocks=(Block("Your game", lines), *norm_block(g, p["pno"])),
                           links=(("Your team's page", team_rel(g.id, p["sno"])),),
                           kind="player-round", meta={"team": teams[p["sno"]]}))
     return out

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import polars as pl
 
+from flows.kinds import norms as title_norms
 from flows.site.names import file_part
 from flows.site.pages import LinkGroup, Publication
 from flows.site.present import Details, Section, fmt, table_from_frame
+from transforms.fide.norms import NormsConfig
+from transforms.fide.rating_report import RatingReportRules
 from transforms.team.config import TeamRoundRobinConfig, TeamRules
 from transforms.team.event import Group, TeamRun
 
@@ -446,12 +449,26 @@ def player_page(pub: Publication, run: TeamRun, group: Group, player: dict[str, 
             facts.append(f"a first rating of {change['initial_rating']}")
         sections.append(Section("FIDE rating (B.02)", intro=["; ".join(f for f in facts if f) + "."],
                                 notes=[str(change["note"])] if change["note"] else []))
+    sections += title_norms.player_sections(group.norms, pno, player_names(group))
     team_name = names.get(int(str(player["sno"])), "")
-    meta = [team_name, f"board {player['roster_board']} of the roster",
+    made = title_norms.player_fact(group.norms, pno)
+    meta = [team_name, f"board {player['roster_board']} of the roster", *(v for _, v in made),
             f"rating {player['rating']}" if player.get("rating") else "unrated",
             f"FIDE ID {player['fide_id']}" if player.get("fide_id") else ""]
     pub.page(page, title=str(player["name"]), subtitle=" · ".join(m for m in meta if m),
              sections=sections, pdf=False)
+
+
+def player_names(group: Group) -> dict[int, str]:
+    """The group's players by number (``pno``)."""
+    return dict(zip(group.players["pno"].to_list(), group.players["name"].to_list(), strict=True))
+
+
+def norm_groups(run: TeamRun) -> list[title_norms.NormGroup]:
+    """FIDE B.01 — each group's norms (``Group.norms``) for the norms pages."""
+    return [title_norms.NormGroup(g.id, g.name, g.norms, player_names(g),
+                                  lambda pno, gid=g.id: player_rel(gid, pno))
+            for g in run.groups if g.norms is not None]
 
 
 def board_prize_sections(run: TeamRun, page: str) -> list[Section]:
@@ -527,6 +544,12 @@ def publish_site(pub: Publication, run: TeamRun) -> list[Section]:
             "The best performances (FIDE B.02 8.1.1) on each board, of the players with at "
             f"least {run.rules.board_prize_min_games} games over the board; a player's board is "
             "the one they played most."), sections=prizes)
+    norms_cfg = run.cfg.table(NormsConfig)
+    if norms_cfg is not None:  # a title tournament: norms.html, office/norms/
+        groups = norm_groups(run)
+        title_norms.office_files(pub, norms_cfg, run.cfg.table(RatingReportRules), run.cfg.event,
+                                 groups)
+        title_norms.norms_page(pub, norms_cfg, groups)
     for g in run.groups:
         for sno in g.teams["sno"].to_list():
             team_page(pub, run, g, sno)
@@ -556,6 +579,9 @@ def home_groups(run: TeamRun) -> list[LinkGroup]:
             links.append({"href": "standings/explained.html", "label": "How the tie-breaks work"})
         if g.board_prizes.height:
             links.append({"href": f"board-prizes.html#{anchor}-1", "label": "Board prizes"})
+        if g.norms is not None:
+            links.append({"href": f"norms.html#{g.id}", "label": "Title norms",
+                          "note": f"({len(g.norms.achieved())} made)"})
         links += [{"href": team_rel(g.id, s), "label": n}
                   for s, n in zip(g.teams["sno"].to_list(), g.teams["name"].to_list(), strict=True)]
         out.append(LinkGroup(g.name, links, anchor=anchor,

@@ -1,6 +1,7 @@
-"""FIDE B.01 title norms on a Swiss event's (or round robin's) pages, letters and office files
-(presentation only: every figure is the rulebook's ``CategoryRun.norms``,
-:class:`transforms.fide.norms.NormReport`).
+"""FIDE B.01 title norms on the pages, letters and office files of every kind whose events
+may be title tournaments — a Swiss, a round robin, a team Swiss, a league (presentation only:
+every figure is the rulebook's :class:`transforms.fide.norms.NormReport`, one per category or
+group; each kind gives them as :class:`NormGroup`).
 
 - ``norms.html``: per category, the norms made (players linked), the players still in reach
   before the next round with what each result of their next game gives, and the event's facts
@@ -15,12 +16,12 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 import polars as pl
 
 from flows.io import csv_text
-from flows.kinds.swiss.common import href, player_rel
 from flows.mail.letters import Block
 from flows.site.names import file_part
 from flows.site.pages import OFFICE, Publication
@@ -30,7 +31,6 @@ from transforms.fide.norms import (
     Forecast,
     NormReport,
     NormsConfig,
-    norms_frame,
     points_text,
 )
 from transforms.fide.rating_report import RatingReportRules
@@ -44,8 +44,23 @@ TYPE_WORDS = {"open": "", "national-championship": "a national championship (B.0
                   "a World or Continental Team or Club Championship (B.01 1.4.1b)"}
 
 
-def has_norms(run) -> bool:
-    return any(c.norms is not None for c in run.categories)
+@dataclass(frozen=True)
+class NormGroup:
+    """One category's or group's norms, as a kind gives them to these pages."""
+
+    anchor: str
+    """Its id (the section's anchor on norms.html, the file names in office/norms/)."""
+    name: str
+    report: NormReport
+    names: dict[int, str]
+    """Start number (a team event: the player's number) -> name."""
+    player_rel: Callable[[int], str]
+    """Start number -> the player's page, inside the event folder."""
+
+
+def href(page: str, target: str) -> str:
+    """A link from the page at ``page`` to ``target`` (both inside the event folder)."""
+    return "../" * page.count("/") + target
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, numeric: Sequence[int] = (),
@@ -111,23 +126,20 @@ def forecast_lines(f: Forecast, names: dict[int, str], next_round: int) -> list[
 # ----------------------------------------------------------------------------------- the page
 
 
-def norms_page(pub: Publication, run) -> None:
-    """``norms.html``: the norms made, and who is still in reach of one, per category."""
-    if not has_norms(run):
+def norms_page(pub: Publication, cfg: NormsConfig, groups: Sequence[NormGroup]) -> None:
+    """``norms.html``: the norms made, and who is still in reach of one, per category or
+    group (nothing without one)."""
+    if not groups:
         return
-    cfg: NormsConfig = run.cfg.require(NormsConfig)
     secs = []
-    for c in run.categories:
-        rep: NormReport | None = c.norms
-        if rep is None:
-            continue
-        names = dict(zip(c.players["sno"].to_list(), c.players["name"].to_list()))
+    for grp in groups:
+        rep, names = grp.report, grp.names
         made = rep.achieved()
         rows = [[a.name, a.federation or "—", a.title or "—", e.title, str(len(e.games)),
                  str(e.counts_as), points_text(e.halves), fmt(e.ra), fmt(e.rp),
                  ", ".join(f"{r} ({art})" for r, art in e.ignored) or "—"]
                 for a, e in made]
-        hrefs = [href(NORMS, player_rel(c.cat.id, a.sno)) for a, _ in made]
+        hrefs = [href(NORMS, grp.player_rel(a.sno)) for a, _ in made]
         tables = [_table(["Player", "Fed", "Title", "Norm", "Games", "Counts as", "Score", "Ra",
                           "Rp", "Rounds not counted"], rows, numeric=(4, 5, 7, 8),
                          links={0: hrefs}, caption=f"Norms made after round {rep.through}.",
@@ -139,21 +151,21 @@ def norms_page(pub: Publication, run) -> None:
                 for f in fs:
                     ahead.append([names.get(sno, str(sno)), f.title,
                                   " ".join(forecast_lines(f, names, rep.through + 1))])
-                    links.append(href(NORMS, player_rel(c.cat.id, sno)))
+                    links.append(href(NORMS, grp.player_rel(sno)))
             tables.append(_table(["Player", "Norm", "What the remaining rounds must give"], ahead,
                                  links={0: links},
                                  caption=f"Still in reach before round {rep.through + 1}."))
-        secs.append(Section(f"{c.cat.name} — title norms", anchor=c.cat.id, tables=tables,
-                            intro=event_lines(run, rep, cfg)))
+        secs.append(Section(f"{grp.name} — title norms", anchor=grp.anchor, tables=tables,
+                            intro=event_lines(rep)))
     pub.page(NORMS, title="Title norms",
              subtitle=("Norms for the titles of GM, IM, WGM and WIM under the FIDE Title "
-                       "Regulations (B.01, effective 1 January 2024), as chessfed evaluates them "
-                       "from the results so far; FIDE's Qualification Commission confirms a norm "
-                       "when the title is applied for. Each player's page shows every "
-                       "requirement with its numbers."), sections=secs, pdf=False)
+                       f"Regulations (B.01, {groups[0].report.rules.name.removeprefix('FIDE Title Regulations ')}), "
+                       "as chessfed evaluates them from the results so far; FIDE's Qualification "
+                       "Commission confirms a norm when the title is applied for. Each player's "
+                       "page shows every requirement with its numbers."), sections=secs, pdf=False)
 
 
-def event_lines(run, rep: NormReport, cfg: NormsConfig) -> list[str]:
+def event_lines(rep: NormReport) -> list[str]:
     """The event's facts B.01 asks of a title tournament, in sentences."""
     ev = rep.event
     out = []
@@ -200,10 +212,9 @@ def _games_table(e: Evaluation, names: dict[int, str]) -> Table:
     return _table(["Rd", "Opponent", "Title", "Fed", "Rating", "Score"], rows, numeric=(0,))
 
 
-def player_sections(c, sno: int, names: dict[int, str]) -> list[Section]:
+def player_sections(rep: NormReport | None, sno: int, names: dict[int, str]) -> list[Section]:
     """FIDE B.01 — the player's norms made (every requirement, the games counted) and, before
     the last round, what the remaining rounds must give."""
-    rep: NormReport | None = c.norms
     if rep is None:
         return []
     out = []
@@ -221,14 +232,14 @@ def player_sections(c, sno: int, names: dict[int, str]) -> list[Section]:
     return out
 
 
-def norm_rows(c) -> pl.DataFrame | None:
-    """The category's norm figures as rows (for the player pages' keys)."""
-    return None if c.norms is None else norms_frame(c.norms).with_columns(
-        pl.lit(repr(sorted((s, repr(f)) for s, f in c.norms.forecasts.items()))).alias("_f"))
+def norm_rows(rep: NormReport | None) -> pl.DataFrame | None:
+    """The norm figures as rows (for the player pages' keys)."""
+    return None if rep is None else rep.table().with_columns(
+        pl.lit(repr(sorted((s, repr(f)) for s, f in rep.forecasts.items()))).alias("_f"))
 
 
-def player_fact(c, sno: int) -> list[tuple[str, str]]:
-    rep = c.norms
+def player_fact(rep: NormReport | None, sno: int) -> list[tuple[str, str]]:
+    """The line at the top of the player's page: the norms made, or in reach."""
     mine = rep.of(sno) if rep is not None else None
     made = [e.title for e in mine.achieved] if mine is not None else []
     if made:
@@ -238,9 +249,8 @@ def player_fact(c, sno: int) -> list[tuple[str, str]]:
     return []
 
 
-def letter_block(c, sno: int, names: dict[int, str]) -> Block | None:
+def letter_block(rep: NormReport | None, sno: int, names: dict[int, str]) -> Block | None:
     """The player's letter: the norms made, and what the next rounds must give."""
-    rep: NormReport | None = c.norms
     if rep is None:
         return None
     mine = rep.of(sno)
@@ -256,32 +266,27 @@ def letter_block(c, sno: int, names: dict[int, str]) -> Block | None:
 # ---------------------------------------------------------------------------- the office files
 
 
-def office_files(pub: Publication, run) -> None:
-    """``office/norms/norms-<category>.csv`` and every norm report (page and PDF)."""
-    if not has_norms(run):
-        return
-    cfg: NormsConfig = run.cfg.require(NormsConfig)
-    fide = run.cfg.table(RatingReportRules)
-    for c in run.categories:
-        rep = c.norms
-        if rep is None:
-            continue
-        cid = file_part(c.cat.id)
-        pub.files[f"{OFFICE}norms/norms-{cid}.csv"] = csv_text(norms_frame(rep))
-        names = dict(zip(c.players["sno"].to_list(), c.players["name"].to_list()))
-        for a, e in rep.achieved():
-            rel = f"{OFFICE}norms/norm-report-{cid}-{a.sno}-{e.title.lower()}.html"
+def office_files(pub: Publication, cfg: NormsConfig, fide: RatingReportRules | None, event,
+                 groups: Sequence[NormGroup]) -> None:
+    """``office/norms/norms-<group>.csv`` and every norm report (page and PDF); ``event``: the
+    event's ``[event]`` (name, venue, dates)."""
+    for grp in groups:
+        gid = file_part(grp.anchor)
+        pub.files[f"{OFFICE}norms/norms-{gid}.csv"] = csv_text(grp.report.table())
+        for a, e in grp.report.achieved():
+            rel = f"{OFFICE}norms/norm-report-{gid}-{a.sno}-{e.title.lower()}.html"
             pub.page(rel, title=f"Certificate of title result — {e.title} norm",
                      subtitle="FIDE Title Regulations (B.01), form IT1: the content FIDE asks "
                               "for. Not valid until signed below and confirmed by the FIDE "
                               "Qualification Commission.",
-                     sections=norm_report(run, c, rep, a, e, names, cfg, fide))
+                     sections=norm_report(event, grp, a, e, cfg, fide))
 
 
-def norm_report(run, c, rep: NormReport, a, e: Evaluation, names: dict[int, str],
-                cfg: NormsConfig, fide) -> list[Section]:
+def norm_report(event, grp: NormGroup, a, e: Evaluation, cfg: NormsConfig,
+                fide: RatingReportRules | None) -> list[Section]:
     """FIDE B.01 1.8, form IT1 — the norm report of one norm: the player, the event, the
     opponent mix, every game, the requirements, the scores and the signatures."""
+    rep, names = grp.report, grp.names
     ev = rep.event
     games = list(e.games)
     feds = {g.federation for g in games if g.federation and g.federation != a.federation}
@@ -293,10 +298,10 @@ def norm_report(run, c, rep: NormReport, a, e: Evaluation, names: dict[int, str]
     player = [["Title result", e.title], ["Name", a.name], ["FIDE id", a.fide_id or "—"],
               ["Federation", a.federation or "—"], ["Title held", a.title or "—"],
               ["Rating", fmt(a.rating) or "unrated"]]
-    event = [["Event", run.cfg.event.name + (f" ({run.cfg.event.code})" if run.cfg.event.code else "")],
-             ["Venue", run.cfg.event.venue], ["Host federation", ev.host or "—"],
-             ["Start", f"{run.cfg.event.start:%d %B %Y}"], ["End", f"{run.cfg.event.end:%d %B %Y}"],
-             ["Category", c.cat.name], ["System", "Round robin" if ev.predetermined else "Swiss"],
+    facts = [["Event", event.name + (f" ({event.code})" if event.code else "")],
+             ["Venue", event.venue], ["Host federation", ev.host or "—"],
+             ["Start", f"{event.start:%d %B %Y}"], ["End", f"{event.end:%d %B %Y}"],
+             ["Category", grp.name], ["System", "Round robin" if ev.predetermined else "Swiss"],
              ["Rounds", str(ev.rounds)], ["Chief arbiter", arbiter], ["Rate of play", rate],
              ["Games counted", f"{len(games)} (rounds {rounds[0]}-{rounds[-1]})" if rounds else "0"]]
     mix = [["Federations other than the player's", str(len(feds))],
@@ -327,7 +332,7 @@ def norm_report(run, c, rep: NormReport, a, e: Evaluation, names: dict[int, str]
     two = ["", ""]
     return [
         Section("Player", tables=[_table(two, player)]),
-        Section("Event", tables=[_table(two, event)]),
+        Section("Event", tables=[_table(two, facts)]),
         Section("Opponents", tables=[_table(two, mix), _games_table(e, names)]),
         Section("Requirements", tables=[_requirement_table(e)]),
         Section("Result", tables=[_table(two, score)]),

@@ -5,7 +5,7 @@ BIN      := $(VENV)/bin
 export PREFECT_HOME := $(CURDIR)/.prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: demo test test-fast test-shuffled docs cli-reference bench bench-site bench-season bench-event bench-team lint lock clean install demo-inputs server
+.PHONY: demo test test-fast test-shuffled docs cli-reference bench bench-site bench-season bench-event bench-team bench-norms lint lock clean install demo-inputs server
 
 $(BIN)/uv:
 	$(PY) -m venv $(VENV)
@@ -79,6 +79,12 @@ bench-event: install
 TEAMS ?= 200
 bench-team: install
 	$(BIN)/python -m flows.devtools.bench_team --teams $(TEAMS) $(if $(GACRUX),--gacrux)
+
+# FIDE B.01 title norms of a generated open (PLAYERS_NORMS players, 11 rounds): after the last
+# round, and after round 10 with the forecast of the last round.
+PLAYERS_NORMS ?= 300
+bench-norms: install
+	$(BIN)/python -m flows.devtools.bench_norms --players $(PLAYERS_NORMS) --rounds 11
 
 # The office's Prefect server on PostgreSQL (Debian's postgresql; the cluster in .prefect/postgres,
 # Prefect's API at http://127.0.0.1:4200/api): scheduled operation, flows/cli/server.py.

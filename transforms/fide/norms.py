@@ -489,13 +489,15 @@ class Exemption(NamedTuple):
 
 
 def exemption(card: pl.DataFrame, players: pl.DataFrame, event: NormEvent,
-              federation: str, rules: NormRules = B01_2024) -> Exemption | None:
+              federation: str, rules: NormRules = B01_2024,
+              swiss_field: SwissField | None = None) -> Exemption | None:
     """FIDE B.01 1.4.3a-d — the exemption from the federation requirements of 1.4.3 and 1.4.4:
     a national championship's final (a), a national team championship for the host federation's
     players (b), a zonal or sub-zonal (c), or a Swiss whose participants include in every round
     at least 20 FIDE rated players not from the host federation, of at least 3 federations, at
     least 10 of them GM, IM, WGM or WIM (d; a player counts who missed at most one round, a
-    pairing bye not missed). None: not exempt."""
+    pairing bye not missed; ``swiss_field``: that field when already counted). None: not
+    exempt."""
     t = event.event_type
     if t is EventType.NATIONAL_CHAMPIONSHIP:
         return Exemption("1.4.3a", "a national championship")
@@ -507,7 +509,7 @@ def exemption(card: pl.DataFrame, players: pl.DataFrame, event: NormEvent,
         return Exemption("1.4.3c", "a zonal or sub-zonal tournament")
     if event.predetermined or not event.host:
         return None
-    field_ = big_swiss_field(card, players, event, rules)
+    field_ = swiss_field or big_swiss_field(card, players, event, rules)
     need_players, need_feds, need_titled = rules.big_swiss
     if (field_.players >= need_players and field_.federations >= need_feds
             and field_.titled >= need_titled):
@@ -865,7 +867,7 @@ def event_norms(card: pl.DataFrame, players: pl.DataFrame, event: NormEvent, *, 
         if not wanted:
             continue
         games = norm_games(card, players, a.sno, event, rules)
-        exempt = exemption(card, players, event, a.federation, rules)
+        exempt = exemption(card, players, event, a.federation, rules, swiss_field)
         evs = tuple(best_norm(a, games, rules.title(t), event, through=through, exempt=exempt,
                               schedule=schedule, players_in_event=n_players, rules=rules)
                     for t in wanted)

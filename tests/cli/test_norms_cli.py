@@ -4,6 +4,7 @@ contract, the forecast of the last round against what it gave, and bad input."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import polars as pl
@@ -111,3 +112,34 @@ def test_a_round_robin_from_the_file_waits_for_its_last_round(harbour, tmp_path)
                            "8"]) == 0
     rows = pl.read_csv(out, infer_schema_length=0)
     assert set(rows["achieved"]) == {"false"} and set(rows["all_rounds_met"]) == {"false"}
+
+
+SHARLY = ROOT / "tests" / "data" / "norms"
+
+
+@pytest.mark.parametrize("stem", sorted(json.loads((SHARLY / "sharly_verdicts.json").read_text())))
+def test_the_verdicts_of_sharly_chess_on_its_agreed_files(stem, tmp_path):
+    """Every player and title of ten generated events as Sharly Chess's evaluator judged them
+    (tests/data/norms/SOURCE.md): achieved or not, and Ra and Rp where both count the same
+    games (the same rounds left out; Rp not at 28%, 57%, 58%, where Sharly's table lookup is
+    off)."""
+    case = json.loads((SHARLY / "sharly_verdicts.json").read_text())[stem]
+    out = tmp_path / "n.csv"
+    assert norms_cli.main(["--trf", str(SHARLY / f"{stem}.trf"), "--host", case["host"],
+                           "--out", str(out)]) == 0
+    got = {(int(r["sno"]), r["norm"]): r for r in pl.read_csv(out, infer_schema_length=0)
+           .iter_rows(named=True)}
+    made = 0
+    for x in case["evaluations"]:
+        row = got.get((x["sno"], x["norm"]))
+        achieved = row is not None and row["achieved"] == "true"
+        assert achieved == x["achieved"], (stem, x)
+        made += achieved
+        ours = sorted(int(r.split(":")[0]) for r in (row["ignored"] or "").split()) if row else []
+        if row is not None and row["games"] == str(x["games"]) and row["ra"] \
+                and ours == x["ignored"]:  # the same games counted
+            assert int(row["ra"]) == x["ra"], (stem, x)
+            pct = round(100 * float(row["score"]) / x["games"] + 1e-9)
+            if pct not in (28, 57, 58):
+                assert int(row["rp"]) == x["rp"], (stem, x)
+    assert made or stem.startswith("rr")

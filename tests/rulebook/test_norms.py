@@ -520,3 +520,27 @@ def test_a_forfeit_win_in_the_last_round_is_what_the_forecast_of_a_loss_said():
     assert {r.halves: r.achieved for r in f.next_results}[0]
     e = norm("2w1 +3b 4w1 5b1 6w1 7b1 8w1 9b0 +10w", me=FM, title="IM")
     assert e.achieved and e.one_four_one_c and [g.round for g in e.games if g.score == 0] == [8, 9]
+
+
+def test_a_win_scored_as_three_points_is_a_win():
+    """Decision: a game's score is read from the two players' points (more, equal, less), so
+    an event scoring 3-1-0 evaluates as FIDE scores."""
+    results = {2: 1.0, 3: 1.0, 4: 1.0, 5: 1.0, 6: 1.0, 7: 1.0, 8: 1.0, 9: 0.0, 10: 0.0}
+
+    def scored(win: float, draw: float) -> pl.DataFrame:
+        rows = []
+        for r, (opp, p) in enumerate(results.items(), start=1):
+            mine = win if p == 1 else draw if p == 0.5 else 0.0
+            theirs = win if p == 0 else draw if p == 0.5 else 0.0
+            rows += [{"round": r, "sno": 1, "opponent": opp, "colour": "w", "points": mine,
+                      "kind": "played"},
+                     {"round": r, "sno": opp, "opponent": 1, "colour": "b", "points": theirs,
+                      "kind": "played"}]
+        return pl.DataFrame(rows)
+
+    def gm(c: pl.DataFrame):
+        rep = event_norms(c, people(FIELD), NormEvent(rounds=9, host="BEL"), through=9)
+        return next(e for e in rep.of(1).evaluations if e.title == "GM")
+
+    one, three = gm(scored(1.0, 0.5)), gm(scored(3.0, 1.0))
+    assert (one.halves, one.rp, one.achieved) == (three.halves, three.rp, three.achieved) == (14, 2600, True)

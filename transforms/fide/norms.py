@@ -52,10 +52,12 @@ Decisions (docs/decisions.md "Title norms"; each pinned by tests/rulebook/test_n
 - A game's score is read from the two players' points for the round (more, equal, less), as
   B.02 is, so an event that scores a win as 3 is scored as FIDE scores it.
 - Opponents' federations: an opponent whose federation is not given counts as a game but as
-  no federation (neither foreign in 1.4.3 nor one federation in 1.4.4), as FID does (1.4.2a).
+  no federation (neither foreign in 1.4.3 nor one federation in 1.4.4, nor of a FID player's
+  own), as FID does (1.4.2a).
 - 1.4.1c: the requirements are those of the eight games played (50%, 1/3, 3/5, 2/3 of eight);
   the norm counts as nine games. 1.4.2c: only a forfeit win in the event's last round may be
-  counted as a lost game against the opponent who did not come, where that gives the norm.
+  counted as a lost game against the opponent who did not come, and only where the norm is not
+  made without it (it is then no longer a forfeit win for 1.4.1c).
 - 1.4.3a-d exempt from 1.4.3 and 1.4.4 both ("the normal foreigner requirement (see 1.4.3 and
   1.4.4)"); every norm still says whether it meets them (1.4.3e).
 - 1.4.3d's field is the players who missed at most one of the rounds so far (a pairing

@@ -9,6 +9,7 @@ an event takes ratings, titles and federations from the list, not from what a fi
 | Unrated: a blank or 0 rating; the birth year only (0: unknown); the flag ``i`` inactive, ``w`` a woman | FIDE's download page (legend) | :func:`read_fide_txt` |
 | Inactive players keep their published rating | FIDE Rating Regulations (inactivity) | :func:`read_fide_txt` |
 | The list in force on a date: the latest list published on or before it | B.02 (monthly lists, the 1st of the month); B.01 1.4.6a | :func:`in_force` |
+| An event's players against the list: not on it, or a rating, title, federation, sex, birth year or name that differs | B.02 (the published rating); DESIGN.md Inputs | :func:`players_against_list` |
 
 SOURCE of the layouts: docs/research/rating-lists.md (the header lines verbatim from public
 readers of the real files — lichess, Perl Chess::FIDE, a Go and a Python reader — and real
@@ -291,3 +292,66 @@ def in_force(periods: Iterable[dt.date], on: dt.date) -> dt.date | None:
     effect at the start of the tournament") — of the lists' dates, the latest on or before
     ``on``; None: none was published by then."""
     return max((p for p in periods if p <= on), default=None)
+
+
+CHECK_SCHEMA = {"player_id": pl.String, "fide_id": pl.String, "name": pl.String,
+                "field": pl.String, "file_value": pl.String, "list_value": pl.String,
+                "what": pl.String}
+"""One row per difference between an event's players and a rating list."""
+
+
+def _plain(name: str | None) -> str:
+    """A name compared as FIDE writes them: letters only, lower case ("Sharma, Aarav" ==
+    "sharma aarav")."""
+    return " ".join(re.findall(r"[^\W\d_]+", (name or "").lower()))
+
+
+def players_against_list(players: pl.DataFrame, rating_list: pl.DataFrame,
+                         rate: Rate | str = Rate.STANDARD) -> pl.DataFrame:
+    """FIDE B.02 (the published rating) — an event's players (players.csv as read: ``player_id``,
+    ``name``, ``fide_id``, and any of ``rating``, ``title``, ``federation``, ``sex``,
+    ``birth_date``) against a list (:data:`LIST_SCHEMA`): a player whose FIDE id is not on it,
+    and every value the file gives that differs from the list's — the rating of ``rate`` (0:
+    unrated), the title, the federation, the sex, the birth year, the name (compared by its
+    letters and words, in any order, case or punctuation); a value the file leaves empty is
+    the list's to give. Players without a FIDE id are not looked up. Rows of
+    :data:`CHECK_SCHEMA`."""
+    rate = Rate(rate)
+    listed = {r["fide_id"]: r for r in rating_list.filter(
+        pl.col("fide_id").is_in(players["fide_id"].drop_nulls().to_list()) if "fide_id" in
+        players.columns else pl.lit(False)).iter_rows(named=True)}
+    out = []
+    for p in players.iter_rows(named=True):
+        fid = str(p.get("fide_id") or "").strip()
+        if not fid:
+            continue
+        base = {"player_id": p.get("player_id"), "fide_id": fid, "name": p.get("name")}
+        row = listed.get(fid)
+        if row is None:
+            out.append(base | {"field": "fide_id", "file_value": fid, "list_value": "",
+                               "what": "not on the list"})
+            continue
+        birth = p.get("birth_date")
+        given = {"rating": p.get("rating"), "title": p.get("title"),
+                 "federation": p.get("federation"), "sex": p.get("sex"),
+                 "birth_year": (getattr(birth, "year", None) if not isinstance(birth, str)
+                                else int(birth[:4]) if birth[:4].isdigit() else None)
+                 if birth else None}
+        theirs = {"rating": row[rate.value], "title": row["title"], "federation": row["federation"],
+                  "sex": row["sex"], "birth_year": row["birth_year"]}
+        for key, mine in given.items():
+            if key not in players.columns and not (key == "birth_year" and "birth_date" in players.columns):
+                continue
+            a = "" if mine is None else str(mine).strip().upper()
+            b = "" if theirs[key] is None else str(theirs[key]).strip().upper()
+            if a == "" or (a == "0" and b == ""):
+                continue  # left to the list, or unrated on both
+            if a != b:
+                out.append(base | {"field": key, "file_value": "" if mine is None else str(mine),
+                                   "list_value": "" if theirs[key] is None else str(theirs[key]),
+                                   "what": "differs from the list"})
+        if row["name"] and sorted(_plain(p.get("name")).split()) != sorted(_plain(row["name"]).split()):
+            out.append(base | {"field": "name", "file_value": p.get("name") or "",
+                               "list_value": row["name"], "what": "differs from the list"})
+    return pl.DataFrame(out, schema=CHECK_SCHEMA, orient="row") if out else \
+        pl.DataFrame(schema=CHECK_SCHEMA)

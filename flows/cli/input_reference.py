@@ -35,6 +35,7 @@ from transforms import kinds
 from transforms.core import config
 from transforms.core.ingest import BOOLEANS, ColType, Column, Schema, Vocabulary
 from transforms.fide.tiebreaks import REGISTRY, known_codes
+from transforms.season.members import MEMBERS
 
 COMMAND = "chessfed input-reference > inputs/README.md"
 
@@ -431,6 +432,11 @@ def input_files() -> list[str]:
         out += [f"## Input files ({names})", ""]
         for name, schema in specs[0].schemas.items():
             out += file_section(schema, name in specs[0].required)
+    out += ["## The season (beside the event folders)", "",
+            "Files of the inputs folder itself, shared by every event of the season: "
+            "`chessfed season-check INPUTS` checks them and every event's players against "
+            "them.", ""]
+    out += file_section(MEMBERS, False)
     for part in kinds.PARTS.values():
         base = [s for s in kinds.KINDS.values() if part.name in s.parts]
         own = [n for n, sch in part.schemas.items()

@@ -525,10 +525,11 @@ def build_parser() -> argparse.ArgumentParser:
     from flows.cli import mail as mail_cli
     from flows.cli import norms as norms_cli
     from flows.cli import rating_list as rating_list_cli
+    from flows.cli import season_check as season_check_cli
     from flows.cli import standings as standings_cli
     from flows.verify import crosscheck, generate
 
-    for module in (pair_cli, standings_cli, norms_cli, rating_list_cli, crosscheck, generate, check_trf,
+    for module in (pair_cli, standings_cli, norms_cli, rating_list_cli, season_check_cli, crosscheck, generate, check_trf,
                    input_reference, mail_cli, berger, server, new):
         module.add_parser(sub)
     return p

@@ -214,6 +214,7 @@ LAYERS = {
                                    "transforms.national_junior"},
     "transforms.team": {"transforms.core", "transforms.fide", "transforms.round_robin",
                         "transforms.team"},
+    "transforms.season": {"transforms.core", "transforms.fide", "transforms.season"},
 }
 """The layers of the rulebook (DESIGN.md "Event kinds and rules parts"): ``core`` is the
 vocabulary every kind shares and imports no regulation; FIDE's regulations build on it; each

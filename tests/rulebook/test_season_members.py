@@ -40,7 +40,10 @@ def players(*rows: dict) -> pl.DataFrame:
         "birth_date": pl.Date, "sex": pl.String})
 
 
-def check(*rows: dict, on: dt.date = D(2025, 3, 1)) -> list[tuple]:
+MARCH = D(2025, 3, 1)
+
+
+def check(*rows: dict, on: dt.date = MARCH) -> list[tuple]:
     return [(f.line, f.column, f.value, f.reason) for f in
             players_against_members(players(*rows), REGISTRY, file="open/players.csv", on=on)]
 

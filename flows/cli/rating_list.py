@@ -10,7 +10,10 @@ players.csv: any event's (``player_id``, ``name``, ``fide_id`` and whichever of 
 ``title``, ``federation``, ``sex``, ``birth_date`` it has). OUT (default: standard output) has
 one row per player not on the list or value that differs:
 ``player_id,fide_id,name,field,file_value,list_value,what``; the list's own unreadable cells
-are warnings on standard error. Exit status: 0 no difference, 1 differences listed, 2 a file
+are warnings on standard error. ``--extract inputs/my-open/ratings.csv`` also writes the
+players' entries on the list as the event's ``ratings.csv``: the run then takes from it what
+players.csv leaves empty (rating, title, federation, sex), keeps players.csv's value where both
+give one (a warning row), and each player's page says which. Exit status: 0 no difference, 1 differences listed, 2 a file
 that cannot be read.
 """
 
@@ -20,6 +23,8 @@ import argparse
 import sys
 import zipfile
 from pathlib import Path
+
+import polars as pl
 
 from flows import io
 from flows.io import atomic_write, csv_text
@@ -38,6 +43,12 @@ def add_parser(subparsers) -> None:
     p.add_argument("--rate", default="standard", choices=[r.value for r in Rate],
                    help="the rate of play of the list (default standard)")
     p.add_argument("--out", type=Path, default=None, help="the differences (CSV); default: stdout")
+    p.add_argument("--extract", type=Path, default=None, metavar="RATINGS_CSV",
+                   help="also write the players' entries on the list (an event's ratings.csv: "
+                        "the run takes what players.csv leaves empty from it)")
+    p.add_argument("--name", default=None,
+                   help="the list as the pages name it (default: FIDE <rate>, <month of the "
+                        "list> when its header says it)")
     p.set_defaults(func=run)
 
 
@@ -53,6 +64,15 @@ def list_bytes(path: Path) -> tuple[bytes, str]:
     return path.read_bytes(), "xml" if path.suffix.lower() == ".xml" else "txt"
 
 
+def list_extract(listed: pl.DataFrame, players: pl.DataFrame, rate: str, name: str) -> pl.DataFrame:
+    """The players' entries on the list, as an event's ratings.csv
+    (:data:`transforms.swiss.schemas.RATINGS_LIST`)."""
+    ids = players["fide_id"].drop_nulls().to_list() if "fide_id" in players.columns else []
+    return (listed.filter(pl.col("fide_id").is_in(ids))
+            .select("fide_id", "name", pl.col(rate).alias("rating"), "title", "federation", "sex",
+                    pl.lit(name).alias("list")))
+
+
 def run(args: argparse.Namespace) -> int:
     try:
         data, kind = list_bytes(args.rating_list)
@@ -63,6 +83,9 @@ def run(args: argparse.Namespace) -> int:
             print(f"chessfed rating-list: {f.file}:{f.line}: {f.column}: {f.value!r}: {f.reason}",
                   file=sys.stderr)
         diff = players_against_list(players, got.players, args.rate)
+        if args.extract is not None:
+            name = args.name or (f"FIDE {args.rate}" + (f", {got.period:%B %Y}" if got.period else ""))
+            atomic_write(args.extract, csv_text(list_extract(got.players, players, args.rate, name)))
     except (ChessfedError, OSError, zipfile.BadZipFile) as exc:
         print(f"chessfed rating-list: {exc}", file=sys.stderr)
         return 2

@@ -10,6 +10,7 @@ an event takes ratings, titles and federations from the list, not from what a fi
 | Inactive players keep their published rating | FIDE Rating Regulations (inactivity) | :func:`read_fide_txt` |
 | The list in force on a date: the latest list published on or before it | B.02 (monthly lists, the 1st of the month); B.01 1.4.6a | :func:`in_force` |
 | An event's players against the list: not on it, or a rating, title, federation, sex, birth year or name that differs | B.02 (the published rating); DESIGN.md Inputs | :func:`players_against_list` |
+| The event's players take from the list what players.csv leaves empty; where both give a value the file's is kept (a warning row) | B.01 1.4.6a, B.02 (the list in force at the start); DESIGN.md Inputs | :func:`take_from_list` |
 
 SOURCE of the layouts: docs/research/rating-lists.md (the header lines verbatim from public
 readers of the real files — lichess, Perl Chess::FIDE, a Go and a Python reader — and real
@@ -355,3 +356,48 @@ def players_against_list(players: pl.DataFrame, rating_list: pl.DataFrame,
                                "list_value": row["name"], "what": "differs from the list"})
     return pl.DataFrame(out, schema=CHECK_SCHEMA, orient="row") if out else \
         pl.DataFrame(schema=CHECK_SCHEMA)
+
+
+TAKEN = {"rating": "rating", "title": "title", "nationality": "federation", "gender": "sex"}
+"""The run's player columns a list fills (a Swiss event's names: ``nationality`` is players.csv's
+``federation``, ``gender`` its ``sex``) and the list's columns they come from."""
+
+
+def take_from_list(players: pl.DataFrame, listed: pl.DataFrame | None,
+                   file: str = "players.csv") -> tuple[pl.DataFrame, list[Finding]]:
+    """FIDE B.01 1.4.6a and B.02 (the rating list in force at the start of the event) — the
+    event's players with what players.csv leaves empty taken from the list (``ratings.csv``:
+    ``fide_id``, ``rating``, ``title``, ``federation``, ``sex``, ``list``), matched by FIDE id;
+    where both give a value and they differ, the file's is kept (the office's) with a warning
+    row on its line. ``list_note`` says, per player, what came from which list and what the
+    list says of a value the file overrides (for the player's page)."""
+    if listed is None or listed.is_empty() or "fide_id" not in players.columns:
+        return players.with_columns(pl.lit(None, pl.String).alias("list_note")), []
+    entries = {str(r["fide_id"]): r for r in listed.iter_rows(named=True)}
+    found: list[Finding] = []
+    rows = []
+    for p in players.iter_rows(named=True):
+        entry = entries.get(str(p.get("fide_id") or ""))
+        notes: list[str] = []
+        if entry is not None:
+            which = entry.get("list") or "FIDE's list"
+            taken = []
+            for mine, theirs in TAKEN.items():
+                value = entry.get(theirs)
+                if value in (None, "") or mine not in p:
+                    continue
+                given = p.get(mine)
+                if given in (None, "", 0):
+                    p[mine] = value
+                    taken.append(theirs)
+                elif str(given).upper() != str(value).upper():
+                    column = theirs if theirs != "sex" else "sex"
+                    found.append(Finding(file, p.get("line"), column, str(given), Severity.WARNING,
+                                         f"{which} says {value}: the file's value is kept"))
+                    notes.append(f"{theirs} {given} as entered ({which}: {value})")
+            if taken:
+                notes.insert(0, f"{', '.join(taken)} from {which}")
+        p["list_note"] = "; ".join(notes) or None
+        rows.append(p)
+    schema = dict(players.schema) | {"list_note": pl.String()}
+    return pl.DataFrame(rows, schema=schema), found

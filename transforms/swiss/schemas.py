@@ -90,7 +90,25 @@ BYE_REQUESTS = Schema("bye_requests.csv", (
         Column("kind", vocabulary=BYE_KINDS, nonempty=True, description="The bye asked for."),
     ), key=("player_id", "round"), description="Byes asked for in advance (optional file).")
 
+RATINGS_LIST = Schema("ratings.csv", (
+        Column("fide_id", nonempty=True, pattern=FIDE_ID, description="The player's FIDE ID."),
+        Column("name", required=False, description="The name on the list."),
+        Column("rating", ColType.INT, required=False, minimum=0, maximum=3500, description=(
+            "The rating on the list in force at the event's start; empty: unrated.")),
+        Column("title", required=False, vocabulary=TITLES, description="The title on the list."),
+        Column("federation", required=False, pattern=FEDERATION, description=(
+            "The federation on the list.")),
+        Column("sex", required=False, vocabulary=GENDERS, description="`M` or `F`."),
+        Column("list", required=False, description=(
+            "Which list, as the pages name it (`FIDE standard, January 2026`).")),
+    ), key=("fide_id",), description=(
+        "The players' entries on FIDE's rating list in force at the event's start, as "
+        "`chessfed rating-list --extract` writes them (optional file): where players.csv leaves "
+        "a rating, title, federation or sex empty the list's is taken; where both give one and "
+        "they differ, players.csv's is kept (the office's) with a warning row, and the player's "
+        "page says which."))
+
 SCHEMAS = {"players.csv": PLAYERS, "results.csv": RESULTS_FILE, "withdrawals.csv": WITHDRAWALS,
-           "bye_requests.csv": BYE_REQUESTS}
+           "bye_requests.csv": BYE_REQUESTS, "ratings.csv": RATINGS_LIST}
 """A Swiss event's files, in the order the input reference lists them."""
 REQUIRED = ("players.csv",)

@@ -35,7 +35,7 @@ from transforms.core.model import Kind
 from transforms.core.money import amount_text
 from transforms.swiss.config import SwissConfig
 
-PUBLIC_COLUMNS = ("sno", "name", "title", "fide_id", "rating", "nationality", "state")
+PUBLIC_COLUMNS = ("sno", "name", "title", "fide_id", "rating", "nationality", "state", "list_note")
 """What a public page may show of players.csv (never birth_date, email, fees)."""
 
 
@@ -189,6 +189,8 @@ def _player_page(pub: Publication, run, c, sno: int, snos: list[int], i: int, p:
     facts = [("Category", c.cat.name), ("Start number", str(sno)), ("Title", p["title"] or "—"),
              ("Rating", fmt(p["rating"]) or "unrated"), ("FIDE id", p["fide_id"] or "—"),
              ("Federation", p["nationality"] or "—"), ("State association", p["state"] or "(none)")]
+    if p.get("list_note"):
+        facts.append(("Rating list", p["list_note"]))
     if sno in now:
         r = now[sno]
         facts.append((f"After round {c.done}", f"{fmt(r['points'])} points, rank {r['rank_label']}"))

@@ -475,7 +475,7 @@ OPP = st.tuples(st.integers(1800, 2700), st.sampled_from(["GM", "IM", "FM", "WGM
                 st.sampled_from(["ENG", "GER", "IND", "FRA"]))
 
 
-@settings(max_examples=30, **PROPS)
+@settings(max_examples=20, **PROPS)
 @given(st.lists(OPP, min_size=9, max_size=11), st.lists(st.sampled_from("10½"), min_size=11, max_size=11))
 def test_a_titled_foreign_opponent_never_removes_a_norm_that_lacked_only_titles(opps, results):
     field = {2 + i: o for i, o in enumerate(opps)}
@@ -491,7 +491,7 @@ def test_a_titled_foreign_opponent_never_removes_a_norm_that_lacked_only_titles(
     assert {x.key for x in after.missing} <= missing
 
 
-@settings(max_examples=30, **PROPS)
+@settings(max_examples=20, **PROPS)
 @given(st.lists(OPP, min_size=9, max_size=10), st.lists(st.sampled_from("10½"), min_size=10, max_size=10),
        st.integers(0, 9))
 def test_a_better_result_never_removes_a_norm(opps, results, i):

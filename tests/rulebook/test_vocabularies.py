@@ -4,6 +4,7 @@ else is rejected with a finding that lists the accepted codes (DESIGN.md Inputs)
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from pathlib import Path
 
@@ -45,8 +46,9 @@ def rows(schema: Schema, column: str, cells: list[str]) -> pl.DataFrame:
             data[c.name] = [c.vocabulary.codes[0]] * len(cells)
         elif c.codes is not None:  # a country code list
             data[c.name] = [c.codes.example] * len(cells)
-        elif c.pattern is not None:  # fide_id
-            data[c.name] = [str(i + 1) for i in range(len(cells))]
+        elif c.pattern is not None:  # fide_id (digits), federation (three letters)
+            data[c.name] = [str(i + 1) if re.fullmatch(c.pattern[0], "1") else "IND"
+                            for i in range(len(cells))]
         else:
             data[c.name] = [_VALID.get(c.type, f"x{i}") for i in range(len(cells))]
     return pl.DataFrame(data)

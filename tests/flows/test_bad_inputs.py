@@ -210,7 +210,7 @@ class Kind:
 
 
 P, R, A = "players.csv", "results.csv", "associations.csv"
-WD, BY = "withdrawals.csv", "bye_requests.csv"
+WD, BY, RL = "withdrawals.csv", "bye_requests.csv", "ratings.csv"
 M, EN, SE, G = "members.csv", "entries.csv", "sections.csv", "games.csv"
 OV, TO, T = "time_oversteps.csv", "overrides.csv", "event.toml"
 NO_ROUND = "results.csv has errors"
@@ -352,6 +352,9 @@ KINDS = [
          ((WD, 2, "from_round", "third", E, "not an integer"),)),
     Kind("withdrawal-duplicate-id", "swiss", append(WD, "S6,3,again"),
          ((WD, 3, "player_id", "S6", E, "duplicate player_id: first on line 2"),)),
+    Kind("ratings-fide-id", "swiss",
+         lambda files: files.__setitem__(RL, b"fide_id,rating,list\nabc,2000,FIDE standard\n"),
+         ((RL, 2, "fide_id", "abc", W, "not a FIDE ID (digits only, e.g. 25000101): read as no value"),)),
     Kind("bye-code", "swiss", cell(BY, 2, "kind", "PAB"),
          ((BY, 2, "kind", "PAB", E, "not one of: HPB, ZPB"),)),
     Kind("bye-round-beyond", "swiss", cell(BY, 2, "round", "4"),

@@ -36,7 +36,7 @@ from transforms.fide.norms import (
 from transforms.fide.rating_report import RatingReportRules
 
 NORMS = "norms.html"
-"""The norms page, inside the event folder."""
+"""The norms page, at the event folder's top: a page's place inside the folder is its link."""
 TYPE_WORDS = {"open": "", "national-championship": "a national championship (B.01 1.4.3a)",
               "national-team-championship": "a national team championship (B.01 1.4.3b)",
               "zonal": "a zonal or sub-zonal tournament (B.01 1.4.3c)",
@@ -56,11 +56,6 @@ class NormGroup:
     """Start number (a team event: the player's number) -> name."""
     player_rel: Callable[[int], str]
     """Start number -> the player's page, inside the event folder."""
-
-
-def href(page: str, target: str) -> str:
-    """A link from the page at ``page`` to ``target`` (both inside the event folder)."""
-    return "../" * page.count("/") + target
 
 
 def _table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, numeric: Sequence[int] = (),
@@ -139,7 +134,7 @@ def norms_page(pub: Publication, cfg: NormsConfig, groups: Sequence[NormGroup]) 
                  str(e.counts_as), points_text(e.halves), fmt(e.ra), fmt(e.rp),
                  ", ".join(f"{r} ({art})" for r, art in e.ignored) or "—"]
                 for a, e in made]
-        hrefs = [href(NORMS, grp.player_rel(a.sno)) for a, _ in made]
+        hrefs = [grp.player_rel(a.sno) for a, _ in made]
         tables = [_table(["Player", "Fed", "Title", "Norm", "Games", "Counts as", "Score", "Ra",
                           "Rp", "Rounds not counted"], rows, numeric=(4, 5, 7, 8),
                          links={0: hrefs}, caption=f"Norms made after round {rep.through}.",
@@ -151,7 +146,7 @@ def norms_page(pub: Publication, cfg: NormsConfig, groups: Sequence[NormGroup]) 
                 for f in fs:
                     ahead.append([names.get(sno, str(sno)), f.title,
                                   " ".join(forecast_lines(f, names, rep.through + 1))])
-                    links.append(href(NORMS, grp.player_rel(sno)))
+                    links.append(grp.player_rel(sno))
             tables.append(_table(["Player", "Norm", "What the remaining rounds must give"], ahead,
                                  links={0: links},
                                  caption=f"Still in reach before round {rep.through + 1}."))

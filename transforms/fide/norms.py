@@ -612,8 +612,7 @@ def evaluate(applicant: Applicant, games: Sequence[NormGame], norm: TitleNorm, e
     need = min_games(event, rules)
     c_rule = (bye_round is not None and event.rounds == 9 and n == need - 1 and need == 9)
     reqs.append(Requirement("games", "1.4.1c" if c_rule else "1.4.1", "games",
-                            f"{n}" + (f" and a {'bye' if c_rule else ''} in round {bye_round}"
-                                      if c_rule else ""),
+                            f"{n} and a bye in round {bye_round}" if c_rule else str(n),
                             f"at least {need}", n >= need or c_rule))
     if event.double_round_robin and players_in_event is not None:
         reqs.append(Requirement("drr_players", "1.4.5f", "players of a double round robin",
@@ -1064,13 +1063,12 @@ def forecast(applicant: Applicant, games: Sequence[NormGame], norm: TitleNorm, e
     if results:  # the next game is evaluated exactly above; the table is of two games or more
         ks = [k for k in ks if k >= 2]
     need_games = min_games(event, rules)
+    low = min(base_ratings) if base_ratings else None
+    total0 = sum(base_ratings) + (norm.floor - low if low is not None and low < norm.floor else 0)
     for k in ks:
         n = n0 + k
         if n < need_games:
             continue
-        low = min(base_ratings) if base_ratings else None
-        total0 = sum(base_ratings) + (norm.floor - low if low is not None and low < norm.floor
-                                      else 0)
         for h in range(2 * k, -1, -1):
             halves = h0 + h
             if not _enough(halves, n, rules):

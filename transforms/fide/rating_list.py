@@ -391,8 +391,7 @@ def take_from_list(players: pl.DataFrame, listed: pl.DataFrame | None,
                     p[mine] = value
                     taken.append(theirs)
                 elif str(given).upper() != str(value).upper():
-                    column = theirs if theirs != "sex" else "sex"
-                    found.append(Finding(file, p.get("line"), column, str(given), Severity.WARNING,
+                    found.append(Finding(file, p.get("line"), theirs, str(given), Severity.WARNING,
                                          f"{which} says {value}: the file's value is kept"))
                     notes.append(f"{theirs} {given} as entered ({which}: {value})")
             if taken:

@@ -34,6 +34,16 @@ COLUMNS = ["player_id", "name", "rating", "fide_id", "title", "federation", "sex
 """players.csv of the club events: a plain Swiss's columns (transforms/swiss/schemas.py)."""
 
 
+def invented_name(rng: random.Random, woman: bool, used: set[str]) -> tuple[str, str]:
+    """A given name and a "Surname, Given" not in ``used`` (added to it), drawn from the lists."""
+    while True:
+        first = rng.choice(WOMEN if woman else MEN)
+        name = f"{rng.choice(SURNAMES)}, {first}"
+        if name not in used:
+            used.add(name)
+            return first, name
+
+
 def club_players(n: int, *, seed: int, prefix: str, mean: int, spread: int,
                  unrated: int = 0, titles: dict[int, str] | None = None) -> pl.DataFrame:
     """``n`` invented players (``prefix`` + number as the id): ratings drawn around ``mean``
@@ -49,12 +59,7 @@ def club_players(n: int, *, seed: int, prefix: str, mean: int, spread: int,
     for i in range(n):
         title = titles.get(i, "")
         woman = title.startswith("W") or (not title and rng.random() < 0.22)
-        while True:
-            first = rng.choice(WOMEN if woman else MEN)
-            name = f"{rng.choice(SURNAMES)}, {first}"
-            if name not in used:
-                used.add(name)
-                break
+        first, name = invented_name(rng, woman, used)
         x, federation = rng.random(), "BEL"
         for fed, share in ABROAD.items():
             if x < share:

@@ -13,7 +13,7 @@ import random
 
 import polars as pl
 
-from flows.devtools.demo.club import COLUMNS, MEN, SURNAMES, WOMEN
+from flows.devtools.demo.club import COLUMNS, invented_name
 
 FIELD = (
     # (title, rating from, rating to, how many, federations)
@@ -30,17 +30,13 @@ FIELD = (
 def demo_norms_open_files(seed: int = 2026) -> dict[str, pl.DataFrame]:
     """players.csv of the Harbourtown Open (40 players, ten rounds)."""
     rng = random.Random(seed)
-    rows, used = [], set()
+    rows: list[dict[str, str]] = []
+    used: set[str] = set()
     fide = iter(range(20_600_101, 99_999_999, 7_919))
     for title, low, high, n, feds in FIELD:
         for i in range(n):
             woman = title.startswith("W") or (not title and rng.random() < 0.2)
-            while True:
-                first = rng.choice(WOMEN if woman else MEN)
-                name = f"{rng.choice(SURNAMES)}, {first}"
-                if name not in used:
-                    used.add(name)
-                    break
+            first, name = invented_name(rng, woman, used)
             pid = f"H{len(rows) + 1:02d}"
             rows.append({"player_id": pid, "name": name, "rating": str(rng.randint(low, high)),
                          "fide_id": str(next(fide)), "title": title, "federation": feds[i],

@@ -1,7 +1,7 @@
 """Every kind of event the pipeline runs, by its ``[event] kind``, and every rules part's pages
 and letters, by its name: the one place that lists them (each registers itself in its home:
 :mod:`flows.kinds.swiss.kind`, :mod:`flows.kinds.correspondence.kind`,
-:mod:`flows.kinds.team.kind`,
+:mod:`flows.kinds.team.kind`, :mod:`flows.kinds.series.kind`,
 :mod:`flows.parts.national_junior.part`). The pipeline, the command line and the input
 reference read it; nothing outside a kind's or a part's home names it."""
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from flows.kinds.base import FlowKind
 from flows.kinds.correspondence.kind import CORRESPONDENCE
+from flows.kinds.series.kind import SERIES
 from flows.kinds.swiss.kind import ROUND_ROBIN, SWISS
 from flows.kinds.team.kind import TEAM_ROUND_ROBIN, TEAM_SWISS
 from flows.parts.national_junior.part import NATIONAL_JUNIOR
@@ -16,7 +17,8 @@ from transforms.core.config import EventConfig
 from transforms.kinds import KINDS, PARTS, EventKind
 
 FLOW_KINDS: dict[EventKind, FlowKind] = {k.kind: k for k in (SWISS, ROUND_ROBIN, CORRESPONDENCE,
-                                                                   TEAM_ROUND_ROBIN, TEAM_SWISS)}
+                                                                   TEAM_ROUND_ROBIN, TEAM_SWISS,
+                                                                   SERIES)}
 """Every kind, by its ``[event] kind``."""
 assert set(FLOW_KINDS) == set(KINDS), "every kind of the rulebook's registry runs in a flow"
 

@@ -9,6 +9,7 @@ the one place that knows them all; :mod:`transforms.core` knows none.
 | ``correspondence`` (stages of round-robin sections) | ``kind = "correspondence"`` | ``[golden_knights]`` | :mod:`transforms.golden_knights.schemas` |
 | ``team_round_robin`` (a team league in divisions) | ``kind = "team_round_robin"`` | ``[team]``, ``[team_round_robin]``, ``[fide_report]``, ``[norms]`` | :mod:`transforms.team.schemas` |
 | ``team_swiss`` (a team Swiss, FIDE C.04.6) | ``kind = "team_swiss"`` | ``[team]``, ``[team_swiss]``, ``[fide_report]``, ``[norms]`` | :mod:`transforms.team.schemas` |
+| ``series`` (a circuit, a grand prix: standings over other events) | ``kind = "series"`` | ``[series]`` | none: the events it names (:func:`event_result`) |
 | the National Junior's rules (part of a Swiss) | ``[entries] rules = "national-junior-2024"`` | ``[entries]``, ``[national_junior]`` | :mod:`transforms.national_junior.schemas` |
 
 Every event also has ``[event]``, ``[publish]`` and optionally ``[schedule]`` and ``[limits]``
@@ -19,6 +20,7 @@ error, not ignored.
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import tomllib
 import types
 from collections.abc import Callable, Mapping
@@ -37,10 +39,12 @@ from transforms.core.config import (
     from_table,
 )
 from transforms.core.errors import ConfigError
-from transforms.core.ingest import ReadLimits, Schema
+from transforms.core.ingest import RawFile, ReadLimits, Schema
+from transforms.core.results import EventResult, Source, is_trf
 from transforms.fide.norms import NormsConfig
 from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.ratings import RatingsConfig
+from transforms.fide.trf_results import trf_event_result
 from transforms.golden_knights import schemas as gk_schemas
 from transforms.golden_knights.rules import GKRules
 from transforms.national_junior import schemas as nj_schemas
@@ -48,8 +52,10 @@ from transforms.national_junior.entries import JuniorEntryRules
 from transforms.national_junior.part import NAME as NJ_NAME
 from transforms.national_junior.part import NationalJuniorPlay
 from transforms.round_robin.config import RoundRobinConfig
+from transforms.series.config import SeriesConfig
 from transforms.swiss import schemas as swiss_schemas
 from transforms.swiss.config import SwissConfig, check_fide_report
+from transforms.swiss.results import event_result as swiss_result
 from transforms.team import schemas as team_schemas
 from transforms.team.config import TeamRoundRobinConfig, TeamRules, TeamSwissConfig
 
@@ -76,6 +82,15 @@ class EventKind(StrEnum):
     """A team Swiss by FIDE C.04.6 (2026), each round paired from the last, ranked by match or
     game points and FIDE's team tie-breaks (C.07): tables ``[team]`` and ``[team_swiss]``;
     files teams.csv, rosters.csv, results.csv."""
+    SERIES = "series"
+    """A series over other events of the season (a circuit of monthly rapids, a grand prix, a
+    club championship over a season): table ``[series]``; its inputs are the events it names
+    (sibling event folders, or TRF files of events another program ran)."""
+
+
+Results = Callable[..., EventResult]
+"""A kind's final results of an event, as a series reads them: ``(cfg, raw, as_of, *, source,
+site) -> EventResult``; raises ValueError with the office's reason when its files block them."""
 
 
 @dataclass(frozen=True)
@@ -106,6 +121,12 @@ class KindSpec:
     players_per_category: int = 0
     """The default of ``[limits] players_per_category``: the most players one category of
     players.csv may have; 0: not a key of this kind (its rules make its sections)."""
+    results: Results | None = None
+    """Its events' final results as a series reads them; None: its events cannot feed a
+    series (yet)."""
+    sources: Callable[[EventConfig], tuple[str, ...]] | None = None
+    """The other events an event of this kind reads (a series' ``[series] events``): the
+    pipeline reads them with it (:class:`transforms.core.results.Source`)."""
 
 
 @dataclass(frozen=True)
@@ -141,7 +162,8 @@ KINDS: dict[EventKind, KindSpec] = {
                                                "ratings": Table(RatingsConfig),
                                                "norms": Table(NormsConfig)},
                               swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED, _check_swiss,
-                              parts=(NJ_NAME,), players_per_category=SWISS_PLAYERS_PER_CATEGORY),
+                              parts=(NJ_NAME,), players_per_category=SWISS_PLAYERS_PER_CATEGORY,
+                              results=swiss_result),
     EventKind.ROUND_ROBIN: KindSpec(EventKind.ROUND_ROBIN,
                                     {"round_robin": Table(RoundRobinConfig, required=True),
                                      "fide_report": Table(RatingReportRules),
@@ -149,7 +171,8 @@ KINDS: dict[EventKind, KindSpec] = {
                                      "norms": Table(NormsConfig)},
                                     swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED,
                                     rules=("round_robin",),
-                                    players_per_category=ROUND_ROBIN_PLAYERS_PER_CATEGORY),
+                                    players_per_category=ROUND_ROBIN_PLAYERS_PER_CATEGORY,
+                                    results=swiss_result),
     EventKind.CORRESPONDENCE: KindSpec(EventKind.CORRESPONDENCE,
                                        {"golden_knights": Table(GKRules, required=True)},
                                        gk_schemas.SCHEMAS, gk_schemas.REQUIRED),
@@ -166,6 +189,8 @@ KINDS: dict[EventKind, KindSpec] = {
                                     "fide_report": Table(RatingReportRules),
                                     "norms": Table(NormsConfig)},
                                    team_schemas.SCHEMAS, team_schemas.REQUIRED),
+    EventKind.SERIES: KindSpec(EventKind.SERIES, {"series": Table(SeriesConfig, required=True)},
+                               {}, (), sources=lambda cfg: cfg.require(SeriesConfig).events),
 }
 """Every kind, by its ``[event] kind``."""
 
@@ -310,3 +335,23 @@ def input_files(cfg: EventConfig) -> tuple[dict[str, Schema], tuple[str, ...]]:
     """DESIGN.md Inputs — the event's input files (name -> schema, in the input reference's
     order) and the ones it must have: its kind's, as its rules part replaces or adds them."""
     return dict(cfg.files), cfg.required_files
+
+
+def event_result(source: Source, as_of: dt.date) -> EventResult:
+    """DESIGN.md "Event kinds and rules parts" — the final results of an event another
+    competition names (a series' ``[series] events``), read by the event's own kind's rulebook
+    (a TRF file: as its ``001`` records give them). Raises ValueError (an
+    :class:`transforms.core.errors.InputError` for a TRF) with the reason when they cannot be
+    read, or the event's kind cannot feed a series."""
+    if source.error:
+        raise ValueError(source.error)
+    if source.text is not None or is_trf(source.name):
+        return trf_event_result(source.text or "", source=source.name)
+    cfg = source.config
+    if not isinstance(cfg, EventConfig):
+        raise ValueError("its event.toml cannot be read")
+    spec = kind_of(cfg)
+    if spec.results is None:
+        raise ValueError(f"an event of kind {spec.kind.value!r} cannot feed a series (yet)")
+    raw: dict[str, RawFile] = {k: v for k, v in source.raw.items()}  # type: ignore[misc]
+    return spec.results(cfg, raw, as_of, source=source.name, site=f"../{source.name}/")

@@ -9,6 +9,7 @@ from pathlib import Path
 import polars as pl
 
 from flows import io
+from flows.devtools.demo.circuit import write_circuit_inputs
 from flows.devtools.demo.club import demo_club_championship_files, demo_club_open_files
 from flows.devtools.demo.golden_knights import demo_files
 from flows.devtools.demo.league import demo_league_files
@@ -79,6 +80,9 @@ def write_demo_inputs(folder: Path) -> list[Path]:
     files = demo_team_swiss_files(cfg, through=CLUB_ROUNDS_PLAYED["county-team-championship-2026"])
     for name, frame in files.items():
         written.append(io.atomic_write(county / name, frame.write_csv()))
+    # A series over the club's monthly rapids (flows/devtools/demo/circuit.py): two TRF files,
+    # two event folders.
+    written += write_circuit_inputs(folder)
     return written
 
 

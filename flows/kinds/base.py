@@ -22,6 +22,7 @@ from flows.mail.letters import Letter
 from flows.site.pages import Publication
 from transforms.core.config import EventConfig
 from transforms.core.ingest import RawFile
+from transforms.core.results import Source
 from transforms.kinds import KINDS, EventKind, KindSpec
 
 
@@ -68,6 +69,9 @@ class Build:
     """``[fn(x) for x in items]`` computed in parallel by the run's worker processes (or its Dask
     cluster): for CPU-bound work whose parts are independent (e.g. the audit's rounds); ``fn``
     and the items must pickle."""
+    sources: tuple[Source, ...] = ()
+    """The other events the event reads (a series' events: :attr:`transforms.kinds.KindSpec.
+    sources`), as the pipeline read them."""
 
     def publication(self, cfg: EventConfig, as_of: dt.date, *, keep: bool = False) -> Publication:
         """An empty publication of the event (its page context, timings, early PDFs; with

@@ -30,7 +30,8 @@ from flows.site.pages import Publication
 from transforms.core.config import EventConfig
 from transforms.core.errors import ConfigError
 from transforms.core.ingest import RawFile, ReadLimits
-from transforms.kinds import read_limits
+from transforms.core.results import Source, is_trf
+from transforms.kinds import kind_of, read_limits
 
 
 def check_config(folder: Path, suffix: str = "") -> EventConfig:
@@ -70,6 +71,62 @@ def read_inputs(event_dir: Path, names: list[str], suffix: str = "") -> dict[str
         if path.exists():
             out[name] = io.read_csv_strings(path, read_limits(cfg, name) if cfg else ReadLimits())
     return out
+
+
+def read_sources(event_dir: Path, out_dir: Path, cfg: EventConfig) -> tuple[Source, ...]:
+    """The other events ``cfg`` reads (a series' ``[series] events``: :attr:`transforms.kinds.
+    KindSpec.sources`), each as :func:`read_source` reads it; none for a kind that reads none."""
+    names = kind_of(cfg).sources
+    if names is None:
+        return ()
+    return tuple(read_source(event_dir, out_dir, name) for name in names(cfg))
+
+
+def read_source(event_dir: Path, out_dir: Path, name: str) -> Source:
+    """DESIGN.md Inputs (no path outside the inputs) — one event another names: a sibling event
+    folder (its event.toml and input files, under its own limits), with the inputs of its last
+    good publication (``outputs/<event>/office/published-inputs/``: what its public pages show,
+    read when its current ones are not usable); or a TRF file inside ``event_dir``. Nothing
+    there: an event still to come. A path that leads outside (a link) is an error, not read."""
+    from flows.pipeline import last_good
+
+    if is_trf(name):
+        path = event_dir / name
+        if not path.exists():
+            return Source(name, missing=True)
+        if not path.resolve().is_relative_to(event_dir.resolve()) or not path.is_file():
+            return Source(name, error=f"{name} is not a file inside the series' folder")
+        size = path.stat().st_size
+        if size > ReadLimits().file_bytes:
+            return Source(name, error=f"{name} has {size:,} bytes, more than [limits] file_bytes "
+                                      f"= {ReadLimits().file_bytes:,}")
+        data = path.read_bytes()
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            text = data.decode("cp1252", errors="replace")  # TRF files of older programs
+        return Source(name, text=text)
+    folder = event_dir.parent / name
+    if not folder.exists():
+        return Source(name, missing=True)
+    if not folder.resolve().is_relative_to(event_dir.parent.resolve()) or not folder.is_dir():
+        return Source(name, error=f"{name} is not an event folder beside the series' folder")
+    try:
+        cfg = check_config(folder)
+    except ConfigError as e:
+        return Source(name, error=f"its event.toml cannot be used: {e}")
+    raw = read_inputs.fn(folder, list(cfg.files))
+    fallback = None
+    last = last_good.find(out_dir.parent / name)
+    if last is not None:
+        try:
+            good = check_config(last.folder, last.suffix)
+            fallback = Source(name, good, dict(read_inputs.fn(last.folder, list(good.files),
+                                                              last.suffix)),
+                              published=last.as_of.isoformat())
+        except ConfigError:
+            fallback = None
+    return Source(name, cfg, dict(raw), fallback=fallback)
 
 
 @task(name="pdfs", retries=1, retry_delay_seconds=2, cache_policy=NO_CACHE)

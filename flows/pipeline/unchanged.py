@@ -79,18 +79,38 @@ def program_fingerprint(roots: tuple[Path, ...] | None = None) -> str:
 
 def inputs_fingerprint(event_dir: Path) -> str:
     """Every file of the event folder (and of folders inside it, not following links to
-    folders), by path and content."""
+    folders), by path and content; and of every other event folder it reads (a series' events:
+    :func:`source_folders`)."""
     h = hashlib.sha256()
-    files = []
-    for folder, dirs, names in os.walk(event_dir):
-        dirs.sort()
-        files += [Path(folder) / n for n in names]
-    for p in sorted(files):
-        if p.is_file():
-            h.update(f"{p.relative_to(event_dir).as_posix()}\0".encode())
-            with open(p, "rb") as fh:  # in pieces: an input far past [limits] file_bytes costs no memory
-                h.update(hashlib.file_digest(fh, "sha256").digest())
+    for name, folder in [("", Path(event_dir)), *source_folders(Path(event_dir))]:
+        files = []
+        for at, dirs, names in os.walk(folder):
+            dirs.sort()
+            files += [Path(at) / n for n in names]
+        for p in sorted(files):
+            if p.is_file():
+                h.update(f"{name}{p.relative_to(folder).as_posix()}\0".encode())
+                with open(p, "rb") as fh:  # in pieces: an input far past [limits] file_bytes costs no memory
+                    h.update(hashlib.file_digest(fh, "sha256").digest())
     return h.hexdigest()
+
+
+def source_folders(event_dir: Path) -> list[tuple[str, Path]]:
+    """The sibling event folders the event reads (``../<name>/``, by that prefix), as its
+    event.toml names them (:attr:`transforms.kinds.KindSpec.sources`; a TRF file inside the
+    folder is one of its own files); none when event.toml cannot be used."""
+    from flows.io import load_event_config
+    from transforms.core.errors import ConfigError
+    from transforms.core.results import is_trf
+    from transforms.kinds import kind_of
+
+    try:
+        cfg = load_event_config(event_dir)
+    except ConfigError:
+        return []
+    names = kind_of(cfg).sources
+    return [(f"../{n}/", event_dir.parent / n) for n in (names(cfg) if names else ())
+            if not is_trf(n) and (event_dir.parent / n).is_dir()]
 
 
 def decide_run_date(as_of: dt.date | None, event_as_of: dt.date | None,

@@ -54,8 +54,9 @@ def name_words(name: str | None) -> tuple[str, ...]:
     return tuple(sorted(re.findall(r"[^\W\d_]+", (name or "").lower())))
 
 
-def _near(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """One word missing, or one word a letter apart (the rest the same)."""
+def near_names(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
+    """DESIGN.md Inputs (issue 47) — two names' words (:func:`name_words`) that are probably one
+    person's: the same, one word missing, or one word a letter apart (the rest the same)."""
     if a == b:
         return True
     if abs(len(a) - len(b)) == 1:
@@ -88,7 +89,7 @@ def probable_duplicates(members: pl.DataFrame, file: str = "members.csv") -> lis
     for rows in by_birth.values():
         for i, later in enumerate(rows):
             for earlier in rows[:i]:
-                if _near(name_words(later["name"]), name_words(earlier["name"])):
+                if near_names(name_words(later["name"]), name_words(earlier["name"])):
                     out.append(Finding(
                         file, later.get("line"), "name", later["name"], Severity.WARNING,
                         f"probably the member {earlier['member_id']} ({earlier['name']}, line "

@@ -326,7 +326,7 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
 PLAYER_COLUMNS = {"player_id": pl.String, "name": pl.String, "section": pl.String,
                   "gender": pl.String, "birth_date": pl.Date, "nationality": pl.String,
                   "state": pl.String, "fide_id": pl.String, "rating": pl.Int64,
-                  "title": pl.String, "club": pl.String, "email": pl.String,
+                  "title": pl.String, "club": pl.String, "email": pl.String, "member_id": pl.String,
                   "start_no": pl.Int64, "national_rating": pl.Int64, "rated_games": pl.Int64,
                   "k_factor": pl.Int64}
 """The columns every player frame of the run has (those a file leaves out are empty)."""

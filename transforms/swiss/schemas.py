@@ -38,6 +38,9 @@ PLAYERS = Schema("players.csv", (
         "The category: the `id` of one of event.toml's categories; may be left out (or "
         "empty) when the event has one category.")),
     Column("fide_id", required=False, pattern=FIDE_ID, description="FIDE ID, if any."),
+    Column("member_id", required=False, description=(
+        "The player's id in the federation's members (the season's `members.csv`), if any: "
+        "a series over the season's events recognises the player by it.")),
     Column("title", required=False, vocabulary=TITLES, description="FIDE title, empty if none."),
     Column("federation", required=False, pattern=FEDERATION, description=(
         "FIDE federation, three letters (e.g. `IND`, `ENG`), if known.")),

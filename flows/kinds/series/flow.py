@@ -1,0 +1,88 @@
+"""The series' build: the events it names, read by their own kinds' rulebooks → the series'
+rulebook (:mod:`transforms.series.event`: identity, points, standings, prizes) → every page and
+letter, in memory."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from prefect import task
+from prefect.cache_policies import NO_CACHE
+from prefect.utilities.annotations import quote
+
+from flows.kinds.base import Build
+from flows.kinds.series.letters import series_letters
+from flows.kinds.series.pages import home_groups, publish_site
+from flows.mail.letters import Letter, without_addresses
+from flows.mail.messages import bulletin_letters
+from flows.site.pages import Publication, publish_bulletin, publish_homes, publish_validation
+from transforms.core.config import EventConfig
+from transforms.core.ingest import RawFile
+from transforms.kinds import event_result
+from transforms.series.event import RULE_STEPS, SeriesRun, prepare
+
+
+def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: Build
+             ) -> tuple[Publication, list[Letter]]:
+    """Everything of the series that is computed from its events, in memory (nothing written,
+    nothing sent): the rulebook's run, every page and its letters."""
+    step = build.step
+    pub = build.publication(cfg, as_of)
+    with step("validate") as info:
+        run = validate(cfg, quote(build.sources), as_of)
+        info["detail"] = f"{run.held} of {len(run.events)} events counted"
+    if not run.blocked:
+        for name, rule in RULE_TASKS:
+            with step(name):
+                rule(quote(run))
+    with step("pages"):
+        letters = pages_task(quote(pub), cfg, quote(run), as_of)
+    return pub, letters
+
+
+@task(name="validate", cache_policy=NO_CACHE)
+def validate(cfg: EventConfig, sources: tuple, as_of: dt.date) -> SeriesRun:
+    """The rulebook's reading of the series' events (:func:`transforms.series.event.prepare`,
+    each event by its own kind: :func:`transforms.kinds.event_result`)."""
+    return prepare(cfg, sources, as_of, event_result)
+
+
+RULE_TASKS = tuple((name, task(rule, name=name, cache_policy=NO_CACHE)) for name, rule in RULE_STEPS)
+"""The rulebook's steps after reading the events (:data:`transforms.series.event.RULE_STEPS`),
+each a task of the series' flow."""
+
+
+@task(name="pages", cache_policy=NO_CACHE)
+def pages_task(pub: Publication, cfg: EventConfig, run: SeriesRun, as_of: dt.date) -> list[Letter]:
+    """:func:`publish` as the flow's step that builds every page, file and letter."""
+    return publish(pub, cfg, run, as_of)
+
+
+def publish(pub: Publication, cfg: EventConfig, run: SeriesRun, as_of: dt.date) -> list[Letter]:
+    """Every page of the series' site and its letters, assembled in ``pub`` (no I/O)."""
+    if run.blocked:
+        pub.withhold(run.blocked)
+        pub.outcome.notes.append(run.blocked)
+    pub.outcome.state = shown_state(run)
+    bulletin = [] if run.blocked else publish_site(pub, run)
+    publish_validation(pub, cfg, run.findings, as_of)
+    publish_bulletin(pub, bulletin, as_of)
+    highlights = [shown_state(run)[0].upper() + shown_state(run)[1:] + "."]
+    publish_homes(pub, facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],
+                  highlights=highlights, findings=run.findings, as_of=as_of,
+                  groups=[] if run.blocked else home_groups(run),
+                  unlisted=("members/",))
+    letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],
+                               event_name=cfg.event.name,
+                               lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",
+                               highlights=highlights)
+    personal, skipped = series_letters(run)
+    pub.outcome.notes += [without_addresses(f"no letter to {who}: {why}") for who, why in skipped]
+    return letters + personal
+
+
+def shown_state(run: SeriesRun) -> str:
+    """What the series' public pages show, in the public's words."""
+    if run.blocked or not run.held:
+        return "the events of the series"
+    return f"standings after {run.held} of {len(run.events)} events"

@@ -1,0 +1,321 @@
+"""A series' pages (presentation only: every figure is the rulebook's,
+:mod:`transforms.series.event`): the standings (the series' own and each category's, every
+event's points, those not counted in brackets), the events with their state and a link to each
+event's own pages, a page per member (every event: place, points, the series' points, whether
+it counts, and the games), how the standings are made, the prize list, and the CSV."""
+
+from __future__ import annotations
+
+import polars as pl
+
+from flows.io import csv_text
+from flows.site.names import file_part
+from flows.site.pages import OFFICE, LinkGroup, Publication
+from flows.site.present import Section, fmt, table_from_frame
+from transforms.series.config import SeriesPoints
+from transforms.series.event import TIEBREAK_WORDS, SeriesRun
+
+MEMBERS = "members/"
+"""Every member's page is ``members/<member>.html``."""
+
+
+def member_rel(key: str) -> str:
+    """A member's page, inside the series' folder."""
+    return f"{MEMBERS}{file_part(key, lower=True)}.html"
+
+
+def up(page: str) -> str:
+    """The way from ``page`` back to the series' folder."""
+    return "../" * page.count("/")
+
+
+def points_text(value: float | None) -> str:
+    """Points as printed: ``12``, ``7.5``; empty when none."""
+    return "" if value is None else fmt(float(value))
+
+
+def event_label(i: int) -> str:
+    """An event's column in the standings: ``E1``, ``E2``, … (the legend names them)."""
+    return f"E{i + 1}"
+
+
+def standings_section(run: SeriesRun, frame: pl.DataFrame, heading: str, page: str,
+                      anchor: str = "") -> Section:
+    """One standings table: place, member, federation, rating, each event's series points (in
+    brackets where they do not count; ``–`` not played), events played, the total and the
+    tie-breaks."""
+    assert run.scores is not None
+    counted = [i for i, e in enumerate(run.events) if e.counted]
+    cells: dict[tuple[str, int], str] = {}
+    for r in run.scores.iter_rows(named=True):
+        text = points_text(r["points"])
+        cells[(r["member"], r["event"])] = text if r["counted"] else f"({text})"
+    codes = [str(t) for t in run.rules.tiebreaks]
+    rows = []
+    for r in frame.iter_rows(named=True):
+        rows.append({"rank": r["rank_label"], "name": r["name"], "fed": r["federation"],
+                     "rating": r["rating"],
+                     **{event_label(i): cells.get((r["member"], i), "–") for i in counted},
+                     "played": r["played"], "points": points_text(r["points"]),
+                     **{c: points_text(r[c]) for c in codes},
+                     "_href": up(page) + member_rel(r["member"])})
+    shown = pl.DataFrame(rows, schema={
+        "rank": pl.String, "name": pl.String, "fed": pl.String, "rating": pl.Int64,
+        **{event_label(i): pl.String for i in counted}, "played": pl.Int64, "points": pl.String,
+        **{c: pl.String for c in codes}, "_href": pl.String})
+    legend = "; ".join(f"{event_label(i)} {run.events[i].name}" for i in counted)
+    notes = [f"Events: {legend}." if legend else "No event is complete yet.",
+             "Points in brackets do not count (" + counting_words(run) + ")."
+             if run.scores.filter(~pl.col("counted")).height else "",
+             "Members equal after every tie-break share the place."]
+    cols = [("rank", "Rk"), ("name", "Name"), ("fed", "Fed"), ("rating", "Rtg"),
+            *[(event_label(i), event_label(i)) for i in counted], ("played", "Ev"),
+            ("points", "Pts"), *[(c, c) for c in codes]]
+    return Section(heading, anchor=anchor, wide=len(counted) > 6, notes=[n for n in notes if n],
+                   tables=[table_from_frame(shown, cols, numeric=["rating", "played"],
+                                            links={"name": "_href"},
+                                            empty="No member has played a complete event yet.")],
+                   source=f"standings.html#{anchor}" if anchor else "standings.html",
+                   printed_apart="standings.pdf")
+
+
+def counting_words(run: SeriesRun) -> str:
+    """How many events count, in words."""
+    rules = run.rules
+    if rules.best is not None:
+        return f"the best {rules.best} events of each member count"
+    if rules.drop:
+        return f"all but the worst {rules.drop} of the events held count"
+    return "every event counts"
+
+
+def points_words(run: SeriesRun) -> str:
+    """What an event gives, in words."""
+    rules = run.rules
+    if rules.points is SeriesPoints.GAME_POINTS:
+        base = "the points the member scored in it"
+    elif rules.points is SeriesPoints.PLACE:
+        table = ", ".join(points_text(p) for p in rules.place_points)
+        base = f"points by place in the member's section ({table} for places 1, 2, …; 0 beyond)"
+    else:
+        base = ("one point for each player of the member's section they finished ahead of, plus "
+                "one")
+    bonus = (f", plus {points_text(rules.bonus)} for taking part (a game played)"
+             if rules.bonus else "")
+    return base + bonus
+
+
+def explained_page(pub: Publication, run: SeriesRun) -> None:
+    """``explained.html``: how the standings are made — the points, how many events count, how
+    a member is recognised, the tie-breaks in order, the categories."""
+    rules = run.rules
+    codes = list(rules.tiebreaks)
+    frame = pl.DataFrame({"order": list(range(1, len(codes) + 1)), "code": [str(c) for c in codes],
+                          "what": [TIEBREAK_WORDS[c] for c in codes]},
+                         schema={"order": pl.Int64, "code": pl.String, "what": pl.String})
+    ids = [k.value.replace("_", " ") for k in rules.identity]
+    intro = [f"Each event gives a member {points_words(run)}; {counting_words(run)}.",
+             "An event counts once its last round is complete.",
+             f"A member is recognised across the events by: {', '.join(ids)} (a member id or "
+             "FIDE id wherever an event carries one; elsewhere the other keys together, the name's "
+             "words in any order and case)."]
+    sections = [Section("The points", intro=intro),
+                Section("The tie-breaks", intro=["Members equal on points are ranked by these, in "
+                                                 "order:"],
+                        tables=[table_from_frame(frame, [("order", "#"), ("code", "Code"),
+                                                         ("what", "What it counts")],
+                                                 numeric=["order"])])]
+    if rules.categories:
+        rows = [{"name": c.name, "who": category_words(c, run)} for c in rules.categories]
+        sections.append(Section("The categories", tables=[table_from_frame(
+            pl.DataFrame(rows, schema={"name": pl.String, "who": pl.String}),
+            [("name", "Category"), ("who", "Who")])]))
+    pub.page("explained.html", title="How the standings are made", subtitle="", sections=sections,
+             pdf=False)
+
+
+def category_words(c: object, run: SeriesRun) -> str:
+    """Who belongs to a category, in words."""
+    parts = []
+    rating_max, rating_min = getattr(c, "rating_max", None), getattr(c, "rating_min", None)
+    if rating_max is not None:
+        parts.append(f"rated at most {rating_max} (unrated included)")
+    if rating_min is not None:
+        parts.append(f"rated at least {rating_min}")
+    year = run.rules.year or run.cfg.event.start.year
+    under, over = getattr(c, "under", None), getattr(c, "over", None)
+    if under is not None:
+        parts.append(f"born in {year - under} or later")
+    if over is not None:
+        parts.append(f"born in {year - over} or earlier")
+    sex = getattr(c, "sex", "")
+    if sex:
+        parts.append("women" if sex == "F" else "men")
+    words = ", ".join(parts) or "every member"
+    return words + (" (the rating of the first event of the series they played)"
+                    if rating_max is not None or rating_min is not None else "")
+
+
+def events_section(run: SeriesRun, page: str) -> Section:
+    """The events of the series: dates, players, state, and a link to each one's own pages."""
+    rows = []
+    for i, e in enumerate(run.events):
+        r = e.result
+        dates = ""
+        if r is not None and r.start is not None:
+            dates = (f"{r.start:%d %b %Y}" if r.end in (None, r.start)
+                     else f"{r.start:%d %b %Y} – {r.end:%d %b %Y}")
+        state = {"counted": "complete: counted", "in play": f"in play ({r.done} of {r.rounds} "
+                 "rounds): counted once complete" if r else "in play", "to come": "to come",
+                 "unreadable": "results being checked"}[e.state]
+        rows.append({"no": event_label(i), "event": e.name, "dates": dates,
+                     "players": len(r.finishes) if r is not None else None, "state": state,
+                     "_href": (up(page) + r.site + "index.html") if r is not None and r.site else None})
+    frame = pl.DataFrame(rows, schema={"no": pl.String, "event": pl.String, "dates": pl.String,
+                                       "players": pl.Int64, "state": pl.String, "_href": pl.String})
+    return Section("The events", tables=[table_from_frame(
+        frame, [("no", ""), ("event", "Event"), ("dates", "Dates"), ("players", "Players"),
+                ("state", "State")], numeric=["players"], links={"event": "_href"})])
+
+
+def member_page(pub: Publication, run: SeriesRun, key: str, names: dict[tuple[int, str, str], str],
+                places: dict[str, list[tuple[str, str]]]) -> None:
+    """A member's page: their place in the series and its categories, every event they played
+    (place, game points, the series' points, whether it counts) and its games."""
+    assert run.scores is not None
+    page = member_rel(key)
+    m = run.members[key]
+    mine = run.scores.filter(pl.col("member") == key).sort("event")
+    finish = {i: f for i, f in m.finishes}
+    rows = [{"event": r["event_name"], "place": f"{r['place']} of {r['of']}" if r["place"] else "",
+             "game_points": points_text(r["game_points"]), "points": points_text(r["points"]),
+             "counts": "yes" if r["counted"] else "no",
+             "_href": (up(page) + run.events[r["event"]].result.site + "index.html")  # type: ignore[union-attr]
+             if run.events[r["event"]].result is not None and run.events[r["event"]].result.site  # type: ignore[union-attr]
+             else None}
+            for r in mine.iter_rows(named=True)]
+    frame = pl.DataFrame(rows, schema={"event": pl.String, "place": pl.String,
+                                       "game_points": pl.String, "points": pl.String,
+                                       "counts": pl.String, "_href": pl.String})
+    sections = [Section("Events", tables=[table_from_frame(
+        frame, [("event", "Event"), ("place", "Place"), ("game_points", "Game pts"),
+                ("points", "Series pts"), ("counts", "Counts")], links={"event": "_href"},
+        empty="No complete event yet.")])]
+    for i, f in sorted(finish.items()):
+        e = run.events[i]
+        if not e.counted or not f.rounds:
+            continue
+        games = pl.DataFrame([{"round": r.round, "opponent": names.get((i, f.section, r.opponent), "")
+                               if r.opponent is not None else "(no opponent)",
+                               "result": points_text(r.points) + ("" if r.played or r.opponent is None
+                                                                   else " (forfeit)")}
+                              for r in f.rounds],
+                             schema={"round": pl.Int64, "opponent": pl.String, "result": pl.String})
+        sections.append(Section(f"{e.name}: the games", tables=[table_from_frame(
+            games, [("round", "Rd"), ("opponent", "Opponent"), ("result", "Result")],
+            numeric=["round"])]))
+    standing = places.get(key, [])
+    fed = m.latest("federation") or ""
+    meta = [*(f"{where}: place {label}" for where, label in standing), fed,
+            f"FIDE ID {m.latest('fide_id')}" if m.latest("fide_id") else ""]
+    pub.page(page, title=m.name, subtitle=" · ".join(x for x in meta if x), sections=sections,
+             pdf=False)
+
+
+def prizes_section(run: SeriesRun, page: str) -> list[Section]:
+    """The prize list, by standings (the series' own, then each category's)."""
+    if run.prizes is None:
+        return []
+    names = {"": run.cfg.event.name, **{c.id: c.name for c in run.rules.categories}}
+    out = []
+    currency = run.cfg.event.currency
+    for (sid,), part in run.prizes.group_by("standings", maintain_order=True):
+        shown = part.with_columns(
+            pl.col("points").map_elements(points_text, return_dtype=pl.String).alias("pts"),
+            pl.format(f"{up(page)}{MEMBERS}{{}}.html", pl.col("member").map_elements(
+                lambda k: file_part(k, lower=True), return_dtype=pl.String)).alias("_href"))
+        out.append(Section(names.get(str(sid), str(sid)), anchor=file_part(str(sid) or "series"),
+                           tables=[table_from_frame(
+                               shown, [("place", "Pl"), ("name", "Member"), ("pts", "Pts"),
+                                       ("amount", "Prize"), ("flag", "")],
+                               numeric=["place"], money=["amount"], currency=currency,
+                               links={"name": "_href"})]))
+    return out
+
+
+def standings_csv(run: SeriesRun) -> str:
+    """``standings.csv``: the series' standings and each category's, one row per member and
+    standings, every event's series points (empty: not played) and whether it counts."""
+    assert run.standings is not None and run.scores is not None
+    counted = [i for i, e in enumerate(run.events) if e.counted]
+    pts = {(r["member"], r["event"]): r for r in run.scores.iter_rows(named=True)}
+    frames = [("", run.standings), *((c.id, run.categories[c.id]) for c in run.rules.categories)]
+    rows = []
+    codes = [str(t) for t in run.rules.tiebreaks]
+    for sid, frame in frames:
+        for r in frame.iter_rows(named=True):
+            row = {"standings": sid or "series", "rank": r["rank"], "member": r["member"],
+                   "name": r["name"], "federation": r["federation"], "rating": r["rating"],
+                   "played": r["played"], "counted": r["counted"], "points": r["points"],
+                   **{c: r[c] for c in codes}}
+            for i in counted:
+                s = pts.get((r["member"], i))
+                row[f"{event_label(i)}_points"] = s["points"] if s else None
+                row[f"{event_label(i)}_counts"] = s["counted"] if s else None
+            rows.append(row)
+    schema = {"standings": pl.String, "rank": pl.Int64, "member": pl.String, "name": pl.String,
+              "federation": pl.String, "rating": pl.Int64, "played": pl.Int64,
+              "counted": pl.Int64, "points": pl.Float64, **{c: pl.Float64 for c in codes}}
+    for i in counted:
+        schema |= {f"{event_label(i)}_points": pl.Float64, f"{event_label(i)}_counts": pl.Boolean}
+    return csv_text(pl.DataFrame(rows, schema=schema))
+
+
+def publish_site(pub: Publication, run: SeriesRun) -> list[Section]:
+    """Every public page of the series; returns the bulletin's sections (the standings)."""
+    assert run.standings is not None
+    rules = run.rules
+    sections = [standings_section(run, run.standings, run.cfg.event.name, "standings.html",
+                                  "series")]
+    sections += [standings_section(run, run.categories[c.id], c.name, "standings.html",
+                                   file_part(c.id)) for c in rules.categories]
+    sections[-1].link = {"href": "explained.html", "label": "How the standings are made"}
+    after = f"after {run.held} of {len(run.events)} events" if run.held else "no event complete yet"
+    pub.page("standings.html", title="Standings", subtitle=f"The series {after}.",
+             sections=sections)
+    pub.files["standings.csv"] = standings_csv(run)
+    pub.titles["standings.csv"] = "Standings (CSV)"
+    pub.page("events.html", title="The events", subtitle="The events of the series in the order "
+             "they are held.", sections=[events_section(run, "events.html")], pdf=False)
+    explained_page(pub, run)
+    prizes = prizes_section(run, "prizes.html")
+    if prizes:
+        pub.page("prizes.html", title="Prizes", subtitle="The final standings' prizes.",
+                 sections=prizes)
+    names = {(i, f.section, f.key): f.name for m in run.members.values() for i, f in m.finishes}
+    places: dict[str, list[tuple[str, str]]] = {}
+    for label, frame in [(run.cfg.event.name, run.standings),
+                         *((c.name, run.categories[c.id]) for c in rules.categories)]:
+        for r in frame.iter_rows(named=True):
+            places.setdefault(r["member"], []).append((label, r["rank_label"]))
+    for key in run.members:
+        member_page(pub, run, key, names, places)
+    if run.identity is not None:
+        pub.files[f"{OFFICE}series/identity.csv"] = csv_text(run.identity)
+        pub.titles[f"{OFFICE}series/identity.csv"] = "How each event's players were recognised (CSV)"
+    return [*sections, *prizes]
+
+
+def home_groups(run: SeriesRun) -> list[LinkGroup]:
+    """The series home's group: the standings, its categories, the events, the prizes."""
+    links = [{"href": "standings.html#series", "label": "Standings"}]
+    links += [{"href": f"standings.html#{file_part(c.id)}", "label": c.name}
+              for c in run.rules.categories]
+    links += [{"href": "events.html", "label": "The events",
+               "note": f"({run.held} of {len(run.events)} complete)"},
+              {"href": "explained.html", "label": "How the standings are made"}]
+    if run.prizes is not None:
+        links.append({"href": "prizes.html", "label": "Prizes"})
+    return [LinkGroup(run.cfg.event.name, links,
+                      intro=f"{len(run.members)} members · {run.held} of {len(run.events)} events "
+                            "complete")]

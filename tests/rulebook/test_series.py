@@ -1,0 +1,344 @@
+"""The series' rulebook (transforms/series/event.py, issue 47): who is who across the events,
+the points each event gives, the best N, the tie-breaks, the categories and the prizes; the
+events read by their own kind's rulebook or from a TRF (two real club events of one season,
+tests/data/series/SOURCE.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+
+from flows import io
+from transforms.core.config import EventConfig
+from transforms.core.errors import ConfigError, Severity
+from transforms.core.results import EventResult, Finish, RoundResult, Source
+from transforms.fide.trf_results import trf_event_result
+from transforms.kinds import event_result, parse_event_config
+from transforms.series.event import counting, event_points, run_series
+
+DATA = Path(__file__).resolve().parents[1] / "data" / "series"
+ROOT = Path(__file__).resolve().parents[2]
+AS_OF = dt.date(2026, 6, 30)
+
+HEAD = """
+[event]
+id = "circuit"
+name = "Test Circuit"
+kind = "series"
+start = 2026-01-01
+end = 2026-12-31
+venue = "Club"
+organiser = "Club"
+currency = "EUR"
+contact = "Club"
+
+[publish]
+sender = "Club <club@example.org>"
+
+[series]
+"""
+
+
+def config(series: str) -> EventConfig:
+    return parse_event_config(HEAD + series)
+
+
+def f(key: str, name: str, rank: int | None, points: float = 0.0, *, fed: str = "BEL",
+      fide: str = "", member: str = "", rating: int | None = None, sex: str = "", born: int | None = None,
+      games: int = 1, section: str = "", rounds: tuple[RoundResult, ...] = ()) -> Finish:
+    played = rounds or tuple(RoundResult(r + 1, None, 0.0, True) for r in range(games))
+    return Finish(key=key, name=name, section=section, rank=rank, points=points, rounds=played,
+                  rating=rating, fide_id=fide, member_id=member, federation=fed, sex=sex,
+                  birth_year=born)
+
+
+def event(source: str, *finishes: Finish, done: int = 5, rounds: int = 5) -> EventResult:
+    return EventResult(source=source, name=source.upper(), start=None, end=None, rounds=rounds,
+                       done=done, finishes=finishes)
+
+
+def run_of(series: str, *events: EventResult, missing: tuple[str, ...] = ()):
+    cfg = config(series)
+    by = {e.source: e for e in events}
+    sources = [Source(e.source, text="") for e in events]
+
+    def read(s: Source, as_of: dt.date) -> EventResult:
+        return by[s.name]
+
+    return run_series(cfg, sources + [Source(m, missing=True) for m in missing], AS_OF, read)
+
+
+def row(run, name: str) -> dict:
+    return next(r for r in run.standings.iter_rows(named=True) if r["name"] == name)
+
+
+# ---- points -------------------------------------------------------------------------------
+
+def test_game_points_sum_over_every_event_by_default():
+    run = run_of('events = ["a", "b"]', event("a", f("1", "Lee, Ann", 1, 4.0)),
+                 event("b", f("1", "Lee, Ann", 2, 3.5)))
+    assert row(run, "Lee, Ann")["points"] == 7.5
+
+
+def test_place_points_beyond_the_table_give_nothing_but_the_bonus():
+    rules = config('events = ["a"]\npoints = "place"\nplace_points = [10, 6, 4]\nbonus = 1').tables["series"]
+    e = event("a", f("1", "A", 1), f("2", "B", 4), f("3", "C", 2, games=0))
+    assert [event_points(rules, e, x) for x in e.finishes] == [11.0, 1.0, 6.0]
+
+
+def test_field_points_count_the_players_finished_ahead_of_plus_one():
+    rules = config('events = ["a"]\npoints = "field"').tables["series"]
+    e = event("a", f("1", "A", 1), f("2", "B", 2), f("3", "C", 3), f("4", "D", 1, section="girls"))
+    assert [event_points(rules, e, x) for x in e.finishes] == [3.0, 2.0, 1.0, 1.0]
+
+
+def test_best_n_counts_the_highest_the_earlier_first_among_equals():
+    run = run_of('events = ["a", "b", "c"]\nbest = 2',
+                 event("a", f("1", "Lee, Ann", 1, 3.0)), event("b", f("1", "Lee, Ann", 1, 5.0)),
+                 event("c", f("1", "Lee, Ann", 1, 3.0)))
+    s = run.scores.sort("event")
+    assert s["counted"].to_list() == [True, True, False]
+    assert row(run, "Lee, Ann")["points"] == 8.0
+
+
+def test_drop_counts_all_but_the_worst_of_the_events_held_and_one_at_least():
+    rules = config('events = ["a", "b", "c", "d"]\ndrop = 2').tables["series"]
+    assert [counting(rules, held) for held in (1, 2, 3, 4)] == [1, 1, 1, 2]
+    assert counting(config('events = ["a"]').tables["series"], 3) is None
+
+
+def test_an_event_in_play_or_to_come_does_not_count():
+    run = run_of('events = ["a", "b", "c"]', event("a", f("1", "Lee, Ann", 1, 4.0)),
+                 event("b", f("1", "Lee, Ann", 1, 2.0), done=3), missing=("c",))
+    assert [e.state for e in run.events] == ["counted", "in play", "to come"]
+    assert row(run, "Lee, Ann")["points"] == 4.0 and run.held == 1 and not run.complete
+
+
+# ---- identity -----------------------------------------------------------------------------
+
+def test_a_name_in_another_order_and_case_is_the_same_member():
+    run = run_of('events = ["a", "b"]\nidentity = ["name", "federation"]',
+                 event("a", f("1", "Sharma, Aarav", 1, 4.0, fed="IND")),
+                 event("b", f("7", "Aarav SHARMA", 1, 3.0, fed="IND")))
+    assert len(run.members) == 1 and run.standings["points"].to_list() == [7.0]
+
+
+def test_another_federation_is_another_member_by_name_and_federation():
+    run = run_of('events = ["a", "b"]\nidentity = ["name", "federation"]',
+                 event("a", f("1", "Smith, John", 1, 4.0, fed="ENG")),
+                 event("b", f("1", "Smith, John", 1, 3.0, fed="SCO")))
+    assert len(run.members) == 2
+
+
+def test_a_player_without_id_joins_the_one_member_with_an_id_of_the_same_name():
+    run = run_of('events = ["a", "b"]',
+                 event("a", f("1", "Lee, Ann", 1, 4.0, fide="1503014")),
+                 event("b", f("3", "Ann Lee", 2, 3.0)))
+    assert list(run.members) == ["f-1503014"]
+    assert run.members["f-1503014"].finishes[1][1].key == "3"
+
+
+def test_a_fide_id_leads_to_the_member_id_the_same_player_carries_elsewhere():
+    run = run_of('events = ["a", "b"]',
+                 event("a", f("1", "Lee, Ann", 1, 4.0, fide="1503014", member="M7")),
+                 event("b", f("1", "Lee, Ann", 1, 3.0, fide="1503014")))
+    assert list(run.members) == ["m-M7"]
+
+
+def test_ids_the_office_leaves_out_of_identity_are_not_used():
+    run = run_of('events = ["a", "b"]\nidentity = ["name"]',
+                 event("a", f("1", "Lee, Ann", 1, 4.0, fide="1503014")),
+                 event("b", f("1", "Lee, Ann", 1, 3.0, fide="99")))
+    assert len(run.members) == 1
+
+
+def test_a_name_shared_by_two_members_with_ids_is_kept_apart_with_a_warning():
+    run = run_of('events = ["a", "b"]',
+                 event("a", f("1", "Lee, Ann", 1, 4.0, member="M1"), f("2", "Lee, Ann", 2, 3.0, member="M2")),
+                 event("b", f("1", "Lee, Ann", 1, 3.0)))
+    assert len(run.members) == 3
+    assert any("kept apart" in x.reason and x.severity is Severity.WARNING for x in run.findings)
+
+
+def test_two_players_of_one_event_are_never_one_member():
+    run = run_of('events = ["a"]\nidentity = ["name", "federation"]',
+                 event("a", f("1", "Smith, John", 1, 4.0), f("2", "Smith, John", 2, 3.0)))
+    assert len(run.members) == 2
+    assert any("same event" in x.reason for x in run.findings)
+
+
+def test_a_near_same_name_that_never_met_is_a_probable_duplicate():
+    run = run_of('events = ["a", "b"]',
+                 event("a", f("1", "Janssens, Pieter", 1, 4.0)),
+                 event("b", f("1", "Janssen, Pieter", 1, 3.0)))
+    assert len(run.members) == 2
+    warned = [x for x in run.findings if "probably the member" in x.reason]
+    assert len(warned) == 1 and warned[0].file == "b" and warned[0].value == "Janssen, Pieter"
+
+
+def test_a_renamed_member_recognised_by_id_is_a_warning():
+    run = run_of('events = ["a", "b", "c"]',
+                 event("a", f("1", "Peeters, Julie", 1, 4.0, member="M1")),
+                 event("b", f("1", "Peeters, Julie", 1, 4.0, member="M1")),
+                 event("c", f("1", "Claes, Julie", 1, 3.0, member="M1")))
+    assert run.members["m-M1"].name == "Peeters, Julie"
+    assert [x.value for x in run.findings if "spell" in x.reason] == ["Claes, Julie"]
+
+
+# ---- tie-breaks ---------------------------------------------------------------------------
+
+def test_best_single_breaks_a_tie_then_events():
+    run = run_of('events = ["a", "b"]\ntiebreaks = ["best-single", "events"]',
+                 event("a", f("1", "A", 1, 6.0), f("2", "B", 2, 3.0), f("3", "C", 3, 1.0)),
+                 event("b", f("2", "B", 1, 2.0), f("3", "C", 1, 4.0)))
+    assert run.standings["name"].to_list() == ["A", "C", "B"]
+    assert run.standings["rank_label"].to_list() == ["1", "2", "3"]
+
+
+def test_head_to_head_counts_the_games_between_the_tied_only():
+    a_beats_b = (RoundResult(1, "2", 1.0, True), RoundResult(2, "3", 0.0, True))
+    b_loses = (RoundResult(1, "1", 0.0, True), RoundResult(2, "3", 1.0, True))
+    c = (RoundResult(1, None, 1.0, False), RoundResult(2, "1", 1.0, True))
+    run = run_of('events = ["a"]\ntiebreaks = ["head-to-head"]',
+                 event("a", f("1", "A", 2, 1.0, rounds=a_beats_b), f("2", "B", 3, 1.0, rounds=b_loses),
+                       f("3", "C", 1, 2.0, rounds=c)))
+    assert run.standings["name"].to_list() == ["C", "A", "B"]
+    assert row(run, "A")["head-to-head"] == 1.0 and row(run, "B")["head-to-head"] == 0.0
+
+
+def test_members_equal_after_every_tie_break_share_the_place():
+    run = run_of('events = ["a"]\ntiebreaks = ["events"]',
+                 event("a", f("1", "B", 1, 3.0), f("2", "A", 2, 3.0), f("3", "C", 3, 1.0)))
+    assert run.standings.select("name", "rank_label").rows() == [("A", "1-2"), ("B", "1-2"), ("C", "3")]
+
+
+# ---- categories and prizes ----------------------------------------------------------------
+
+CATS = '''
+[[series.categories]]
+id = "u1600"
+name = "Under 1600"
+rating_max = 1599
+
+[[series.categories]]
+id = "u16"
+name = "Under 16"
+under = 16
+
+[[series.categories]]
+id = "women"
+name = "Women"
+sex = "F"
+'''
+
+
+def test_categories_by_first_rating_birth_year_and_sex():
+    run = run_of('events = ["a", "b"]\n' + CATS,
+                 event("a", f("1", "A", 1, 4.0, rating=1590, born=2010, sex="F"),
+                       f("2", "B", 2, 3.0, rating=1700, born=2009),
+                       f("3", "C", 3, 1.0)),
+                 event("b", f("1", "A", 1, 4.0, rating=1650, born=2010, sex="F")))
+    assert run.categories["u1600"]["name"].to_list() == ["A", "C"]   # first rating; unrated as 0
+    assert run.categories["u16"]["name"].to_list() == ["A"]          # 2026 - 16 = 2010 or later
+    assert run.categories["women"]["name"].to_list() == ["A"]
+    assert run.categories["u1600"]["rank"].to_list() == [1, 2]
+
+
+def test_prizes_wait_for_the_last_event_then_one_prize_each_and_min_events():
+    series = ('events = ["a", "b"]\nprizes = [100, 50]\nmin_events = 2\n'
+              '[[series.categories]]\nid = "u1600"\nname = "U1600"\nrating_max = 1599\nprizes = [30]\n')
+    a = event("a", f("1", "A", 1, 5.0, rating=1500), f("2", "B", 2, 4.0, rating=1500),
+              f("3", "C", 3, 3.0, rating=1500), f("4", "D", 4, 2.0, rating=1500))
+    half = run_of(series, a, event("b", f("1", "A", 1, 1.0, rating=1500), done=2))
+    assert half.prizes is None
+    full = run_of(series, a, event("b", f("1", "A", 1, 1.0, rating=1500), f("2", "B", 2, 1.0, rating=1500),
+                                   f("3", "C", 3, 1.0, rating=1500), f("4", "X", 4, 9.0, rating=1500)))
+    got = full.prizes.select("standings", "place", "name").rows()
+    # X played one event (min_events 2); A and B take the series' prizes; C the category's
+    assert got == [("", 1, "A"), ("", 2, "B"), ("u1600", 1, "C")]
+
+
+# ---- reading the events -------------------------------------------------------------------
+
+def test_an_event_whose_results_cannot_be_read_holds_the_standings():
+    cfg = config('events = ["a", "b"]')
+
+    def read(s: Source, as_of: dt.date) -> EventResult:
+        if s.name == "b":
+            raise ValueError("results.csv has errors")
+        return event("a", f("1", "A", 1, 1.0))
+
+    run = run_series(cfg, [Source("a", text=""), Source("b", text="")], AS_OF, read)
+    assert run.blocked and run.standings is None
+    bad = [x for x in run.findings if x.severity is Severity.ERROR]
+    assert [(x.file, x.column, x.value) for x in bad] == [("event.toml", "series.events[1]", "b")]
+
+
+def test_an_unreadable_event_counts_as_its_last_good_publication_shows_it():
+    cfg = config('events = ["a"]')
+    good = Source("a", text="good", published="2026-03-01")
+
+    def read(s: Source, as_of: dt.date) -> EventResult:
+        if s.text != "good":
+            raise ValueError("results.csv has errors")
+        return event("a", f("1", "A", 1, 4.0))
+
+    run = run_series(cfg, [Source("a", text="bad", fallback=good)], AS_OF, read)
+    assert not run.blocked and run.standings["points"].to_list() == [4.0]
+    assert [x.severity for x in run.findings] == [Severity.WARNING]
+    assert "2026-03-01" in run.findings[0].reason
+
+
+@pytest.mark.parametrize("series, key", [
+    ('events = ["../other"]', "series.events[0]"),
+    ('events = ["/etc/x.trf"]', "series.events[0]"),
+    ('events = ["events/../../x.trf"]', "series.events[0]"),
+    ('events = ["a", "a"]', "series.events"),
+    ('events = ["a"]\npoints = "place"', "series.place_points"),
+    ('events = ["a"]\nbest = 3\ndrop = 1', "series.drop"),
+    ('events = ["a"]\nidentity = ["shoe_size"]', "series.identity[0]"),
+])
+def test_bad_series_configuration_names_the_key(series, key):
+    with pytest.raises(ConfigError) as e:
+        config(series)
+    assert e.value.key.startswith(key)
+
+
+def test_a_real_trf_gives_the_places_and_points_its_program_published():
+    r = trf_event_result((DATA / "hbcc_2025_april_blitz.trf").read_text(), source="april.trf")
+    assert (len(r.finishes), r.rounds, r.done, r.complete) == (44, 9, 9, True)
+    first = min(r.finishes, key=lambda x: x.rank or 99)
+    assert (first.name, first.points, first.rank) == ("Hogg,Dean", 8.5, 1)  # Vega's standings
+    assert sorted(x.rank for x in r.finishes) == list(range(1, 45))
+
+
+def test_two_real_club_events_of_one_season_as_a_series():
+    texts = {n: (DATA / f"hbcc_2025_{n}_blitz.trf").read_text() for n in ("february", "april")}
+    results = {f"{n}.trf": trf_event_result(t, source=f"{n}.trf") for n, t in texts.items()}
+    run = run_of('events = ["february.trf", "april.trf"]\nidentity = ["name", "federation"]',
+                 *results.values())
+    names = {n: {(" ".join(sorted(x.name.lower().replace(",", " ").split())), x.federation)
+                 for x in r.finishes} for n, r in results.items()}
+    both = names["february.trf"] & names["april.trf"]
+    assert len(run.members) == len(names["february.trf"] | names["april.trf"])
+    assert sum(r["played"] == 2 for r in run.standings.iter_rows(named=True)) == len(both) > 5
+    # game points: each member's total is the sum of the points both files publish
+    pts = {}
+    for r in results.values():
+        for x in r.finishes:
+            k = (" ".join(sorted(x.name.lower().replace(",", " ").split())), x.federation)
+            pts[k] = pts.get(k, 0.0) + x.points
+    assert sorted(run.standings["points"].to_list(), reverse=True) == sorted(pts.values(), reverse=True)
+
+
+def test_a_chessfed_event_gives_the_standings_its_own_pages_publish():
+    folder = ROOT / "inputs" / "riverside-rapid-2026-03"
+    cfg = parse_event_config((folder / "event.toml").read_text())
+    raw = {n: io.read_csv_strings(folder / n) for n in cfg.files if (folder / n).exists()}
+    r = event_result(Source("riverside-rapid-2026-03", cfg, raw), AS_OF)
+    assert r.complete and r.site == "../riverside-rapid-2026-03/"
+    assert sorted(x.rank for x in r.finishes) == list(range(1, len(r.finishes) + 1))
+    assert all(x.points == sum(g.points for g in x.rounds) and len(x.rounds) == 5 for x in r.finishes)
+    assert all(x.member_id for x in r.finishes)

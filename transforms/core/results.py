@@ -1,0 +1,113 @@
+"""An event's final results as another competition reads them (issue 47: a series over the
+season's events): who played, in which section, the place and points each finished with and
+every round's result. Every kind that can feed a series makes one
+(:func:`transforms.kinds.event_result`); a series reads nothing else of an event."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """One player's round: the opponent (their ``key`` in the event; None for a bye or an
+    absence), the points scored and whether a game was played over the board."""
+
+    round: int
+    opponent: str | None
+    points: float
+    played: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Finish:
+    """One player's result in one event (one section of it)."""
+
+    key: str
+    """The player's id in the event (players.csv ``player_id``, a TRF's start number)."""
+    name: str
+    section: str
+    """The section (category) id; the event's only one: ``""``."""
+    rank: int | None
+    """The place in the section's final standings (after the event's tie-breaks); None: the
+    section has no complete round."""
+    points: float
+    rounds: tuple[RoundResult, ...] = ()
+    rating: int | None = None
+    fide_id: str = ""
+    member_id: str = ""
+    federation: str = ""
+    title: str = ""
+    sex: str = ""
+    birth_year: int | None = None
+    club: str = ""
+    email: str = field(default="", repr=False)
+    """Private: where the player's letters go (never on a public page)."""
+    line: int | None = None
+    """The player's line in the event's players.csv (None: a TRF)."""
+
+    @property
+    def games(self) -> int:
+        """Games played over the board."""
+        return sum(r.played for r in self.rounds)
+
+
+@dataclass(frozen=True, slots=True)
+class EventResult:
+    """One event's results, as complete as its rounds are."""
+
+    source: str
+    """The event as the series names it (a sibling event folder, or a TRF file)."""
+    name: str
+    start: dt.date | None
+    end: dt.date | None
+    rounds: int
+    """Rounds of the event (of its longest section)."""
+    done: int
+    """Rounds complete in every section."""
+    finishes: tuple[Finish, ...]
+    sections: tuple[tuple[str, str], ...] = ()
+    """(id, name) of each section, in the event's order."""
+    site: str = ""
+    """Where the event's own pages are, relative to the series' output folder (``../<folder>/``);
+    "" when it has none (a TRF file)."""
+
+    @property
+    def complete(self) -> bool:
+        """Whether its last round is complete."""
+        return self.rounds > 0 and self.done >= self.rounds
+
+    def section_size(self, section: str) -> int:
+        """How many players finished in ``section``."""
+        return sum(f.section == section for f in self.finishes)
+
+
+@dataclass(frozen=True)
+class Source:
+    """An event another competition names, as the run read it: its configuration and input
+    files (an event folder), or a TRF file's text, or why it cannot be read."""
+
+    name: str
+    """As the competition names it (``rapid-2024-07``, ``events/rapid-2024-07.trf``)."""
+    config: object | None = None
+    """The event's :class:`transforms.core.config.EventConfig` (an event folder)."""
+    raw: dict[str, object] = field(default_factory=dict)
+    """Its input files as read (:data:`transforms.core.ingest.RawFile`)."""
+    text: str | None = None
+    """A TRF file's text."""
+    missing: bool = False
+    """Nothing is there yet (an event still to come)."""
+    error: str = ""
+    """Why it cannot be read (its event.toml's error, an unreadable file)."""
+    fallback: Source | None = None
+    """The event as its last good publication shows it (the inputs it was built from), read
+    when its current inputs cannot be."""
+    published: str = ""
+    """The run date (ISO) of that publication (a fallback's)."""
+
+
+def is_trf(name: str) -> bool:
+    """Whether an event another competition names is a TRF file (``.trf``, ``.txt``), else a
+    sibling event folder."""
+    return name.lower().endswith((".trf", ".txt"))

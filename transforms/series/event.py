@@ -1,0 +1,586 @@
+"""The rulebook of a series (``[event] kind = "series"``, issue 47): the standings of the
+season's members over the events the series names — who is who across the events, the points
+each event gives, the best N counted, the tie-breaks, the categories and the prizes. Every
+figure the pages, PDFs and letters print is computed here (:data:`RULE_STEPS`).
+
+The events come in as :class:`transforms.core.results.EventResult` — read by their own kind's
+rulebook (:func:`transforms.kinds.event_result`), so a series never reads another kind's
+files."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal
+from typing import Any
+
+import polars as pl
+
+from transforms.core.config import EventConfig
+from transforms.core.errors import Finding, InputError, Severity
+from transforms.core.results import EventResult, Finish, Source
+from transforms.fide.standings import allocate_prizes
+from transforms.season.members import name_words, near_names
+from transforms.series.config import (
+    IDS,
+    Identity,
+    SeriesCategory,
+    SeriesConfig,
+    SeriesPoints,
+    SeriesTiebreak,
+)
+
+CONFIG = "event.toml"
+
+
+@dataclass
+class SeriesEvent:
+    """One event the series names, as this run found it."""
+
+    source: str
+    """As ``[series] events`` names it."""
+    result: EventResult | None
+    state: str
+    """``counted`` (its last round is complete), ``in play`` (not yet: it counts once it is),
+    ``to come`` (nothing there yet) or ``unreadable`` (its files have errors)."""
+    reason: str = ""
+    """Why it is unreadable."""
+
+    @property
+    def name(self) -> str:
+        return self.result.name if self.result is not None else self.source
+
+    @property
+    def counted(self) -> bool:
+        return self.state == "counted"
+
+
+@dataclass
+class Member:
+    """One member of the season as the series recognises them across its events."""
+
+    key: str
+    """Stable from run to run: ``m-<member id>``, ``f-<FIDE id>``, else from the name and the
+    other identity keys (a page's and a letter's name)."""
+    how: str
+    """What recognised them: ``member id``, ``FIDE id`` or the identity keys in words."""
+    finishes: list[tuple[int, Finish]] = field(default_factory=list)
+    """(event index, the member's result there), in the order of the events."""
+
+    def latest(self, attr: str) -> Any:
+        """The last non-empty value of a :class:`Finish` field over the member's events."""
+        for _, f in reversed(self.finishes):
+            value = getattr(f, attr)
+            if value not in (None, ""):
+                return value
+        return None
+
+    @property
+    def name(self) -> str:
+        """The name as most of the member's events spell it (the latest among equals)."""
+        spellings = [f.name for _, f in self.finishes if f.name]
+        if not spellings:
+            return ""
+        return max(reversed(spellings), key=spellings.count)
+
+    @property
+    def first_rating(self) -> int | None:
+        """The rating of the first event of the series the member played (a category's band)."""
+        return self.finishes[0][1].rating if self.finishes else None
+
+
+@dataclass
+class SeriesRun:
+    """Everything one run of a series computes (frames and values; the flow publishes)."""
+
+    cfg: EventConfig
+    as_of: dt.date
+    events: list[SeriesEvent]
+    findings: list[Finding]
+    blocked: str = ""
+    members: dict[str, Member] = field(default_factory=dict)
+    identity: pl.DataFrame | None = None
+    """How each event's player was recognised: event, section, player, name, member, how."""
+    scores: pl.DataFrame | None = None
+    """One row per member and event played: member, event (index), event name, section,
+    place, of (players in the section), game_points, points (the series'), counted."""
+    standings: pl.DataFrame | None = None
+    """rank, rank_label, member, name, federation, rating, played, counted, points, one column
+    per tie-break (its code), tied (equal after every tie-break)."""
+    categories: dict[str, pl.DataFrame] = field(default_factory=dict)
+    """Category id -> its standings (the same columns, its own ranks)."""
+    prizes: pl.DataFrame | None = None
+    """Once every event is counted and the series has prizes: standings (``""``: the series'
+    own, else a category id), place, member, name, points, amount, flag."""
+
+    @property
+    def rules(self) -> SeriesConfig:
+        return self.cfg.require(SeriesConfig)
+
+    @property
+    def held(self) -> int:
+        """Events counted so far (their last round complete)."""
+        return sum(e.counted for e in self.events)
+
+    @property
+    def complete(self) -> bool:
+        """Whether every event of the series is counted."""
+        return all(e.counted for e in self.events)
+
+
+Reader = Callable[[Source, dt.date], EventResult]
+"""Reads one event's results (:func:`transforms.kinds.event_result`)."""
+
+
+def prepare(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: Reader) -> SeriesRun:
+    """DESIGN.md Inputs — every event the series names, read by its own kind's rulebook: one
+    still to come is shown as such; one whose files have errors is a validation row and holds
+    the standings (a series over results that are wrong would publish wrong standings).
+
+    Decision: an event counts once its last round is complete; an event in play is listed,
+    not counted. An event whose current results cannot be read counts as its last good
+    publication shows it (a warning), as the public sees it on its own pages."""
+    rules = cfg.require(SeriesConfig)
+    events: list[SeriesEvent] = []
+    findings: list[Finding] = []
+    by_name = {s.name: s for s in sources}
+    for i, name in enumerate(rules.events):
+        s = by_name.get(name, Source(name, missing=True))
+        if s.missing:
+            events.append(SeriesEvent(name, None, "to come"))
+            continue
+        result, reason = _read(s, as_of, read, findings)
+        if result is None and s.fallback is not None:
+            result, _ = _read(s.fallback, as_of, read, [])
+            if result is not None:
+                findings.append(Finding(CONFIG, None, f"series.events[{i}]", name, Severity.WARNING,
+                                        f"counted as its pages published it on {s.fallback.published}: "
+                                        f"its newer results cannot be read ({reason})"))
+        if result is None:
+            findings.append(Finding(CONFIG, None, f"series.events[{i}]", name, Severity.ERROR,
+                                    f"the event's results cannot be read: {reason}"))
+            events.append(SeriesEvent(name, None, "unreadable", reason))
+            continue
+        events.append(SeriesEvent(name, result, "counted" if result.complete else "in play"))
+    run = SeriesRun(cfg, as_of, events, findings)
+    bad = [e.source for e in events if e.state == "unreadable"]
+    if bad:
+        run.blocked = (f"the results of {', '.join(bad)} cannot be read (see the validation "
+                       "report): the standings wait until they are corrected.")
+    return run
+
+
+def _read(s: Source, as_of: dt.date, read: Reader, findings: list[Finding]
+          ) -> tuple[EventResult | None, str]:
+    """One event's results, or None and why not (a TRF's bad line a validation row)."""
+    if s.error:
+        return None, s.error
+    try:
+        return read(s, as_of), ""
+    except InputError as e:
+        findings.append(Finding(e.file, e.line, e.column, e.value, Severity.ERROR, e.reason))
+        return None, f"{e.file}: {e.reason}"
+    except ValueError as e:  # its own rulebook's reason (transforms.kinds.event_result)
+        return None, str(e)
+
+
+def _norm(f: Finish, key: Identity) -> str:
+    if key is Identity.NAME:
+        return " ".join(name_words(f.name))
+    if key is Identity.FEDERATION:
+        return f.federation.upper()
+    if key is Identity.BIRTH_YEAR:
+        return str(f.birth_year or "")
+    if key is Identity.CLUB:
+        return " ".join(re.findall(r"\w+", f.club.lower()))
+    return str(getattr(f, key.value) or "").strip()
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")[:60] or "member"
+
+
+def identify(run: SeriesRun) -> None:
+    """The series' regulations (``[series] identity``) — one member per person across the
+    events: the ids named (member id, then FIDE id) wherever an event carries them; a player
+    without one is the member with the same other keys (name words, federation, …) — the one
+    member with an id who has them, else the member of those keys.
+
+    Decision: two players of one event are never one member (the second is kept apart, with a
+    warning); a player whose keys match two members with different ids is kept apart too
+    (a warning: the office gives an id); members whose names are near-same (one word a letter
+    apart, or one word missing) and who never met in one event are a warning each: probably one
+    person registered twice."""
+    rules = run.rules
+    ids = [k for k in rules.identity if k in IDS]
+    soft = rules.soft_keys
+    strong_of_fide: dict[str, str] = {}
+    counted = [(i, e) for i, e in enumerate(run.events) if e.result is not None]
+    wanted = set(rules.sections)
+    entries = [(i, f) for i, e in counted for f in e.result.finishes  # type: ignore[union-attr]
+               if not wanted or f.section in wanted]
+    if Identity.MEMBER_ID in ids and Identity.FIDE_ID in ids:
+        for _, f in entries:
+            if f.member_id and f.fide_id:
+                strong_of_fide.setdefault(f.fide_id, f.member_id)
+
+    def strong(f: Finish) -> tuple[str, str] | None:
+        if Identity.MEMBER_ID in ids and f.member_id:
+            return f"m-{f.member_id}", "member id"
+        if Identity.FIDE_ID in ids and f.fide_id:
+            if f.fide_id in strong_of_fide:
+                return f"m-{strong_of_fide[f.fide_id]}", "FIDE id"
+            return f"f-{f.fide_id}", "FIDE id"
+        return None
+
+    def soft_key(f: Finish) -> tuple[str, ...] | None:
+        return tuple(_norm(f, k) for k in soft) if soft else None
+
+    soft_to_strong: dict[tuple[str, ...], set[str]] = defaultdict(set)
+    for _, f in entries:
+        s, k = strong(f), soft_key(f)
+        if s is not None and k is not None:
+            soft_to_strong[k].add(s[0])
+    how_soft = " and ".join(k.value.replace("_", " ") for k in soft)
+    members: dict[str, Member] = {}
+    rows = []
+    for i, f in entries:
+        s, k = strong(f), soft_key(f)
+        event = run.events[i]
+        if s is not None:
+            key, how = s
+        elif k is not None:
+            linked = soft_to_strong.get(k, set())
+            if len(linked) == 1:
+                key, how = next(iter(linked)), how_soft
+            else:
+                key, how = "n-" + _slug("-".join(x for x in k if x)), how_soft
+                if len(linked) > 1:
+                    run.findings.append(_warn(event, f, "name", f.name, (
+                        f"the same {how_soft} as members {', '.join(sorted(linked))}: kept apart; "
+                        "give the player's member id or FIDE id")))
+        else:
+            key, how = f"p-{_slug(event.source)}-{_slug(f.key)}", "no identity (no id given)"
+        member = members.get(key)
+        if member is not None and member.finishes and member.finishes[-1][0] == i:
+            other = member.finishes[-1][1]
+            run.findings.append(_warn(event, f, "name", f.name, (
+                f"recognised as the same member as {other.name!r} (player {other.key}) of the "
+                "same event: kept apart; give one of them a member id or FIDE id")))
+            n = 2
+            while f"{key}-{n}" in members:
+                n += 1
+            key = f"{key}-{n}"
+            member = None
+        if member is None:
+            member = members[key] = Member(key, how)
+        member.finishes.append((i, f))
+        rows.append({"event": event.source, "section": f.section, "player": f.key, "name": f.name,
+                     "federation": f.federation, "fide_id": f.fide_id, "member_id": f.member_id,
+                     "member": key, "how": how})
+    for member in members.values():
+        words = name_words(member.name)
+        for i, f in member.finishes:
+            if name_words(f.name) != words:
+                run.findings.append(_warn(run.events[i], f, "name", f.name, (
+                    f"recognised by its {member.how} as the member {member.name!r} "
+                    f"({member.key}), whose name the other events spell so")))
+    run.members = dict(sorted(members.items()))
+    run.identity = pl.DataFrame(rows, schema={c: pl.String for c in (
+        "event", "section", "player", "name", "federation", "fide_id", "member_id", "member",
+        "how")})
+    run.findings += probable_same(run)
+
+
+def _warn(event: SeriesEvent, f: Finish, column: str, value: str, reason: str) -> Finding:
+    file = f"{event.source}/players.csv" if f.line is not None else event.source
+    return Finding(file, f.line, column, value, Severity.WARNING, reason)
+
+
+def probable_same(run: SeriesRun) -> list[Finding]:
+    """The series' regulations (identity) — members who are probably one person: near-same
+    names (:func:`transforms.season.members.near_names`), no federation that differs, never in
+    one event together; a warning each, on the later member's first event."""
+    by_word: dict[str, list[Member]] = defaultdict(list)
+    words = {m.key: name_words(m.name) for m in run.members.values()}
+    for m in run.members.values():
+        for w in set(words[m.key]):
+            by_word[w].append(m)
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for group in by_word.values():
+        if len(group) > 50:  # a word every other name has ("singh"): no evidence alone
+            continue
+        for a in group:
+            for b in group:
+                if a.key >= b.key or (a.key, b.key) in seen:
+                    continue
+                seen.add((a.key, b.key))
+                fa, fb = a.latest("federation") or "", b.latest("federation") or ""
+                if (fa and fb and fa != fb) or not near_names(words[a.key], words[b.key]):
+                    continue
+                if {i for i, _ in a.finishes} & {i for i, _ in b.finishes}:
+                    continue
+                later = max((a, b), key=lambda m: m.finishes[0][0])
+                other = b if later is a else a
+                i, f = later.finishes[0]
+                out.append(_warn(run.events[i], f, "name", f.name, (
+                    f"probably the member {other.name!r} ({other.key}, "
+                    f"{', '.join(run.events[j].source for j, _ in other.finishes)}) again: a "
+                    "near-same name; give both the same member id or FIDE id if so")))
+    return out
+
+
+def event_points(rules: SeriesConfig, e: EventResult, f: Finish) -> float:
+    """The series' regulations (``[series] points``, ``bonus``) — what one event gives a
+    member: game points, points by place (``place_points``), or the players of the section
+    the member finished ahead of plus one; plus the participation bonus for an event the
+    member played a game of.
+
+    Decision: players sharing a place (a TRF's equal ranks) each get that place's points;
+    a member with no place (no complete round) gets none but the bonus."""
+    if rules.points is SeriesPoints.GAME_POINTS:
+        base = f.points
+    elif f.rank is None:
+        base = 0.0
+    elif rules.points is SeriesPoints.PLACE:
+        table = rules.place_points
+        base = float(table[f.rank - 1]) if f.rank <= len(table) else 0.0
+    else:
+        base = float(e.section_size(f.section) - f.rank + 1)
+    return base + (rules.bonus if f.games else 0.0)
+
+
+def counting(rules: SeriesConfig, held: int) -> int | None:
+    """The series' regulations (``[series] best``, ``drop``) — how many of a member's events
+    count: ``best``; or all but ``drop`` of the events held so far; or all (None).
+
+    Decision: with ``drop``, at least one event counts once one is held (the first event of a
+    "best 6 of 8" series counts)."""
+    if rules.best is not None:
+        return rules.best
+    if rules.drop:
+        return max(held - rules.drop, 1)
+    return None
+
+
+def score(run: SeriesRun) -> None:
+    """The series' regulations (points, best N) — every member's points from each event
+    counted so far, and which of them count: the highest, the earlier event first among
+    equal ones."""
+    rules = run.rules
+    n = counting(rules, run.held)
+    rows = []
+    for m in run.members.values():
+        mine = []
+        for i, f in m.finishes:
+            e = run.events[i]
+            if not e.counted or e.result is None:
+                continue
+            mine.append({"member": m.key, "event": i, "event_name": e.name, "section": f.section,
+                         "place": f.rank, "of": e.result.section_size(f.section),
+                         "game_points": f.points, "points": event_points(rules, e.result, f),
+                         "games": f.games})
+        order = sorted(range(len(mine)), key=lambda k: (-mine[k]["points"], mine[k]["event"]))
+        keep = set(order if n is None else order[:n])
+        for k, row in enumerate(mine):
+            row["counted"] = k in keep
+        rows += mine
+    run.scores = pl.DataFrame(rows, schema={
+        "member": pl.String, "event": pl.Int64, "event_name": pl.String, "section": pl.String,
+        "place": pl.Int64, "of": pl.Int64, "game_points": pl.Float64, "points": pl.Float64,
+        "games": pl.Int64, "counted": pl.Boolean})
+
+
+TIEBREAK_WORDS = {
+    SeriesTiebreak.ALL_EVENTS: "series points over every event played, those not counted too",
+    SeriesTiebreak.GAME_POINTS: "game points scored in the events counted",
+    SeriesTiebreak.AVERAGE: "series points per event counted",
+    SeriesTiebreak.BEST_SINGLE: "the best single event's series points, then the second best, "
+                                "and so on",
+    SeriesTiebreak.HEAD_TO_HEAD: "points scored in the games the tied members played against "
+                                 "each other, in every event of the series",
+    SeriesTiebreak.EVENTS: "more events played",
+}
+"""Each tie-break in words (the pages' "how the standings are made")."""
+
+
+def _head_to_head(run: SeriesRun, group: list[str]) -> dict[str, float]:
+    """Points each member of ``group`` scored in games over the board against the others."""
+    who: dict[tuple[int, str, str], str] = {}
+    for key in group:
+        for i, f in run.members[key].finishes:
+            who[(i, f.section, f.key)] = key
+    out = {}
+    for key in group:
+        total = 0.0
+        for i, f in run.members[key].finishes:
+            if not run.events[i].counted:
+                continue
+            for r in f.rounds:
+                opp = who.get((i, f.section, r.opponent)) if r.opponent is not None else None
+                if r.played and opp is not None and opp != key:
+                    total += r.points
+        out[key] = total
+    return out
+
+
+def rank(run: SeriesRun) -> None:
+    """The series' regulations (``[series] tiebreaks``) — the standings: series points over the
+    events counted, then each tie-break in order (head-to-head among the members still equal
+    at that point); members equal after all share the place (``rank_label`` "3-4"), listed by
+    name. Then each category's standings (:func:`category_standings`)."""
+    assert run.scores is not None
+    rules = run.rules
+    scores = run.scores
+    per: dict[str, list[dict[str, Any]]] = defaultdict(list)
+    for r in scores.iter_rows(named=True):
+        per[r["member"]].append(r)
+    values: dict[str, dict[str, Any]] = {}
+    for key in run.members:
+        rows = per.get(key, [])
+        counted = [r for r in rows if r["counted"]]
+        pts = sum(r["points"] for r in counted)
+        values[key] = {
+            "points": pts, "played": len(rows), "counted": len(counted),
+            SeriesTiebreak.ALL_EVENTS: sum(r["points"] for r in rows),
+            SeriesTiebreak.GAME_POINTS: sum(r["game_points"] for r in counted),
+            SeriesTiebreak.AVERAGE: round(pts / len(counted), 4) if counted else 0.0,
+            SeriesTiebreak.BEST_SINGLE: tuple(sorted((r["points"] for r in rows), reverse=True)),
+            SeriesTiebreak.EVENTS: len(rows)}
+
+    def split(group: list[str], criteria: list[Any]) -> list[list[str]]:
+        if len(group) < 2 or not criteria:
+            return [sorted(group, key=lambda k: (run.members[k].name, k))]
+        c, rest = criteria[0], criteria[1:]
+        if c == SeriesTiebreak.HEAD_TO_HEAD:
+            h2h = _head_to_head(run, group)
+            for k in group:
+                values[k][c] = h2h[k]
+        by: dict[Any, list[str]] = defaultdict(list)
+        for k in group:
+            by[values[k][c]].append(k)
+        out = []
+        for v in sorted(by, reverse=True):
+            out += split(by[v], rest)
+        return out
+
+    groups = [g for g in split(list(run.members), ["points", *rules.tiebreaks]) if g]
+    run.standings = standings_frame(run, groups, values)
+    run.categories = {c.id: category_standings(run, c, groups, values) for c in rules.categories}
+
+
+def standings_frame(run: SeriesRun, groups: list[list[str]], values: dict[str, dict[str, Any]]
+                    ) -> pl.DataFrame:
+    """The standings of the members in ``groups`` (in order; a group's members share a place)."""
+    rows = []
+    place = 1
+    codes = [str(t) for t in run.rules.tiebreaks]
+    for g in groups:
+        label = str(place) if len(g) == 1 else f"{place}-{place + len(g) - 1}"
+        for k in g:
+            m, v = run.members[k], values[k]
+            best = v[SeriesTiebreak.BEST_SINGLE]
+            rows.append({"rank": place, "rank_label": label, "member": k, "name": m.name,
+                         "federation": m.latest("federation") or "", "rating": m.latest("rating"),
+                         "played": v["played"], "counted": v["counted"], "points": v["points"],
+                         **{c: (best[0] if best else 0.0) if c == SeriesTiebreak.BEST_SINGLE
+                            else v.get(c) for c in codes},
+                         "tied": len(g) > 1})
+        place += len(g)
+    return pl.DataFrame(rows, schema={
+        "rank": pl.Int64, "rank_label": pl.String, "member": pl.String, "name": pl.String,
+        "federation": pl.String, "rating": pl.Int64, "played": pl.Int64, "counted": pl.Int64,
+        "points": pl.Float64, **{c: pl.Float64 for c in codes}, "tied": pl.Boolean})
+
+
+def series_year(run: SeriesRun) -> int:
+    """The year ages are counted in: ``[series] year``, else the year the series starts."""
+    return run.rules.year or run.cfg.event.start.year
+
+
+def in_category(run: SeriesRun, c: SeriesCategory, m: Member) -> bool:
+    """The series' regulations (``[[series.categories]]``) — whether ``m`` belongs to ``c``:
+    the rating of the first event they played within the band, born within the ages, of the
+    sex.
+
+    Decision: an unrated member counts as rated 0 (in every band with a maximum, in none with
+    a minimum); a member of unknown birth year or sex is in no category that asks for it."""
+    rating = m.first_rating or 0
+    if c.rating_max is not None and rating > c.rating_max:
+        return False
+    if c.rating_min is not None and rating < c.rating_min:
+        return False
+    born = m.latest("birth_year")
+    year = series_year(run)
+    if c.under is not None and (born is None or born < year - c.under):
+        return False
+    if c.over is not None and (born is None or born > year - c.over):
+        return False
+    return not (c.sex and m.latest("sex") != c.sex)
+
+
+def category_standings(run: SeriesRun, c: SeriesCategory, groups: list[list[str]],
+                       values: dict[str, dict[str, Any]]) -> pl.DataFrame:
+    """A category's standings: its members in the series' order, places counted among them."""
+    mine = [[k for k in g if in_category(run, c, run.members[k])] for g in groups]
+    return standings_frame(run, [g for g in mine if g], values)
+
+
+def award(run: SeriesRun) -> None:
+    """The series' regulations (``prizes``, ``prizes_shared``, ``min_events``, ``one_prize``) —
+    once every event is counted, the prize list: the series' prizes by place, then each
+    category's, among the members who played ``min_events`` events; with ``one_prize`` a member
+    who has a prize is passed over in the later lists (the next member moves up). Ties after
+    every tie-break: shared or flagged for the office
+    (:func:`transforms.fide.standings.allocate_prizes`)."""
+    rules = run.rules
+    if not run.complete or run.standings is None:
+        return
+    lists: list[tuple[str, pl.DataFrame, tuple[Decimal, ...]]] = []
+    if rules.prizes:
+        lists.append(("", run.standings, rules.prizes))
+    lists += [(c.id, run.categories[c.id], c.prizes) for c in rules.categories if c.prizes]
+    if not lists:
+        return
+    taken: set[str] = set()
+    frames = []
+    index = {k: n for n, k in enumerate(run.members, start=1)}
+    for cid, table, prizes in lists:
+        eligible = table.filter(pl.col("played") >= rules.min_events)
+        if rules.one_prize:
+            eligible = eligible.filter(~pl.col("member").is_in(sorted(taken)))
+        if eligible.height == 0:
+            continue
+        ranking = eligible.with_columns(
+            pl.col("member").replace_strict(index, return_dtype=pl.Int32).alias("sno"),
+            pl.col("rank").rank("dense").cast(pl.Int32).alias("rank"))
+        awarded = allocate_prizes(ranking.select("rank", "sno", "name", "points"), prizes,
+                                  shared=rules.prizes_shared)
+        back = {v: k for k, v in index.items()}
+        awarded = awarded.with_columns(
+            pl.col("sno").replace_strict(back, return_dtype=pl.String).alias("member"),
+            pl.lit(cid).alias("standings")).filter(pl.col("amount") > 0)
+        taken |= set(awarded["member"].to_list())
+        frames.append(awarded.select("standings", "place", "member", "name", "points", "amount",
+                                     "flag"))
+    run.prizes = pl.concat(frames) if frames else None
+
+
+RULE_STEPS: tuple[tuple[str, Callable[[SeriesRun], None]], ...] = (
+    ("identity", identify), ("points", score), ("standings", rank), ("prizes", award))
+"""The rulebook's steps after :func:`prepare`, in order; each fills its part of the run."""
+
+
+def run_series(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: Reader
+               ) -> SeriesRun:
+    """The series' regulations — one run: :func:`prepare`, then :data:`RULE_STEPS` (nothing
+    when ``blocked``)."""
+    run = prepare(cfg, sources, as_of, read)
+    if not run.blocked:
+        for _, rule in RULE_STEPS:
+            rule(run)
+    return run

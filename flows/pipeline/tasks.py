@@ -57,6 +57,11 @@ def read_config(event_dir: Path) -> EventConfig | ConfigError:
 
 @task(name="read-inputs", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
 def read_inputs(event_dir: Path, names: list[str], suffix: str = "") -> dict[str, RawFile]:
+    """:func:`read_files` as the flow's task (retried: a file being written may be read again)."""
+    return read_files(event_dir, names, suffix)
+
+
+def read_files(event_dir: Path, names: list[str], suffix: str = "") -> dict[str, RawFile]:
     """Read every CSV the event has among ``names`` as strings (absent files are skipped),
     each under the limits its event.toml sets (:func:`transforms.kinds.read_limits`; the
     defaults where event.toml cannot be used); ``suffix``: what the files' names carry after
@@ -115,13 +120,13 @@ def read_source(event_dir: Path, out_dir: Path, name: str) -> Source:
         cfg = check_config(folder)
     except ConfigError as e:
         return Source(name, error=f"its event.toml cannot be used: {e}")
-    raw = read_inputs.fn(folder, list(cfg.files))
+    raw = read_files(folder, list(cfg.files))
     fallback = None
     last = last_good.find(out_dir.parent / name)
     if last is not None:
         try:
             good = check_config(last.folder, last.suffix)
-            fallback = Source(name, good, dict(read_inputs.fn(last.folder, list(good.files),
+            fallback = Source(name, good, dict(read_files(last.folder, list(good.files),
                                                               last.suffix)),
                               published=last.as_of.isoformat())
         except ConfigError:

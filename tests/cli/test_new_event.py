@@ -47,14 +47,17 @@ def tables_and_keys(text: str) -> dict[str, tuple[bool, set[str]]]:
 def uncommented_defaults(text: str) -> str:
     """event.toml with every commented key of its uncommented tables written in: the defaults
     the comments show (keys left out by default, ``<a date>``, and examples stay comments)."""
-    out, present, inside = [], False, False
+    out, present, inside, example = [], False, False, False
     for line in text.splitlines():
         if m := HEADER.match(line):
             present = not m.group(1)
         elif present and (inside or (KEY.match(line) and line.startswith("# ")
-                                     and " = <" not in line and "example" not in line)):
+                                     and " = <" not in line and "example" not in line
+                                     and not example)):
             inside = line.endswith("= [") or (inside and line != "# ]")
             line = line[2:]
+        # a long example's comment is on the lines above it
+        example = "this is an example" in line or (example and not KEY.match(line))
         out.append(line)
     return "\n".join(out)
 

@@ -47,10 +47,12 @@ FORBIDDEN_ATTRS = {("datetime", "now"), ("datetime", "today"), ("datetime", "utc
 FORBIDDEN_METHODS = {"read_text", "write_text", "read_bytes", "write_bytes", "__dict__"}
 """Attribute names that mean file I/O or writing an object behind its frozen dataclass."""
 POLARS_IO = re.compile(r"^(read|scan|write|sink)_")
-REGULATION = re.compile(r"^(FIDE |GK rules? |NJ 2024 |National Junior |Team regulations |DESIGN\.md )")
+REGULATION = re.compile(r"^(FIDE |GK rules? |NJ 2024 |National Junior |Team regulations |Series "
+                        r"regulations |DESIGN\.md )")
 """How a rule's docstring starts: the text it carries out (STYLE.md rule 2). ``Team
 regulations`` are a team competition's own, as its event.toml's ``[team]`` states them (a
-league's or an Olympiad's: who may play, board order, forfeits)."""
+league's or an Olympiad's: who may play, board order, forfeits); ``Series regulations`` a
+series' own, as its event.toml's ``[series]`` states them (points, best N, identity)."""
 TOOLS = {"transforms/core/money.py", "transforms/fide/dutch/matching.py", "transforms/core/steps.py"}
 """Modules of tools, not rules: formatting amounts, the weighted-matching solver, the step
 timer's protocol."""
@@ -215,6 +217,8 @@ LAYERS = {
     "transforms.team": {"transforms.core", "transforms.fide", "transforms.round_robin",
                         "transforms.team"},
     "transforms.season": {"transforms.core", "transforms.fide", "transforms.season"},
+    "transforms.series": {"transforms.core", "transforms.fide", "transforms.season",
+                          "transforms.series"},
 }
 """The layers of the rulebook (DESIGN.md "Event kinds and rules parts"): ``core`` is the
 vocabulary every kind shares and imports no regulation; FIDE's regulations build on it; each
@@ -302,7 +306,7 @@ def test_the_flows_layer_check_sees_a_lower_layer_import_a_higher_one_or_devtool
 
 
 KIND_HOMES = {"swiss": "flows.kinds.swiss", "correspondence": "flows.kinds.correspondence",
-              "team": "flows.kinds.team"}
+              "team": "flows.kinds.team", "series": "flows.kinds.series"}
 """Each kind's home in ``flows/``."""
 
 

@@ -108,6 +108,6 @@ class Source:
 
 
 def is_trf(name: str) -> bool:
-    """Whether an event another competition names is a TRF file (``.trf``, ``.txt``), else a
-    sibling event folder."""
+    """DESIGN.md Inputs (a series' events) — whether an event another competition names is a
+    TRF file (``.trf``, ``.txt``), else a sibling event folder."""
     return name.lower().endswith((".trf", ".txt"))

@@ -84,8 +84,8 @@ class SeriesCategory:
     """Prize for place 1, 2, … of this category."""
 
     def __post_init__(self) -> None:
-        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_-]{0,39}", self.id):
-            raise ConfigError("", "id", f"{self.id!r}: letters, digits, - and _ only")
+        if not self.id.strip():
+            raise ConfigError("", "id", "must not be empty")
         if self.sex not in ("", "F", "M"):
             raise ConfigError("", "sex", f"{self.sex!r}: expected \"F\", \"M\" or empty")
 
@@ -117,7 +117,10 @@ class SeriesConfig:
     """The sections (category ids) of the events that count; empty: all."""
     tiebreaks: tuple[SeriesTiebreak, ...] = (SeriesTiebreak.BEST_SINGLE,
                                              SeriesTiebreak.HEAD_TO_HEAD, SeriesTiebreak.EVENTS)
+    """What separates members equal on points, in order: ``all-events``, ``game-points``,
+    ``average``, ``best-single``, ``head-to-head``, ``events``."""
     categories: tuple[SeriesCategory, ...] = ()
+    """Standings of some of the members (``[[series.categories]]``: rating bands, ages, women)."""
     prizes: tuple[Decimal, ...] = ()
     """Prize for place 1, 2, … of the series."""
     prizes_shared: bool = False
@@ -163,7 +166,7 @@ class SeriesConfig:
         return tuple(k for k in self.identity if k not in IDS)
 
 
-FOLDER = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+FOLDER = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,126}[A-Za-z0-9_-])?")
 TRF_FILE = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9._-]{0,127}/){0,3}[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
                       r"\.(?:trf|txt)", re.IGNORECASE)
 

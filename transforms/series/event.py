@@ -204,7 +204,7 @@ def _slug(text: str) -> str:
 
 
 def identify(run: SeriesRun) -> None:
-    """The series' regulations (``[series] identity``) — one member per person across the
+    """Series regulations (``[series] identity``) — one member per person across the
     events: the ids named (member id, then FIDE id) wherever an event carries them; a player
     without one is the member with the same other keys (name words, federation, …) — the one
     member with an id who has them, else the member of those keys.
@@ -301,7 +301,7 @@ def _warn(event: SeriesEvent, f: Finish, column: str, value: str, reason: str) -
 
 
 def probable_same(run: SeriesRun) -> list[Finding]:
-    """The series' regulations (identity) — members who are probably one person: near-same
+    """Series regulations (identity) — members who are probably one person: near-same
     names (:func:`transforms.season.members.near_names`), no federation that differs, never in
     one event together; a warning each, on the later member's first event."""
     by_word: dict[str, list[Member]] = defaultdict(list)
@@ -335,7 +335,7 @@ def probable_same(run: SeriesRun) -> list[Finding]:
 
 
 def event_points(rules: SeriesConfig, e: EventResult, f: Finish) -> float:
-    """The series' regulations (``[series] points``, ``bonus``) — what one event gives a
+    """Series regulations (``[series] points``, ``bonus``) — what one event gives a
     member: game points, points by place (``place_points``), or the players of the section
     the member finished ahead of plus one; plus the participation bonus for an event the
     member played a game of.
@@ -355,7 +355,7 @@ def event_points(rules: SeriesConfig, e: EventResult, f: Finish) -> float:
 
 
 def counting(rules: SeriesConfig, held: int) -> int | None:
-    """The series' regulations (``[series] best``, ``drop``) — how many of a member's events
+    """Series regulations (``[series] best``, ``drop``) — how many of a member's events
     count: ``best``; or all but ``drop`` of the events held so far; or all (None).
 
     Decision: with ``drop``, at least one event counts once one is held (the first event of a
@@ -368,14 +368,14 @@ def counting(rules: SeriesConfig, held: int) -> int | None:
 
 
 def score(run: SeriesRun) -> None:
-    """The series' regulations (points, best N) — every member's points from each event
+    """Series regulations (points, best N) — every member's points from each event
     counted so far, and which of them count: the highest, the earlier event first among
     equal ones."""
     rules = run.rules
     n = counting(rules, run.held)
     rows = []
     for m in run.members.values():
-        mine = []
+        mine: list[dict[str, Any]] = []
         for i, f in m.finishes:
             e = run.events[i]
             if not e.counted or e.result is None:
@@ -429,7 +429,7 @@ def _head_to_head(run: SeriesRun, group: list[str]) -> dict[str, float]:
 
 
 def rank(run: SeriesRun) -> None:
-    """The series' regulations (``[series] tiebreaks``) — the standings: series points over the
+    """Series regulations (``[series] tiebreaks``) — the standings: series points over the
     events counted, then each tie-break in order (head-to-head among the members still equal
     at that point); members equal after all share the place (``rank_label`` "3-4"), listed by
     name. Then each category's standings (:func:`category_standings`)."""
@@ -475,7 +475,8 @@ def rank(run: SeriesRun) -> None:
 
 def standings_frame(run: SeriesRun, groups: list[list[str]], values: dict[str, dict[str, Any]]
                     ) -> pl.DataFrame:
-    """The standings of the members in ``groups`` (in order; a group's members share a place)."""
+    """Series regulations (the standings) — the members in ``groups`` in order, a group's
+    members sharing a place."""
     rows = []
     place = 1
     codes = [str(t) for t in run.rules.tiebreaks]
@@ -498,12 +499,13 @@ def standings_frame(run: SeriesRun, groups: list[list[str]], values: dict[str, d
 
 
 def series_year(run: SeriesRun) -> int:
-    """The year ages are counted in: ``[series] year``, else the year the series starts."""
+    """Series regulations (``[series] year``) — the year ages are counted in: ``year``, else
+    the year the series starts."""
     return run.rules.year or run.cfg.event.start.year
 
 
 def in_category(run: SeriesRun, c: SeriesCategory, m: Member) -> bool:
-    """The series' regulations (``[[series.categories]]``) — whether ``m`` belongs to ``c``:
+    """Series regulations (``[[series.categories]]``) — whether ``m`` belongs to ``c``:
     the rating of the first event they played within the band, born within the ages, of the
     sex.
 
@@ -525,13 +527,14 @@ def in_category(run: SeriesRun, c: SeriesCategory, m: Member) -> bool:
 
 def category_standings(run: SeriesRun, c: SeriesCategory, groups: list[list[str]],
                        values: dict[str, dict[str, Any]]) -> pl.DataFrame:
-    """A category's standings: its members in the series' order, places counted among them."""
+    """Series regulations (``[[series.categories]]``) — a category's standings: its members in
+    the series' order, places counted among them."""
     mine = [[k for k in g if in_category(run, c, run.members[k])] for g in groups]
     return standings_frame(run, [g for g in mine if g], values)
 
 
 def award(run: SeriesRun) -> None:
-    """The series' regulations (``prizes``, ``prizes_shared``, ``min_events``, ``one_prize``) —
+    """Series regulations (``prizes``, ``prizes_shared``, ``min_events``, ``one_prize``) —
     once every event is counted, the prize list: the series' prizes by place, then each
     category's, among the members who played ``min_events`` events; with ``one_prize`` a member
     who has a prize is passed over in the later lists (the next member moves up). Ties after
@@ -577,7 +580,7 @@ RULE_STEPS: tuple[tuple[str, Callable[[SeriesRun], None]], ...] = (
 
 def run_series(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: Reader
                ) -> SeriesRun:
-    """The series' regulations — one run: :func:`prepare`, then :data:`RULE_STEPS` (nothing
+    """Series regulations — one run: :func:`prepare`, then :data:`RULE_STEPS` (nothing
     when ``blocked``)."""
     run = prepare(cfg, sources, as_of, read)
     if not run.blocked:

@@ -54,11 +54,11 @@ def event_result(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *, s
                 birth_year=birth.year if isinstance(birth, dt.date) else None,
                 club=p.get("club") or "", email=p.get("email") or "", line=p.get("line")))
     cats = run.categories
-    rounds = max((c.rounds for c in cats), default=0)
+    most = max((c.rounds for c in cats), default=0)
     # a round robin's categories may have different rounds: complete when each is
-    done = rounds if cats and all(c.done >= c.rounds for c in cats) else min(
+    done = most if cats and all(c.done >= c.rounds for c in cats) else min(
         (c.done for c in cats), default=0)
     return EventResult(
         source=source, name=cfg.event.name, start=cfg.event.start, end=cfg.event.end,
-        rounds=rounds, done=done,
+        rounds=most, done=done,
         finishes=tuple(finishes), sections=tuple((c.cat.id, c.cat.name) for c in cats), site=site)

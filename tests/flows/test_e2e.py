@@ -17,7 +17,12 @@ TEAM_EVENTS = ("district-league-2025", "county-team-championship-2026")
 """The demo's team league (flows/devtools/demo/league.py) and team Swiss (team_swiss.py), partly played."""
 NORMS_EVENT = "harbour-open-2026"
 """The demo's title tournament (flows/devtools/demo/norms_open.py), 9 of 10 rounds played."""
-EVENTS = ("national-junior-2024", "golden-knights-2019", *CLUB_EVENTS, NORMS_EVENT, *TEAM_EVENTS)
+SERIES_EVENT = "riverside-rapid-circuit-2026"
+"""The demo's series (flows/devtools/demo/circuit.py): two TRF files, two monthly rapids
+(``RAPIDS``), two events to come."""
+RAPIDS = ("riverside-rapid-2026-03", "riverside-rapid-2026-04")
+EVENTS = ("national-junior-2024", "golden-knights-2019", *CLUB_EVENTS, NORMS_EVENT, *TEAM_EVENTS,
+          SERIES_EVENT, *RAPIDS)
 
 
 def test_every_demo_event_runs(demo_run):
@@ -242,3 +247,36 @@ def test_the_title_tournament_publishes_its_norms_reports_and_forecasts(demo_run
     bodies = [m.get_body(("plain",)).get_content() for m in letters.values()]
     assert sum("norm:" in b and "from 9 games" in b for b in bodies) == len(made)
     assert any("in round 10 against" in b for b in bodies)  # a forecast of the last round
+
+
+def test_the_series_publishes_its_standings_members_and_letters(demo_run):
+    """Issue 47: the circuit's standings over its four complete events (two TRF files, two
+    chessfed events), each member's page linked from them, the events page linking the rapids'
+    own sites, the CSV, the office's identity file, and a letter to each member of the latest
+    rapid with an address; no address on a public page."""
+    _, out, *_ = demo_run
+    d = out / SERIES_EVENT
+    page = (d / "standings.html").read_text(encoding="utf-8")
+    assert "after 4 of 6 events" in page and "Under 1600" in page and "Women" in page
+    with open(d / "standings.csv", newline="") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["standings"] == "series"]
+    assert len(rows) > 15 and rows[0]["rank"] == "1"
+    for r in rows:  # the best four of at most four events: every event played counts
+        shown = [float(r[f"E{i}_points"]) for i in range(1, 5) if r[f"E{i}_points"]]
+        assert float(r["points"]) == sum(shown) and int(r["played"]) == len(shown)
+    members = sorted((d / "members").glob("*.html"))
+    assert len(members) == len(rows)
+    assert all(f'href="members/{m.name}"' in page for m in members)
+    events = (d / "events.html").read_text(encoding="utf-8")
+    assert all(f'href="../{r}/index.html"' in events for r in RAPIDS) and "to come" in events
+    assert all((out / r / "index.html").is_file() for r in RAPIDS)
+    with open(d / "office" / "series" / "identity.csv", newline="") as fh:
+        how = {r["how"] for r in csv.DictReader(fh)}
+    assert {"member id", "FIDE id", "name and federation"} <= how
+    letters = sorted((d / "outbox").glob("member-*-after-04.eml"))
+    assert letters
+    body = message_from_bytes(letters[0].read_bytes(), policy=policy.default).get_body(
+        ("plain",)).get_content()
+    assert "Your standing" in body and "Riverside Rapid Circuit 2026: place" in body
+    public = [p for p in d.rglob("*.html") if "office" not in p.parts and "outbox" not in p.parts]
+    assert not any("@players.example" in p.read_text(encoding="utf-8") for p in public)

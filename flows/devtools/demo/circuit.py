@@ -54,6 +54,7 @@ as_of = {date}
 [publish]
 sender = "Riverside Chess Club <results@riverside-chess.example>"
 subject_prefix = "[Rapid {month_name}] "
+site_url = "https://results.example.org/riverside-rapid-2026-{month}/"
 recipients = [
   {{ name = "Chief Arbiter", email = "arbiter@riverside-chess.example", role = "office" }},
 ]

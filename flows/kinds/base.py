@@ -72,6 +72,9 @@ class Build:
     sources: tuple[Source, ...] = ()
     """The other events the event reads (a series' events: :attr:`transforms.kinds.KindSpec.
     sources`), as the pipeline read them."""
+    season: Mapping[str, RawFile] = field(default_factory=dict)
+    """The season's files beside the event folders (``members.csv``, the member registry), for
+    a kind that reads other events; by name."""
 
     def publication(self, cfg: EventConfig, as_of: dt.date, *, keep: bool = False) -> Publication:
         """An empty publication of the event (its page context, timings, early PDFs; with

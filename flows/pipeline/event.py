@@ -45,6 +45,7 @@ from flows.pipeline.tasks import (
     publish_task,
     read_config,
     read_inputs,
+    read_season,
     read_sources,
     render_pdfs,
     write_outputs,
@@ -53,6 +54,7 @@ from flows.registry import flow_kind_of, rules_parts
 from flows.site.pages import OFFICE, Publication
 from transforms.core.config import EventConfig
 from transforms.core.errors import ConfigError
+from transforms.core.ingest import RawFile
 from transforms.core.results import Source
 
 
@@ -71,6 +73,7 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
         names = (list(loaded.files) or kind.inputs) if isinstance(loaded, EventConfig) else kind.inputs
         raw = read_inputs(event_dir, names) if isinstance(loaded, EventConfig) else {}
         sources = read_sources(event_dir, out_dir, loaded) if isinstance(loaded, EventConfig) else ()
+        season = read_season(event_dir, loaded) if isinstance(loaded, EventConfig) else {}
 
     # build: the kind's rulebook steps (validate, standings, audit, pairing … or the
     # correspondence rules), then every page, file and letter, in memory
@@ -80,7 +83,7 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
     if cfg is not None:
         date = unchanged.decide_run_date(as_of, cfg.event.as_of)
         pub, letters = kind.assemble(cfg, raw, date, build_for(kind, cfg, out_dir, renderer, step,
-                                                               sources=sources))
+                                                               sources=sources, season=season))
     else:
         date = unchanged.run_date(event_dir, as_of) or unchanged.decide_run_date(as_of, None)
 
@@ -140,18 +143,21 @@ def kind_flow(kind: FlowKind) -> Flow:
 
 
 def build_for(kind: FlowKind, cfg: EventConfig, out_dir: Path, renderer: str, step: Steps,
-              notice: str = "", sources: tuple[Source, ...] = ()) -> Build:
+              notice: str = "", sources: tuple[Source, ...] = (),
+              season: dict[str, RawFile] | None = None) -> Build:
     """What a kind's build of the event gets from the run (:class:`flows.kinds.base.Build`):
     its step timer, the PDFs rendered as soon as their HTML is made (:func:`early_pdfs`), the
     pages and letters of the rules part the event chooses (:func:`flows.registry.rules_parts`),
     and, for a kind that takes them, the groups of pages and the audit's pairings the last run
     of this program made (:func:`kept_groups`, :func:`known_pairings`); ``sources``: the other
-    events it reads (:func:`flows.pipeline.tasks.read_sources`)."""
+    events it reads (:func:`flows.pipeline.tasks.read_sources`), ``season`` the season's files
+    (:func:`flows.pipeline.tasks.read_season`)."""
     program = unchanged.program_fingerprint()
     return Build(out_dir, renderer, step, notice, program, early_pdfs(out_dir, renderer),
                  kept_groups(out_dir, program) if kind.uses_last_run else {},
                  known_pairings(out_dir) if kind.uses_last_run else {}, rules_parts(cfg),
-                 lambda fn, items: workers.parallel_map(fn, list(items), renderer), sources)
+                 lambda fn, items: workers.parallel_map(fn, list(items), renderer), sources,
+                 season or {})
 
 
 STATE_NAMES = {0: "Completed", 1: "Rejected rows", 3: "Held", 4: "Letters pending"}
@@ -240,7 +246,7 @@ def settle(pub: Publication | None, cfg: EventConfig | None, letters: list[Lette
     good_kind = flow_kind_of(good_cfg.event.kind)  # the kind of the publication held
     good, _ = good_kind.assemble(good_cfg, good_raw, last.as_of, build_for(
         good_kind, good_cfg, out_dir, "held", step, notice=last_good.held_notice(last),
-        sources=read_sources(event_dir, out_dir, good_cfg)))
+        sources=read_sources(event_dir, out_dir, good_cfg), season=read_season(event_dir, good_cfg)))
     held = last_good.hold(good, current, last, withheld, date, current.outcome.findings)
     held.outcome.publication = last_good.record("held", last.as_of, last.state, withheld,
                                         since=last.since or date.isoformat())

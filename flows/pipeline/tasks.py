@@ -87,6 +87,19 @@ def read_sources(event_dir: Path, out_dir: Path, cfg: EventConfig) -> tuple[Sour
     return tuple(read_source(event_dir, out_dir, name) for name in names(cfg))
 
 
+SEASON_FILES = ("members.csv",)
+"""The season's files, in the inputs folder beside the event folders."""
+
+
+def read_season(event_dir: Path, cfg: EventConfig) -> dict[str, RawFile]:
+    """The season's files (:data:`SEASON_FILES`: the member registry) beside ``event_dir``, for
+    a kind that reads other events (a series); none for the others (they do not use them)."""
+    if kind_of(cfg).sources is None:
+        return {}
+    return {n: io.read_csv_strings(event_dir.parent / n, ReadLimits())
+            for n in SEASON_FILES if (event_dir.parent / n).is_file()}
+
+
 def read_source(event_dir: Path, out_dir: Path, name: str) -> Source:
     """DESIGN.md Inputs (no path outside the inputs) — one event another names: a sibling event
     folder (its event.toml and input files, under its own limits), with the inputs of its last

@@ -83,13 +83,13 @@ def inputs_fingerprint(event_dir: Path) -> str:
     :func:`source_folders`)."""
     h = hashlib.sha256()
     for name, folder in [("", Path(event_dir)), *source_folders(Path(event_dir))]:
-        files = []
+        files = [folder] if folder.is_file() else []
         for at, dirs, names in os.walk(folder):
             dirs.sort()
             files += [Path(at) / n for n in names]
         for p in sorted(files):
             if p.is_file():
-                h.update(f"{name}{p.relative_to(folder).as_posix()}\0".encode())
+                h.update(f"{name}{p.relative_to(folder.parent if p == folder else folder).as_posix()}\0".encode())
                 with open(p, "rb") as fh:  # in pieces: an input far past [limits] file_bytes costs no memory
                     h.update(hashlib.file_digest(fh, "sha256").digest())
     return h.hexdigest()
@@ -98,7 +98,8 @@ def inputs_fingerprint(event_dir: Path) -> str:
 def source_folders(event_dir: Path) -> list[tuple[str, Path]]:
     """The sibling event folders the event reads (``../<name>/``, by that prefix), as its
     event.toml names them (:attr:`transforms.kinds.KindSpec.sources`; a TRF file inside the
-    folder is one of its own files); none when event.toml cannot be used."""
+    folder is one of its own files), and the season's member registry beside them; none when
+    event.toml cannot be used or its kind reads no other event."""
     from flows.io import load_event_config
     from transforms.core.errors import ConfigError
     from transforms.core.results import is_trf
@@ -109,8 +110,12 @@ def source_folders(event_dir: Path) -> list[tuple[str, Path]]:
     except ConfigError:
         return []
     names = kind_of(cfg).sources
-    return [(f"../{n}/", event_dir.parent / n) for n in (names(cfg) if names else ())
-            if not is_trf(n) and (event_dir.parent / n).is_dir()]
+    if names is None:
+        return []
+    season = [("../", event_dir.parent / n) for n in ("members.csv",)
+              if (event_dir.parent / n).is_file()]  # flows.pipeline.tasks.SEASON_FILES
+    return season + [(f"../{n}/", event_dir.parent / n) for n in names(cfg)
+                     if not is_trf(n) and (event_dir.parent / n).is_dir()]
 
 
 def decide_run_date(as_of: dt.date | None, event_as_of: dt.date | None,

@@ -272,7 +272,10 @@ def test_the_series_publishes_its_standings_members_and_letters(demo_run):
     assert all((out / r / "index.html").is_file() for r in RAPIDS)
     with open(d / "office" / "series" / "identity.csv", newline="") as fh:
         how = {r["how"] for r in csv.DictReader(fh)}
-    assert {"member id", "FIDE id", "name and federation"} <= how
+    assert {"member id", "members.csv, by FIDE id", "members.csv, by name"} <= how
+    with open(d / "office" / "series" / "members.csv", newline="") as fh:
+        status = {r["member_id"]: r["status"] for r in csv.DictReader(fh)}
+    assert status["RCC-107"] == "lapsed" and set(status.values()) == {"member", "lapsed"}
     letters = sorted((d / "outbox").glob("member-*-after-04.eml"))
     assert letters
     body = message_from_bytes(letters[0].read_bytes(), policy=policy.default).get_body(

@@ -5,9 +5,13 @@ tests/data/series/SOURCE.md)."""
 
 from __future__ import annotations
 
+import csv
+import dataclasses
 import datetime as dt
+import io as text_io
 from pathlib import Path
 
+import polars as pl
 import pytest
 
 from flows import io
@@ -342,3 +346,45 @@ def test_a_chessfed_event_gives_the_standings_its_own_pages_publish():
     assert sorted(x.rank for x in r.finishes) == list(range(1, len(r.finishes) + 1))
     assert all(x.points == sum(g.points for g in x.rounds) and len(x.rounds) == 5 for x in r.finishes)
     assert all(x.member_id for x in r.finishes)
+
+
+# ---- the season's member registry ---------------------------------------------------------
+
+REGISTRY = ("member_id,name,fide_id,birth_date,valid_from,valid_to\n"
+            "M1,\"Claes, Julie\",1503014,2001-04-02,2026-01-01,\n"
+            "M2,\"Janssens, Pieter\",,1990-01-01,2025-01-01,2026-02-28\n")
+
+
+def registry(text: str = REGISTRY):
+    """members.csv as the pipeline reads it (every cell a string, with its line)."""
+    rows = list(csv.DictReader(text_io.StringIO(text)))
+    frame = pl.DataFrame(rows, schema={h: pl.String for h in rows[0]}).with_row_index(
+        "line", 2).with_columns(pl.col("line").cast(pl.Int64))
+    return {"members.csv": (frame, [])}
+
+
+def test_the_registry_names_a_renamed_member_and_finds_players_without_ids():
+    cfg = config('events = ["a", "b"]')
+    events = {"a": event("a", f("1", "Peeters, Julie", 1, 4.0, fide="1503014", born=2001,
+                                 rounds=(RoundResult(1, None, 1.0, True),)),
+                         f("2", "Janssens, Pieter", 2, 3.0)),
+              "b": event("b", f("1", "Claes, Julie", 1, 3.0), f("2", "Pieter JANSSENS", 2, 1.0))}
+    events["b"] = dataclasses.replace(events["b"], start=dt.date(2026, 3, 5))
+
+    def read(s: Source, as_of: dt.date) -> EventResult:
+        return events[s.name]
+
+    run = run_series(cfg, [Source("a", text=""), Source("b", text="")], AS_OF, read, registry())
+    assert sorted(run.members) == ["m-M1", "m-M2"]
+    assert run.members["m-M1"].name == "Claes, Julie"   # the registry's name, after a marriage
+    status = dict(run.membership.select("member_id", "status").rows())
+    assert status == {"M1": "member", "M2": "lapsed"}   # M2's membership ended in February
+    assert run.membership.filter(run.membership["member_id"] == "M2")["events_lapsed"][0] == "B"
+
+
+def test_a_bad_registry_row_is_a_row_of_the_series_validation_naming_the_file():
+    bad = REGISTRY + "M3,,,,,\n"
+    cfg = config('events = ["a"]')
+    run = run_series(cfg, [Source("a", text="")], AS_OF, lambda s, d: event("a", f("1", "A", 1, 1.0)),
+                     registry(bad))
+    assert [(x.file, x.line, x.column) for x in run.findings] == [("../members.csv", 4, "name")]

@@ -9,6 +9,7 @@ files."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from collections import defaultdict
@@ -21,9 +22,10 @@ import polars as pl
 
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding, InputError, Severity
+from transforms.core.ingest import RawFile, unusable, validate_files
 from transforms.core.results import EventResult, Finish, Source
 from transforms.fide.standings import allocate_prizes
-from transforms.season.members import name_words, near_names
+from transforms.season.members import MEMBERS, name_words, near_names
 from transforms.series.config import (
     IDS,
     Identity,
@@ -34,6 +36,8 @@ from transforms.series.config import (
 )
 
 CONFIG = "event.toml"
+REGISTRY = "../members.csv"
+"""The season's member registry as the series' validation rows name it (beside its folder)."""
 
 
 @dataclass
@@ -69,6 +73,8 @@ class Member:
     """What recognised them: ``member id``, ``FIDE id`` or the identity keys in words."""
     finishes: list[tuple[int, Finish]] = field(default_factory=list)
     """(event index, the member's result there), in the order of the events."""
+    registered: dict[str, Any] | None = None
+    """The member's row of the season's registry (``members.csv``), if they are in it."""
 
     def latest(self, attr: str) -> Any:
         """The last non-empty value of a :class:`Finish` field over the member's events."""
@@ -80,7 +86,10 @@ class Member:
 
     @property
     def name(self) -> str:
-        """The name as most of the member's events spell it (the latest among equals)."""
+        """The name the registry gives, else as most of the member's events spell it (the
+        latest among equals)."""
+        if self.registered is not None:
+            return str(self.registered["name"])
         spellings = [f.name for _, f in self.finishes if f.name]
         if not spellings:
             return ""
@@ -115,6 +124,12 @@ class SeriesRun:
     prizes: pl.DataFrame | None = None
     """Once every event is counted and the series has prizes: standings (``""``: the series'
     own, else a category id), place, member, name, points, amount, flag."""
+    registry: pl.DataFrame | None = None
+    """The season's member registry (``members.csv`` beside the event folders), as cast."""
+    membership: pl.DataFrame | None = None
+    """With a registry, the office's members report: every member who played (member, name,
+    member_id, events, status: ``member``, ``lapsed`` (not valid on the day of an event they
+    played: ``events_lapsed``) or ``no member``)."""
 
     @property
     def rules(self) -> SeriesConfig:
@@ -135,14 +150,17 @@ Reader = Callable[[Source, dt.date], EventResult]
 """Reads one event's results (:func:`transforms.kinds.event_result`)."""
 
 
-def prepare(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: Reader) -> SeriesRun:
+def prepare(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: Reader,
+            season: dict[str, RawFile] | None = None) -> SeriesRun:
     """DESIGN.md Inputs — every event the series names, read by its own kind's rulebook: one
     still to come is shown as such; one whose files have errors is a validation row and holds
     the standings (a series over results that are wrong would publish wrong standings).
 
     Decision: an event counts once its last round is complete; an event in play is listed,
     not counted. An event whose current results cannot be read counts as its last good
-    publication shows it (a warning), as the public sees it on its own pages."""
+    publication shows it (a warning), as the public sees it on its own pages. The season's
+    member registry (``season["members.csv"]``), if there, is checked as every input (its rows
+    named ``../members.csv``); an unusable one is not used (the rows say why)."""
     rules = cfg.require(SeriesConfig)
     events: list[SeriesEvent] = []
     findings: list[Finding] = []
@@ -166,6 +184,12 @@ def prepare(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: R
             continue
         events.append(SeriesEvent(name, result, "counted" if result.complete else "in play"))
     run = SeriesRun(cfg, as_of, events, findings)
+    if season and "members.csv" in season:
+        typed, found = validate_files({"members.csv": season["members.csv"]},
+                                      {"members.csv": MEMBERS}, ())
+        findings += [dataclasses.replace(x, file=REGISTRY) for x in found]
+        if not unusable(found, "members.csv"):
+            run.registry = typed["members.csv"]
     bad = [e.source for e in events if e.state == "unreadable"]
     if bad:
         run.blocked = (f"the results of {', '.join(bad)} cannot be read (see the validation "
@@ -222,6 +246,16 @@ def identify(run: SeriesRun) -> None:
     wanted = set(rules.sections)
     entries = [(i, f) for i, e in counted for f in e.result.finishes  # type: ignore[union-attr]
                if not wanted or f.section in wanted]
+    registered: dict[str, dict[str, Any]] = {}
+    if run.registry is not None and Identity.MEMBER_ID in ids:
+        registered = {str(r["member_id"]): r for r in run.registry.iter_rows(named=True)}
+        found = [(i, f, from_registry(run, f, registered)) for i, f in entries]
+        via = {(i, g.section, g.key): ("members.csv, by FIDE id" if g.fide_id and any(
+            str(r.get("fide_id") or "") == g.fide_id for r in registered.values()) else
+            "members.csv, by name") for i, f, g in found if g is not f}
+        entries = [(i, g) for i, _, g in found]
+    else:
+        via = {}
     if Identity.MEMBER_ID in ids and Identity.FIDE_ID in ids:
         for _, f in entries:
             if f.member_id and f.fide_id:
@@ -252,6 +286,7 @@ def identify(run: SeriesRun) -> None:
         event = run.events[i]
         if s is not None:
             key, how = s
+            how = via.get((i, f.section, f.key), how)
         elif k is not None:
             linked = soft_to_strong.get(k, set())
             if len(linked) == 1:
@@ -282,17 +317,66 @@ def identify(run: SeriesRun) -> None:
                      "federation": f.federation, "fide_id": f.fide_id, "member_id": f.member_id,
                      "member": key, "how": how})
     for member in members.values():
+        member.registered = registered.get(member.key[2:]) if member.key.startswith("m-") else None
         words = name_words(member.name)
         for i, f in member.finishes:
             if name_words(f.name) != words:
+                whose = ("the registry's name (members.csv)" if member.registered is not None
+                         else "the name the other events spell")
                 run.findings.append(_warn(run.events[i], f, "name", f.name, (
                     f"recognised by its {member.how} as the member {member.name!r} "
-                    f"({member.key}), whose name the other events spell so")))
+                    f"({member.key}): {whose}")))
     run.members = dict(sorted(members.items()))
     run.identity = pl.DataFrame(rows, schema={c: pl.String for c in (
         "event", "section", "player", "name", "federation", "fide_id", "member_id", "member",
         "how")})
     run.findings += probable_same(run)
+    if run.registry is not None:
+        run.membership = membership(run)
+
+
+def from_registry(run: SeriesRun, f: Finish, registered: dict[str, dict[str, Any]]) -> Finish:
+    """DESIGN.md Inputs (issue 47: one member across the events) — a player without a member
+    id as the registry knows them: the member of their FIDE id, else the one member with their
+    name's words (and birth year, where both have one) and no other FIDE id. Decision: two such
+    members is none (the series' identity keys decide, and the duplicate warning names them)."""
+    if f.member_id:
+        return f
+    rows = registered.values()
+    found = [r for r in rows if f.fide_id and str(r.get("fide_id") or "") == f.fide_id]
+    if not found:
+        words = name_words(f.name)
+        found = [r for r in rows if name_words(r["name"]) == words
+                 and not (f.fide_id and r.get("fide_id"))  # another FIDE id: another person
+                 and (f.birth_year is None or r.get("birth_date") is None
+                      or r["birth_date"].year == f.birth_year)]
+    return dataclasses.replace(f, member_id=str(found[0]["member_id"])) if len(found) == 1 else f
+
+
+def membership(run: SeriesRun) -> pl.DataFrame:
+    """DESIGN.md Inputs (issue 47: the office's members report) — every member who played an
+    event of the series against the registry: a member whose membership was valid on the first
+    day of each event they played, a member whose membership was not (lapsed, those events
+    named), or no member of the registry."""
+    rows = []
+    for key, m in run.members.items():
+        played = [run.events[i] for i, _ in m.finishes]
+        status, lapsed = "no member", []
+        if m.registered is not None:
+            start, end = m.registered.get("valid_from"), m.registered.get("valid_to")
+            for e in played:
+                day = e.result.start if e.result is not None else None
+                if day is not None and ((start is not None and day < start)
+                                        or (end is not None and day > end)):
+                    lapsed.append(e.name)
+            status = "lapsed" if lapsed else "member"
+        rows.append({"member": key, "name": m.name,
+                     "member_id": str(m.registered["member_id"]) if m.registered else "",
+                     "events": len(played), "status": status,
+                     "events_lapsed": "; ".join(lapsed)})
+    return pl.DataFrame(rows, schema={"member": pl.String, "name": pl.String,
+                                      "member_id": pl.String, "events": pl.Int64,
+                                      "status": pl.String, "events_lapsed": pl.String})
 
 
 def _warn(event: SeriesEvent, f: Finish, column: str, value: str, reason: str) -> Finding:
@@ -578,11 +662,11 @@ RULE_STEPS: tuple[tuple[str, Callable[[SeriesRun], None]], ...] = (
 """The rulebook's steps after :func:`prepare`, in order; each fills its part of the run."""
 
 
-def run_series(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: Reader
-               ) -> SeriesRun:
+def run_series(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: Reader,
+               season: dict[str, RawFile] | None = None) -> SeriesRun:
     """Series regulations — one run: :func:`prepare`, then :data:`RULE_STEPS` (nothing
     when ``blocked``)."""
-    run = prepare(cfg, sources, as_of, read)
+    run = prepare(cfg, sources, as_of, read, season)
     if not run.blocked:
         for _, rule in RULE_STEPS:
             rule(run)

@@ -107,12 +107,35 @@ def month_players(members: list[dict[str, str]], month: str, seed: int) -> pl.Da
     return pl.DataFrame(rows, schema={c: pl.String for c in COLUMNS})
 
 
+REGISTRY_COLUMNS = ["member_id", "name", "fide_id", "birth_date", "sex", "club", "region",
+                    "valid_from", "valid_to", "email"]
+
+
+def registry(members: list[dict[str, str]], seed: int) -> pl.DataFrame:
+    """The season's members.csv: the club's members with invented birth dates, a year's
+    membership each — but one renamed since she last played (the registry has her new name) and
+    one whose membership ended in February."""
+    rng = random.Random(f"{seed}/registry")
+    rows = []
+    for i, m in enumerate(members):
+        name = m["name"]
+        if i == 24:  # married since: the registry has her new name, the events her old one
+            name = "Claes, " + name.split(", ")[1]
+        rows.append({"member_id": m["member_id"], "name": name, "fide_id": m["fide_id"],
+                     "birth_date": f"{rng.randint(1950, 2012)}-{rng.randint(1, 12):02d}-"
+                                   f"{rng.randint(1, 28):02d}",
+                     "sex": m["sex"], "club": m["club"], "region": "Riverton",
+                     "valid_from": "2026-01-01",
+                     "valid_to": "2026-02-28" if i == 6 else "2026-12-31", "email": m["email"]})
+    return pl.DataFrame(rows, schema={c: pl.String for c in REGISTRY_COLUMNS})
+
+
 def write_circuit_inputs(folder: Path, seed: int = 2026) -> list[Path]:
-    """Every file of the circuit's demo: the March and April event folders (event.toml,
-    players.csv, results.csv) and January's and February's TRF files in the series' folder
-    (the series' own event.toml is committed as written by hand)."""
+    """Every file of the circuit's demo: the season's members.csv, the March and April event
+    folders (event.toml, players.csv, results.csv) and January's and February's TRF files in the
+    series' folder (the series' own event.toml is committed as written by hand)."""
     members = pool(seed)
-    written = []
+    written = [io.atomic_write(folder / "members.csv", registry(members, seed).write_csv())]
     for month, name, year, number, day in MONTHS:
         date = f"{year}-{number:02d}-{day:02d}"
         text = EVENT_TOML.format(month=month, month_name=name, date=date, seed=seed + number)

@@ -29,7 +29,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
     step = build.step
     pub = build.publication(cfg, as_of)
     with step("validate") as info:
-        run = validate(cfg, quote(build.sources), as_of)
+        run = validate(cfg, quote(build.sources), as_of, quote(dict(build.season)))
         info["detail"] = f"{run.held} of {len(run.events)} events counted"
     if not run.blocked:
         for name, rule in RULE_TASKS:
@@ -41,10 +41,12 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
 
 
 @task(name="validate", cache_policy=NO_CACHE)
-def validate(cfg: EventConfig, sources: tuple, as_of: dt.date) -> SeriesRun:
+def validate(cfg: EventConfig, sources: tuple, as_of: dt.date, season: dict[str, RawFile]
+             ) -> SeriesRun:
     """The rulebook's reading of the series' events (:func:`transforms.series.event.prepare`,
-    each event by its own kind: :func:`transforms.kinds.event_result`)."""
-    return prepare(cfg, sources, as_of, event_result)
+    each event by its own kind: :func:`transforms.kinds.event_result`) and of the season's
+    member registry."""
+    return prepare(cfg, sources, as_of, event_result, season)
 
 
 RULE_TASKS = tuple((name, task(rule, name=name, cache_policy=NO_CACHE)) for name, rule in RULE_STEPS)

@@ -34,6 +34,24 @@ def points_text(value: float | None) -> str:
     return "" if value is None else fmt(float(value))
 
 
+TIEBREAK_LABELS = {"all-events": "All", "game-points": "GP", "average": "Avg",
+                   "best-single": "Best", "head-to-head": "H2H", "events": ""}
+"""Each tie-break's column heading (``events`` is the events-played column already)."""
+
+
+def shown_tiebreaks(run: SeriesRun) -> list[tuple[str, str]]:
+    """(code, heading) of the tie-breaks a standings table shows."""
+    return [(str(t), TIEBREAK_LABELS[str(t)]) for t in run.rules.tiebreaks if TIEBREAK_LABELS[str(t)]]
+
+
+def game_points(value: float | None) -> str:
+    """Game points as printed: ``2½``, ``3``, ``½``."""
+    if value is None:
+        return ""
+    whole, half = int(value), value - int(value) >= 0.5
+    return (f"{whole if whole or not half else ''}{'½' if half else ''}") or "0"
+
+
 def event_label(i: int) -> str:
     """An event's column in the standings: ``E1``, ``E2``, … (the legend names them)."""
     return f"E{i + 1}"
@@ -50,7 +68,7 @@ def standings_section(run: SeriesRun, frame: pl.DataFrame, heading: str, page: s
     for r in run.scores.iter_rows(named=True):
         text = points_text(r["points"])
         cells[(r["member"], r["event"])] = text if r["counted"] else f"({text})"
-    codes = [str(t) for t in run.rules.tiebreaks]
+    codes = [c for c, _ in shown_tiebreaks(run)]
     rows = []
     for r in frame.iter_rows(named=True):
         rows.append({"rank": r["rank_label"], "name": r["name"], "fed": r["federation"],
@@ -70,7 +88,7 @@ def standings_section(run: SeriesRun, frame: pl.DataFrame, heading: str, page: s
              "Members equal after every tie-break share the place."]
     cols = [("rank", "Rk"), ("name", "Name"), ("fed", "Fed"), ("rating", "Rtg"),
             *[(event_label(i), event_label(i)) for i in counted], ("played", "Ev"),
-            ("points", "Pts"), *[(c, c) for c in codes]]
+            ("points", "Pts"), *shown_tiebreaks(run)]
     return Section(heading, anchor=anchor, wide=len(counted) > 6, notes=[n for n in notes if n],
                    tables=[table_from_frame(shown, cols, numeric=["rating", "played"],
                                             links={"name": "_href"},
@@ -111,8 +129,10 @@ def explained_page(pub: Publication, run: SeriesRun) -> None:
     rules = run.rules
     codes = list(rules.tiebreaks)
     frame = pl.DataFrame({"order": list(range(1, len(codes) + 1)), "code": [str(c) for c in codes],
+                          "column": [TIEBREAK_LABELS[str(c)] or "Ev" for c in codes],
                           "what": [TIEBREAK_WORDS[c] for c in codes]},
-                         schema={"order": pl.Int64, "code": pl.String, "what": pl.String})
+                         schema={"order": pl.Int64, "code": pl.String, "column": pl.String,
+                                 "what": pl.String})
     ids = [k.value.replace("_", " ") for k in rules.identity]
     intro = [f"Each event gives a member {points_words(run)}; {counting_words(run)}.",
              "An event counts once its last round is complete.",
@@ -123,6 +143,7 @@ def explained_page(pub: Publication, run: SeriesRun) -> None:
                 Section("The tie-breaks", intro=["Members equal on points are ranked by these, in "
                                                  "order:"],
                         tables=[table_from_frame(frame, [("order", "#"), ("code", "Code"),
+                                                         ("column", "Column"),
                                                          ("what", "What it counts")],
                                                  numeric=["order"])])]
     if rules.categories:
@@ -178,7 +199,8 @@ def events_section(run: SeriesRun, page: str) -> Section:
                 ("state", "State")], numeric=["players"], links={"event": "_href"})])
 
 
-def member_page(pub: Publication, run: SeriesRun, key: str, names: dict[tuple[int, str, str], str],
+def member_page(pub: Publication, run: SeriesRun, key: str,
+                names: dict[tuple[int, str, str], tuple[str, str]],
                 places: dict[str, list[tuple[str, str]]]) -> None:
     """A member's page: their place in the series and its categories, every event they played
     (place, game points, the series' points, whether it counts) and its games."""
@@ -188,7 +210,7 @@ def member_page(pub: Publication, run: SeriesRun, key: str, names: dict[tuple[in
     mine = run.scores.filter(pl.col("member") == key).sort("event")
     finish = {i: f for i, f in m.finishes}
     rows = [{"event": r["event_name"], "place": f"{r['place']} of {r['of']}" if r["place"] else "",
-             "game_points": points_text(r["game_points"]), "points": points_text(r["points"]),
+             "game_points": game_points(r["game_points"]), "points": points_text(r["points"]),
              "counts": "yes" if r["counted"] else "no",
              "_href": (up(page) + run.events[r["event"]].result.site + "index.html")  # type: ignore[union-attr]
              if run.events[r["event"]].result is not None and run.events[r["event"]].result.site  # type: ignore[union-attr]
@@ -205,15 +227,19 @@ def member_page(pub: Publication, run: SeriesRun, key: str, names: dict[tuple[in
         e = run.events[i]
         if not e.counted or not f.rounds:
             continue
-        games = pl.DataFrame([{"round": r.round, "opponent": names.get((i, f.section, r.opponent), "")
-                               if r.opponent is not None else "(no opponent)",
-                               "result": points_text(r.points) + ("" if r.played or r.opponent is None
-                                                                   else " (forfeit)")}
-                              for r in f.rounds],
-                             schema={"round": pl.Int64, "opponent": pl.String, "result": pl.String})
+        rows = []
+        for r in f.rounds:
+            opp_name, opp_key = names.get((i, f.section, r.opponent or ""), ("", ""))
+            rows.append({"round": r.round,
+                         "opponent": opp_name if r.opponent is not None else "(no opponent)",
+                         "result": game_points(r.points) + ("" if r.played or r.opponent is None
+                                                             else " (forfeit)"),
+                         "_href": up(page) + member_rel(opp_key) if opp_key else None})
+        games = pl.DataFrame(rows, schema={"round": pl.Int64, "opponent": pl.String,
+                                           "result": pl.String, "_href": pl.String})
         sections.append(Section(f"{e.name}: the games", tables=[table_from_frame(
             games, [("round", "Rd"), ("opponent", "Opponent"), ("result", "Result")],
-            numeric=["round"])]))
+            numeric=["round"], links={"opponent": "_href"})]))
     standing = places.get(key, [])
     fed = m.latest("federation") or ""
     meta = [*(f"{where}: place {label}" for where, label in standing), fed,
@@ -292,7 +318,8 @@ def publish_site(pub: Publication, run: SeriesRun) -> list[Section]:
     if prizes:
         pub.page("prizes.html", title="Prizes", subtitle="The final standings' prizes.",
                  sections=prizes)
-    names = {(i, f.section, f.key): f.name for m in run.members.values() for i, f in m.finishes}
+    names = {(i, f.section, f.key): (m.name, m.key) for m in run.members.values()
+             for i, f in m.finishes}
     places: dict[str, list[tuple[str, str]]] = {}
     for label, frame in [(run.cfg.event.name, run.standings),
                          *((c.name, run.categories[c.id]) for c in rules.categories)]:
@@ -300,6 +327,10 @@ def publish_site(pub: Publication, run: SeriesRun) -> list[Section]:
             places.setdefault(r["member"], []).append((label, r["rank_label"]))
     for key in run.members:
         member_page(pub, run, key, names, places)
+    if run.membership is not None:
+        pub.files[f"{OFFICE}series/members.csv"] = csv_text(run.membership)
+        pub.titles[f"{OFFICE}series/members.csv"] = ("The members report: members, lapsed "
+                                                     "memberships and players who are no members (CSV)")
     if run.identity is not None:
         pub.files[f"{OFFICE}series/identity.csv"] = csv_text(run.identity)
         pub.titles[f"{OFFICE}series/identity.csv"] = "How each event's players were recognised (CSV)"

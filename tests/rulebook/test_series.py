@@ -118,6 +118,16 @@ def test_an_event_in_play_or_to_come_does_not_count():
                  event("b", f("1", "Lee, Ann", 1, 2.0), done=3), missing=("c",))
     assert [e.state for e in run.events] == ["counted", "in play", "to come"]
     assert row(run, "Lee, Ann")["points"] == 4.0 and run.held == 1 and not run.complete
+    assert run.findings == []  # the last events still to come: nothing to say
+
+
+def test_an_event_missing_before_one_that_is_there_is_a_warning():
+    run = run_of('events = ["a", "b", "c"]', event("c", f("1", "Lee, Ann", 1, 4.0)),
+                 missing=("a", "b"))
+    assert [(x.column, x.value) for x in run.findings] == [("series.events[0]", "a"),
+                                                         ("series.events[1]", "b")]
+    nothing = run_of('events = ["a"]', missing=("a",))
+    assert [x.column for x in nothing.findings] == ["series.events"]
 
 
 # ---- identity -----------------------------------------------------------------------------

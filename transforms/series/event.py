@@ -157,7 +157,8 @@ def prepare(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: R
     the standings (a series over results that are wrong would publish wrong standings).
 
     Decision: an event counts once its last round is complete; an event in play is listed,
-    not counted. An event whose current results cannot be read counts as its last good
+    not counted; an event not there is to come — a warning when a later one is there (a
+    misspelt name?) or none is. An event whose current results cannot be read counts as its last good
     publication shows it (a warning), as the public sees it on its own pages. The season's
     member registry (``season["members.csv"]``), if there, is checked as every input (its rows
     named ``../members.csv``); an unusable one is not used (the rows say why)."""
@@ -183,6 +184,16 @@ def prepare(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: R
             events.append(SeriesEvent(name, None, "unreadable", reason))
             continue
         events.append(SeriesEvent(name, result, "counted" if result.complete else "in play"))
+    there = [i for i, e in enumerate(events) if e.state != "to come"]
+    for i, e in enumerate(events):
+        if e.state == "to come" and there and i < there[-1]:
+            findings.append(Finding(CONFIG, None, f"series.events[{i}]", e.source, Severity.WARNING,
+                                    "nothing of this name is there, though a later event of the "
+                                    "series is: a misspelt name? (shown as to come)"))
+    if not there:
+        findings.append(Finding(CONFIG, None, "series.events", ", ".join(rules.events),
+                                Severity.WARNING, "none of the series' events is there yet (a "
+                                "sibling event folder, or a TRF file in the series' folder)"))
     run = SeriesRun(cfg, as_of, events, findings)
     if season and "members.csv" in season:
         typed, found = validate_files({"members.csv": season["members.csv"]},

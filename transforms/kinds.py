@@ -23,7 +23,7 @@ import dataclasses
 import datetime as dt
 import tomllib
 import types
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
@@ -141,6 +141,9 @@ class PartSpec:
     check: Callable[[dict[str, Any], EventInfo, str], None] | None = None
     summary: str = ""
     """One line for the office: what the part's regulations add (the input reference)."""
+    sources: Callable[[Mapping[str, Any]], tuple[str, ...]] | None = None
+    """The earlier events an event with this part reads (by its tables; e.g. the events its
+    seed routes are earned in)."""
 
 
 def _check_swiss(tables: dict[str, Any], event: EventInfo, file: str) -> None:
@@ -198,6 +201,8 @@ PARTS: dict[str, PartSpec] = {
     NJ_NAME: PartSpec(NJ_NAME, {"entries": Table(JuniorEntryRules, required=True),
                                 "national_junior": Table(NationalJuniorPlay)},
                       nj_schemas.SCHEMAS, nj_schemas.REQUIRED, _check_nj,
+                      sources=lambda tables: tuple(sorted({
+                          s.event for s in tables["entries"].seed_from.values()})),
                       summary="the National Junior (U-19) and National Junior Girls (U-19) "
                               "Championships of India, 2024 (seed 004_…): eligibility, state "
                               "quotas, seed routes, fees and boarding, the last round's "
@@ -331,6 +336,17 @@ def part_of(cfg: EventConfig) -> PartSpec | None:
     return PARTS.get(getattr(chooser, "rules", "")) if chooser is not None else None
 
 
+def event_sources(cfg: EventConfig) -> tuple[str, ...]:
+    """DESIGN.md "Event kinds and rules parts" — the other events ``cfg`` reads, by the name
+    its tables give them: its kind's (a series' ``[series] events``) and its rules part's (the
+    events its seed routes are earned in); none for most events."""
+    kind, part = kind_of(cfg), part_of(cfg)
+    names = kind.sources(cfg) if kind.sources is not None else ()
+    if part is not None and part.sources is not None:
+        names += tuple(n for n in part.sources(cfg.tables) if n not in names)
+    return names
+
+
 def input_files(cfg: EventConfig) -> tuple[dict[str, Schema], tuple[str, ...]]:
     """DESIGN.md Inputs — the event's input files (name -> schema, in the input reference's
     order) and the ones it must have: its kind's, as its rules part replaces or adds them."""
@@ -355,3 +371,21 @@ def event_result(source: Source, as_of: dt.date) -> EventResult:
         raise ValueError(f"an event of kind {spec.kind.value!r} cannot feed a series (yet)")
     raw: dict[str, RawFile] = {k: v for k, v in source.raw.items()}  # type: ignore[misc]
     return spec.results(cfg, raw, as_of, source=source.name, site=f"../{source.name}/")
+
+
+def earlier_results(sources: Sequence[Source], as_of: dt.date) -> dict[str, EventResult]:
+    """DESIGN.md "Event kinds and rules parts" — the results of the earlier events an event
+    reads (its seed routes'), by name: each as :func:`event_result` reads it, else as its last
+    good publication shows it; one that cannot be read is left out (the rule that needs it says
+    so)."""
+    out = {}
+    for s in sources:
+        for source in (s, s.fallback):
+            if source is None or source.missing:
+                continue
+            try:
+                out[s.name] = event_result(source, as_of)
+                break
+            except ValueError:
+                continue
+    return out

@@ -31,7 +31,7 @@ from transforms.core.config import EventConfig
 from transforms.core.errors import ConfigError
 from transforms.core.ingest import RawFile, ReadLimits
 from transforms.core.results import Source, is_trf
-from transforms.kinds import kind_of, read_limits
+from transforms.kinds import event_sources, kind_of, read_limits
 
 
 def check_config(folder: Path, suffix: str = "") -> EventConfig:
@@ -79,12 +79,10 @@ def read_files(event_dir: Path, names: list[str], suffix: str = "") -> dict[str,
 
 
 def read_sources(event_dir: Path, out_dir: Path, cfg: EventConfig) -> tuple[Source, ...]:
-    """The other events ``cfg`` reads (a series' ``[series] events``: :attr:`transforms.kinds.
-    KindSpec.sources`), each as :func:`read_source` reads it; none for a kind that reads none."""
-    names = kind_of(cfg).sources
-    if names is None:
-        return ()
-    return tuple(read_source(event_dir, out_dir, name) for name in names(cfg))
+    """The other events ``cfg`` reads (a series' ``[series] events``, the events a rules part's
+    seed routes are earned in: :func:`transforms.kinds.event_sources`), each as
+    :func:`read_source` reads it; none for an event that reads none."""
+    return tuple(read_source(event_dir, out_dir, name) for name in event_sources(cfg))
 
 
 SEASON_FILES = ("members.csv",)

@@ -103,18 +103,16 @@ def source_folders(event_dir: Path) -> list[tuple[str, Path]]:
     from flows.io import load_event_config
     from transforms.core.errors import ConfigError
     from transforms.core.results import is_trf
-    from transforms.kinds import kind_of
+    from transforms.kinds import event_sources, kind_of
 
     try:
         cfg = load_event_config(event_dir)
     except ConfigError:
         return []
-    names = kind_of(cfg).sources
-    if names is None:
-        return []
+    names = event_sources(cfg)
     season = [("../", event_dir.parent / n) for n in ("members.csv",)
-              if (event_dir.parent / n).is_file()]  # flows.pipeline.tasks.SEASON_FILES
-    return season + [(f"../{n}/", event_dir.parent / n) for n in names(cfg)
+              if (event_dir.parent / n).is_file() and kind_of(cfg).sources is not None]
+    return season + [(f"../{n}/", event_dir.parent / n) for n in names  # tasks.SEASON_FILES
                      if not is_trf(n) and (event_dir.parent / n).is_dir()]
 
 

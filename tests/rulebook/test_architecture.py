@@ -213,7 +213,7 @@ LAYERS = {
                                "transforms.round_robin"},
     "transforms.golden_knights": {"transforms.core", "transforms.fide", "transforms.golden_knights"},
     "transforms.national_junior": {"transforms.core", "transforms.fide", "transforms.swiss",
-                                   "transforms.national_junior"},
+                                   "transforms.season", "transforms.national_junior"},
     "transforms.team": {"transforms.core", "transforms.fide", "transforms.round_robin",
                         "transforms.team"},
     "transforms.season": {"transforms.core", "transforms.fide", "transforms.season"},

@@ -6,6 +6,7 @@ every round's result. Every kind that can feed a series makes one
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 
 
@@ -111,3 +112,19 @@ def is_trf(name: str) -> bool:
     """DESIGN.md Inputs (a series' events) — whether an event another competition names is a
     TRF file (``.trf``, ``.txt``), else a sibling event folder."""
     return name.lower().endswith((".trf", ".txt"))
+
+
+FOLDER = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,126}[A-Za-z0-9_-])?")
+TRF_FILE = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9._-]{0,127}/){0,3}[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
+                      r"\.(?:trf|txt)", re.IGNORECASE)
+
+
+def source_name_ok(name: str) -> bool:
+    """DESIGN.md Inputs (no path outside the inputs) — an event another names (a series' event,
+    an earlier event a seed route is earned in): a folder name
+    (no ``/``) or a relative ``.trf``/``.txt`` path inside the series' folder; never ``..``."""
+    if ".." in name.split("/") or name.startswith("/") or "\\" in name:
+        return False
+    if is_trf(name):
+        return bool(TRF_FILE.fullmatch(name))
+    return bool(FOLDER.fullmatch(name))

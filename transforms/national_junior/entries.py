@@ -38,13 +38,14 @@ paise) in every frame, so fees, payments and balances add up exactly.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from decimal import Decimal
 from enum import StrEnum
 from types import MappingProxyType
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import polars as pl
 
@@ -52,6 +53,8 @@ from transforms.core.errors import ConfigError, Finding, InputError, Severity
 from transforms.core.ingest import unusable
 from transforms.core.model import MONEY, Gender
 from transforms.core.money import symbol
+from transforms.core.results import EventResult, Finish, source_name_ok
+from transforms.season.members import name_words
 from transforms.swiss.parts import Judged
 
 PLAYERS_FILE = "players.csv"
@@ -307,6 +310,29 @@ DEFAULT_MEDAL_BONUS: Mapping[str, Mapping[str, int]] = _frozen(
 
 
 @dataclass(frozen=True)
+class SeedSource:
+    """``[entries.seed_from] <route> = { event = …, section = …, places = … }``: where a seed
+    route was earned — the top ``places`` of ``section`` of an earlier event (NJ 2024
+    Eligibility: "Top four players from 2023 National Junior …"), read from that event's
+    results instead of typed again."""
+
+    event: str
+    """The earlier event: a sibling event folder run by chessfed (``national-junior-2023``), or
+    a TRF file inside this event's folder (``earlier/nj-2023-open.trf``)."""
+    section: str = ""
+    """Its section (category id) the route is earned in; empty: its only one."""
+    places: int = 1
+    """How many of its top places earn the route (4: "top four", 1: "the champion")."""
+
+    def __post_init__(self) -> None:
+        if not source_name_ok(self.event):
+            raise ConfigError("", "event", f"{self.event!r}: a sibling event folder's name, or a "
+                              ".trf file inside the event's folder (no '..', no absolute path)")
+        if self.places < 1:
+            raise ConfigError("", "places", f"must be at least 1, got {self.places}")
+
+
+@dataclass(frozen=True)
 class JuniorEntryRules:
     """Every parameter of the NJ 2024 entry rules; the flow builds it from ``event.toml``.
 
@@ -350,6 +376,10 @@ class JuniorEntryRules:
     girls_seed_routes: frozenset[str] = DEFAULT_GIRLS_SEED_ROUTES
     """Seed routes earned in a Girls championship: only a girl (``gender`` F) holds them,
     whichever section they seed into."""
+    seed_from: Mapping[str, SeedSource] = field(default_factory=dict)
+    """Seed route -> the earlier event it is earned in (``[entries.seed_from]``): a seeded entry
+    claiming the route must be among that event's top places; a seeded entry without a
+    ``seed_reason`` takes the route it earned there. Empty: the routes are taken as typed."""
     ordinary_fee: Decimal = Decimal(2000)
     """Entry Fee Structure: ordinary entry, rupees."""
     special_fee: Decimal = Decimal(7500)
@@ -437,6 +467,9 @@ class JuniorEntryRules:
         for route in self.seed_titles:
             if route not in self.seed_routes:
                 raise ConfigError(file, f"seed_titles.{route}", "not a route of seed_routes")
+        for route in self.seed_from:
+            if route not in self.seed_routes:
+                raise ConfigError(file, f"seed_from.{route}", "not a route of seed_routes")
         strays = sorted(set(self.girls_seed_routes) - set(self.seed_routes))
         if strays:
             raise ConfigError(
@@ -454,16 +487,22 @@ class JuniorEntryRules:
                 raise ConfigError(file, key, f"unknown entry types {sorted(unknown)!r}")
 
     def judge(self, players: pl.DataFrame, typed: dict[str, pl.DataFrame],
-              findings: list[Finding], *, currency: str) -> Judged:
+              findings: list[Finding], *, currency: str,
+              earlier: Mapping[str, EventResult] | None = None) -> Judged:
         """NJ 2024 Entries and eligibility — the entries of players.csv judged by these rules
-        against associations.csv (:func:`evaluate_entries`); nothing is decided while
+        against associations.csv (:func:`evaluate_entries`) and, for the routes of
+        ``seed_from``, against the earlier events' results (``earlier``, by the name
+        ``seed_from`` gives them: :func:`earned_seeds`); nothing is decided while
         associations.csv cannot be read (the event then waits)."""
         assoc = typed.get("associations.csv")
         if assoc is None or unusable(findings, "associations.csv"):
             return Judged(players, None, [], blocked=(
                 "associations.csv is missing or cannot be read (see the validation report): "
                 "the entries cannot be decided, nothing else is computed."))
-        decision = evaluate_entries(players, assoc, self, currency=currency)
+        players, unearned, notes = earned_seeds(players, self, earlier or {})
+        decision = evaluate_entries(players, assoc, self, currency=currency, unearned=unearned)
+        if notes:
+            decision = dataclasses.replace(decision, findings=(*decision.findings, *notes))
         accepted = set(decision.decisions.filter(pl.col("status") == "accepted")["player_id"])
         return Judged(players.filter(pl.col("player_id").is_in(sorted(accepted))), decision,
                       list(decision.findings))
@@ -730,6 +769,61 @@ def closing_time(rules: JuniorEntryRules) -> pl.Expr:
     )
 
 
+def seed_earned(rules: JuniorEntryRules) -> pl.Expr:
+    """NJ 2024 Eligibility — seeded players ("Top four players from 2023 National Junior …"):
+    a route of ``[entries.seed_from]`` is held only by a player among the top places of the
+    earlier event it names (the reason :func:`earned_seeds` found, else none)."""
+    return pl.col("_seed_unearned")
+
+
+def earned_seeds(players: pl.DataFrame, rules: JuniorEntryRules,
+                 earlier: Mapping[str, EventResult]
+                 ) -> tuple[pl.DataFrame, dict[str, str], list[Finding]]:
+    """NJ 2024 Eligibility — the seed routes of ``[entries.seed_from]`` from the earlier
+    events' results: a seeded entry without a ``seed_reason`` takes the first route (in the
+    table's order) it earned; a seeded entry claiming one it did not earn gets the reason
+    (player_id -> reason, for :func:`seed_earned`). A player is found in the earlier event by
+    FIDE id where both have one, else by the name's words in any order.
+
+    Decision: a route whose earlier event cannot be read, or is not complete, is taken as
+    typed, with a warning; the places are those of the event's own final standings."""
+    notes: list[Finding] = []
+    tops: dict[str, list[Finish]] = {}
+    for route, src in rules.seed_from.items():
+        result = earlier.get(src.event)
+        if result is None or not result.complete:
+            why = "cannot be read" if result is None else "is not complete"
+            notes.append(Finding("event.toml", None, f"entries.seed_from.{route}", src.event,
+                                 Severity.WARNING, f"the event this route is earned in {why}: "
+                                 "the route is taken as players.csv gives it"))
+            continue
+        tops[route] = [f for f in result.finishes if (not src.section or f.section == src.section)
+                       and f.rank is not None and f.rank <= src.places]
+    if not tops:
+        return players, {}, notes
+
+    def found(p: dict[str, Any], top: list[Finish]) -> bool:
+        fid = str(p.get("fide_id") or "")
+        words = name_words(str(p.get("name") or ""))
+        return any((fid and f.fide_id == fid) or (not (fid and f.fide_id) and name_words(f.name) == words)
+                   for f in top)
+
+    unearned: dict[str, str] = {}
+    reasons = []
+    for p in players.iter_rows(named=True):
+        reason = p.get("seed_reason") or ""
+        if p.get("entry_type") == EntryType.SEEDED and not reason:
+            reason = next((r for r, top in tops.items() if found(p, top)), "")
+        elif p.get("entry_type") == EntryType.SEEDED and reason in tops and not found(p, tops[reason]):
+            src = rules.seed_from[reason]
+            names = "; ".join(f"{f.rank}. {f.name}" for f in sorted(tops[reason], key=lambda f: f.rank or 0))
+            unearned[str(p["player_id"])] = (
+                f"not among the top {src.places} of {earlier[src.event].name}"
+                f"{' (' + src.section + ')' if src.section else ''}, who earned {reason}: {names}")
+        reasons.append(reason)
+    return players.with_columns(pl.Series("seed_reason", reasons, dtype=pl.String)), unearned, notes
+
+
 _ROW_RULES: tuple[tuple[str, str, Callable[[JuniorEntryRules], pl.Expr]], ...] = (
     ("age_limit", "birth_date", age_limit),
     ("indian_nationals_only", "nationality", indian_nationals_only),
@@ -740,6 +834,7 @@ _ROW_RULES: tuple[tuple[str, str, Callable[[JuniorEntryRules], pl.Expr]], ...] =
     ("through_state_association", "state", through_state_association),
     ("arrears_cleared", "state", arrears_cleared),
     ("seeded_route", "seed_reason", seeded_route),
+    ("seed_earned", "seed_reason", seed_earned),
     ("host_entries_from_host", "state", host_entries_from_host),
     ("medal_bonus_state", "state", medal_bonus_state),
     ("closing_time", "registered_at", closing_time),
@@ -1023,7 +1118,7 @@ def _value_text(value: object) -> str:
 
 def evaluate_entries(
     players: pl.DataFrame, associations: pl.DataFrame, rules: JuniorEntryRules, *,
-    currency: str = "INR",
+    currency: str = "INR", unearned: Mapping[str, str] | None = None,
 ) -> EntryDecision:
     """NJ 2024 Entries and eligibility — accept or reject every entry, with all its reasons,
     and work out fees, late fees, balances and the boarding lump sum.
@@ -1033,7 +1128,9 @@ def evaluate_entries(
     entry lists all its reasons; seat limits and the odd-number fill count only entries that
     pass the per-row rules.
     """
-    df = _prepare(players, associations, rules)
+    df = _prepare(players, associations, rules).with_columns(
+        pl.col("player_id").replace_strict(dict(unearned or {}), default=None,
+                                           return_dtype=pl.String).alias("_seed_unearned"))
     row_names = [name for name, _, _ in _ROW_RULES]
     seat_names = [name for name, _, _ in _SEAT_RULES]
     df = df.with_columns([fn(rules).alias(f"_r_{name}") for name, _, fn in _ROW_RULES])

@@ -5,13 +5,12 @@ categories, tie-breaks and prizes. Loaded by :mod:`transforms.kinds`."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from decimal import Decimal
 from enum import StrEnum
 
 from transforms.core.errors import ConfigError
-from transforms.core.results import is_trf
+from transforms.core.results import source_name_ok
 
 
 class SeriesPoints(StrEnum):
@@ -164,18 +163,3 @@ class SeriesConfig:
     def soft_keys(self) -> tuple[Identity, ...]:
         """The identity keys that recognise a member only together (not the ids)."""
         return tuple(k for k in self.identity if k not in IDS)
-
-
-FOLDER = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,126}[A-Za-z0-9_-])?")
-TRF_FILE = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9._-]{0,127}/){0,3}[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
-                      r"\.(?:trf|txt)", re.IGNORECASE)
-
-
-def source_name_ok(name: str) -> bool:
-    """DESIGN.md Inputs (no path outside the inputs) — an event a series names: a folder name
-    (no ``/``) or a relative ``.trf``/``.txt`` path inside the series' folder; never ``..``."""
-    if ".." in name.split("/") or name.startswith("/") or "\\" in name:
-        return False
-    if is_trf(name):
-        return bool(TRF_FILE.fullmatch(name))
-    return bool(FOLDER.fullmatch(name))

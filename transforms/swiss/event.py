@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any, NamedTuple, TypedDict
 
@@ -39,6 +39,7 @@ from transforms.core.ingest import (
     validate_files,
 )
 from transforms.core.model import DutchEdition
+from transforms.core.results import EventResult
 from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import Departure, check_pairing, pair_round
 from transforms.fide.dutch.state import Board, opponents
@@ -241,11 +242,14 @@ def fixed_schedule(cfg: EventConfig) -> FixedSchedule | None:
 
 def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
             schemas: dict[str, Schema] | None = None,
-            required: tuple[str, ...] = REQUIRED) -> SwissRun:
+            required: tuple[str, ...] = REQUIRED,
+            earlier: Mapping[str, EventResult] | None = None) -> SwissRun:
     """DESIGN.md Inputs — validate, decide entries (the event's entry rules, if any), check
     results and build every category's scorecard. ``raw`` is each input file as read (all
     strings, with ``line``) and its read findings; ``schemas``/``required``: the event's input
-    files (its rules part may replace players.csv and add files; default: a plain Swiss)."""
+    files (its rules part may replace players.csv and add files; default: a plain Swiss);
+    ``earlier``: the results of the earlier events its rules part reads (its seed routes'),
+    by name."""
     rr = fixed_schedule(cfg)
     if cfg.table(SwissConfig) is None and rr is not None:  # its rounds follow from its players (below)
         cfg = cfg.with_table("swiss", rr.as_swiss(1))
@@ -275,7 +279,8 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
     entries = None
     for part in cfg.rule_parts():
         if isinstance(part, EntryRules):
-            judged = part.judge(players, typed, findings, currency=cfg.event.currency)
+            judged = part.judge(players, typed, findings, currency=cfg.event.currency,
+                                earlier=earlier)
             if judged.blocked:
                 return SwissRun(cfg, as_of, typed, findings, None, [], blocked=judged.blocked)
             findings += judged.findings

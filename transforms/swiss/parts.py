@@ -7,6 +7,7 @@ the event's parts (``EventConfig.rule_parts``) for what it has, and knows none b
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
 
@@ -14,6 +15,7 @@ import polars as pl
 
 from transforms.core.errors import Finding
 from transforms.core.model import DutchEdition
+from transforms.core.results import EventResult
 from transforms.fide.dutch.state import Board
 from transforms.fide.trf import Tournament
 from transforms.swiss.config import Category, SwissConfig
@@ -39,7 +41,8 @@ class EntryRules(Protocol):
     """Rules that accept or reject entries (``typed``: every input file as cast)."""
 
     def judge(self, players: pl.DataFrame, typed: dict[str, pl.DataFrame],
-              findings: list[Finding], *, currency: str) -> Judged: ...
+              findings: list[Finding], *, currency: str,
+              earlier: Mapping[str, EventResult] | None = None) -> Judged: ...
 
 
 @runtime_checkable

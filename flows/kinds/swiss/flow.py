@@ -36,6 +36,7 @@ from transforms.core.ingest import RawFile
 from transforms.fide.norms import NormsConfig
 from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.trf import write_trf
+from transforms.kinds import earlier_results
 from transforms.round_robin.config import RoundRobinConfig
 from transforms.swiss.config import SwissConfig
 from transforms.swiss.event import RULE_STEPS, SwissRun, audit_rounds, prepare
@@ -51,7 +52,8 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
     pub = build.publication(cfg, as_of, keep=True)
     pub.reuse.cache["program"] = build.program  # what made the groups of pages and the pairings
     with step("validate"):
-        run = validate(cfg, quote(raw), as_of)
+        earlier = earlier_results(build.sources, as_of)  # the events its seed routes name
+        run = validate(cfg, quote(raw), as_of, earlier=quote(earlier))
     if not run.blocked:
         run.known_pairings = dict(build.known_pairings)
         for name, rule in RULE_TASKS:

@@ -72,6 +72,9 @@ class Build:
     sources: tuple[Source, ...] = ()
     """The other events the event reads (a series' events: :attr:`transforms.kinds.KindSpec.
     sources`), as the pipeline read them."""
+    counted_in: tuple[tuple[str, str], ...] = ()
+    """The events beside this one that count it (a series): (folder, name) of each; its
+    players' pages link their page there (``ctx["counted_in"]``)."""
     season: Mapping[str, RawFile] = field(default_factory=dict)
     """The season's files beside the event folders (``members.csv``, the member registry), for
     a kind that reads other events; by name."""
@@ -81,7 +84,8 @@ class Build:
         ``keep`` the last run's groups of pages to take again)."""
         from flows.site.pages import Reuse, event_context
 
-        return Publication(self.out_dir, ctx={**event_context(cfg, as_of), "notice": self.notice},
+        return Publication(self.out_dir, ctx={**event_context(cfg, as_of), "notice": self.notice,
+                                              "counted_in": list(self.counted_in)},
                            timings=self.step.timings, on_pdf=self.on_pdf,
                            reuse=Reuse(kept_groups=dict(self.kept_groups) if keep else {}))
 

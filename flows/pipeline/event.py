@@ -22,6 +22,7 @@ from prefect.utilities.annotations import quote
 from flows.kinds.base import Build, FlowKind
 from flows.mail.letters import Letter
 from flows.pipeline import last_good, unchanged, workers
+from flows.pipeline.counted_in import series_naming
 from flows.pipeline.mailing import by_kind, unmade_report
 from flows.pipeline.manifest import (
     FILE,
@@ -74,6 +75,7 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
         raw = read_inputs(event_dir, names) if isinstance(loaded, EventConfig) else {}
         sources = read_sources(event_dir, out_dir, loaded) if isinstance(loaded, EventConfig) else ()
         season = read_season(event_dir, loaded) if isinstance(loaded, EventConfig) else {}
+        counted_in = series_naming(event_dir)
 
     # build: the kind's rulebook steps (validate, standings, audit, pairing … or the
     # correspondence rules), then every page, file and letter, in memory
@@ -83,7 +85,8 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
     if cfg is not None:
         date = unchanged.decide_run_date(as_of, cfg.event.as_of)
         pub, letters = kind.assemble(cfg, raw, date, build_for(kind, cfg, out_dir, renderer, step,
-                                                               sources=sources, season=season))
+                                                               sources=sources, season=season,
+                                                               counted_in=counted_in))
     else:
         date = unchanged.run_date(event_dir, as_of) or unchanged.decide_run_date(as_of, None)
 
@@ -144,20 +147,22 @@ def kind_flow(kind: FlowKind) -> Flow:
 
 def build_for(kind: FlowKind, cfg: EventConfig, out_dir: Path, renderer: str, step: Steps,
               notice: str = "", sources: tuple[Source, ...] = (),
-              season: dict[str, RawFile] | None = None) -> Build:
+              season: dict[str, RawFile] | None = None,
+              counted_in: tuple[tuple[str, str], ...] = ()) -> Build:
     """What a kind's build of the event gets from the run (:class:`flows.kinds.base.Build`):
     its step timer, the PDFs rendered as soon as their HTML is made (:func:`early_pdfs`), the
     pages and letters of the rules part the event chooses (:func:`flows.registry.rules_parts`),
     and, for a kind that takes them, the groups of pages and the audit's pairings the last run
     of this program made (:func:`kept_groups`, :func:`known_pairings`); ``sources``: the other
     events it reads (:func:`flows.pipeline.tasks.read_sources`), ``season`` the season's files
-    (:func:`flows.pipeline.tasks.read_season`)."""
+    (:func:`flows.pipeline.tasks.read_season`), ``counted_in`` the events that count it
+    (:func:`flows.pipeline.counted_in.series_naming`)."""
     program = unchanged.program_fingerprint()
     return Build(out_dir, renderer, step, notice, program, early_pdfs(out_dir, renderer),
                  kept_groups(out_dir, program) if kind.uses_last_run else {},
                  known_pairings(out_dir) if kind.uses_last_run else {}, rules_parts(cfg),
                  lambda fn, items: workers.parallel_map(fn, list(items), renderer), sources,
-                 season or {})
+                 counted_in, season or {})
 
 
 STATE_NAMES = {0: "Completed", 1: "Rejected rows", 3: "Held", 4: "Letters pending"}
@@ -246,7 +251,8 @@ def settle(pub: Publication | None, cfg: EventConfig | None, letters: list[Lette
     good_kind = flow_kind_of(good_cfg.event.kind)  # the kind of the publication held
     good, _ = good_kind.assemble(good_cfg, good_raw, last.as_of, build_for(
         good_kind, good_cfg, out_dir, "held", step, notice=last_good.held_notice(last),
-        sources=read_sources(event_dir, out_dir, good_cfg), season=read_season(event_dir, good_cfg)))
+        sources=read_sources(event_dir, out_dir, good_cfg), season=read_season(event_dir, good_cfg),
+        counted_in=series_naming(event_dir)))
     held = last_good.hold(good, current, last, withheld, date, current.outcome.findings)
     held.outcome.publication = last_good.record("held", last.as_of, last.state, withheld,
                                         since=last.since or date.isoformat())

@@ -37,6 +37,7 @@ from pathlib import Path
 from typing import Any
 
 from flows.mail import outbox
+from flows.pipeline.counted_in import series_naming
 from flows.pipeline.manifest import REBUILD, fresh_manifest
 from flows.site import render
 
@@ -79,8 +80,9 @@ def program_fingerprint(roots: tuple[Path, ...] | None = None) -> str:
 
 def inputs_fingerprint(event_dir: Path) -> str:
     """Every file of the event folder (and of folders inside it, not following links to
-    folders), by path and content; and of every other event folder it reads (a series' events:
-    :func:`source_folders`)."""
+    folders), by path and content; of every other event folder it reads (a series' events:
+    :func:`source_folders`); and the events beside it that count it (a series naming it: its
+    players' pages link them)."""
     h = hashlib.sha256()
     for name, folder in [("", Path(event_dir)), *source_folders(Path(event_dir))]:
         files = [folder] if folder.is_file() else []
@@ -92,6 +94,7 @@ def inputs_fingerprint(event_dir: Path) -> str:
                 h.update(f"{name}{p.relative_to(folder.parent if p == folder else folder).as_posix()}\0".encode())
                 with open(p, "rb") as fh:  # in pieces: an input far past [limits] file_bytes costs no memory
                     h.update(hashlib.file_digest(fh, "sha256").digest())
+    h.update(repr(series_naming(Path(event_dir))).encode())
     return h.hexdigest()
 
 

@@ -21,6 +21,7 @@ import segno
 
 from flows.io import as_bytes, csv_text
 from flows.site import paging, render
+from flows.site.names import file_part
 from flows.site.present import Section, Table, printed_sections, table_from_frame
 from flows.site.render import plural
 from transforms.core.config import EventConfig
@@ -402,6 +403,13 @@ def fingerprint(*parts: Any) -> str:
     for p in parts:
         put(p)
     return h.hexdigest()
+
+
+def season_rel(event: str, section: str, number: int | str) -> str:
+    """Where a series publishes the way from an event's player to their page in the series:
+    ``players/<event folder>/<section>/<start number>.html`` inside the series' folder (an
+    event's player pages link it, knowing nothing of how the series recognised the player)."""
+    return f"players/{file_part(event)}/{file_part(section)}/{file_part(str(number))}.html"
 
 
 def findings_frame(findings: list[Finding]) -> pl.DataFrame:

@@ -3,6 +3,7 @@ run itself is the session fixture ``demo_run`` in conftest.py, which the browser
 
 import csv
 import json
+import re
 import shutil
 from email import message_from_bytes, policy
 from pathlib import Path
@@ -283,3 +284,13 @@ def test_the_series_publishes_its_standings_members_and_letters(demo_run):
     assert "Your standing" in body and "Riverside Rapid Circuit 2026: place" in body
     public = [p for p in d.rglob("*.html") if "office" not in p.parts and "outbox" not in p.parts]
     assert not any("@players.example" in p.read_text(encoding="utf-8") for p in public)
+    # every player's page of a rapid links the player's page in the series (through a page
+    # named by the rapid and the start number, which sends the reader on to the member's)
+    for rapid in RAPIDS:
+        for page in sorted((out / rapid / "players" / "rapid").glob("[0-9]*.html")):
+            way = re.search(r'href="\.\./\.\./\.\./(riverside-rapid-circuit-2026/players/[^"]+)"',
+                            page.read_text(encoding="utf-8"))
+            assert way, page
+            stub = (out / way.group(1)).read_text(encoding="utf-8")
+            member = re.search(r'url=\.\./\.\./\.\./(members/[^"]+\.html)', stub).group(1)
+            assert (d / member).is_file()

@@ -26,7 +26,8 @@ class Finish:
     """One player's result in one event (one section of it)."""
 
     key: str
-    """The player's id in the event (players.csv ``player_id``, a TRF's start number)."""
+    """The player's number in the event's section (its start number: what its own pages are
+    named by)."""
     name: str
     section: str
     """The section (category) id; the event's only one: ``""``."""

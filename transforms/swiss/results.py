@@ -34,18 +34,17 @@ def event_result(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *, s
                  if ranking is not None else {})
         points = (dict(zip(ranking["sno"].to_list(), ranking["points"].to_list(), strict=True))
                   if ranking is not None else {})
-        key_of = dict(zip(c.players["sno"].to_list(), c.players["player_id"].to_list(), strict=True))
         rounds: dict[int, list[RoundResult]] = {}
         for r in c.card.sort("round").iter_rows(named=True):
             opp = r["opponent"]
             rounds.setdefault(r["sno"], []).append(RoundResult(
-                int(r["round"]), key_of.get(opp) if opp is not None else None,
+                int(r["round"]), str(opp) if opp is not None else None,
                 float(r["points"]), Kind(r["kind"]).is_played))
         for p in c.players.iter_rows(named=True):
             sno = p["sno"]
             birth = p.get("birth_date")
             finishes.append(Finish(
-                key=str(p["player_id"]), name=str(p["name"]), section=c.cat.id,
+                key=str(sno), name=str(p["name"]), section=c.cat.id,
                 rank=int(place[sno]) if sno in place else None,
                 points=float(points.get(sno, 0.0) or 0.0), rounds=tuple(rounds.get(sno, ())),
                 rating=p.get("rating") or None, fide_id=p.get("fide_id") or "",

@@ -73,7 +73,7 @@ def publish(pub: Publication, cfg: EventConfig, run: SeriesRun, as_of: dt.date) 
     publish_homes(pub, facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],
                   highlights=highlights, findings=run.findings, as_of=as_of,
                   groups=[] if run.blocked else home_groups(run),
-                  unlisted=("members/",))
+                  unlisted=("members/", "players/"))
     letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],
                                event_name=cfg.event.name,
                                lead=f"Here is the bulletin of the {cfg.event.name} as of {as_of:%d %B %Y}.",

@@ -6,11 +6,13 @@ it counts, and the games), how the standings are made, the prize list, and the C
 
 from __future__ import annotations
 
+import html
+
 import polars as pl
 
 from flows.io import csv_text
 from flows.site.names import file_part
-from flows.site.pages import OFFICE, LinkGroup, Publication
+from flows.site.pages import OFFICE, LinkGroup, Publication, season_rel
 from flows.site.present import Section, fmt, table_from_frame
 from transforms.series.config import SeriesPoints
 from transforms.series.event import TIEBREAK_WORDS, SeriesRun
@@ -248,6 +250,23 @@ def member_page(pub: Publication, run: SeriesRun, key: str,
              pdf=False)
 
 
+def way_in(pub: Publication, run: SeriesRun, key: str) -> None:
+    """For each event of the member run by chessfed, the page its player's page links
+    (:func:`flows.site.pages.season_rel`): it sends the reader on to the member's page."""
+    m = run.members[key]
+    for i, f in m.finishes:
+        result = run.events[i].result
+        if result is None or not result.site:
+            continue
+        rel = season_rel(run.events[i].source, f.section, f.key)
+        target = up(rel) + member_rel(key)
+        pub.files[rel] = (
+            '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta http-equiv="refresh" content="0; url={html.escape(target)}">'
+            f"<title>{html.escape(m.name)}</title></head>\n<body><p><a href=\"{html.escape(target)}\">"
+            f"{html.escape(m.name)} in the {html.escape(run.cfg.event.name)}</a></p></body></html>\n")
+
+
 def prizes_section(run: SeriesRun, page: str) -> list[Section]:
     """The prize list, by standings (the series' own, then each category's)."""
     if run.prizes is None:
@@ -327,6 +346,7 @@ def publish_site(pub: Publication, run: SeriesRun) -> list[Section]:
             places.setdefault(r["member"], []).append((label, r["rank_label"]))
     for key in run.members:
         member_page(pub, run, key, names, places)
+        way_in(pub, run, key)
     if run.membership is not None:
         pub.files[f"{OFFICE}series/members.csv"] = csv_text(run.membership)
         pub.titles[f"{OFFICE}series/members.csv"] = ("The members report: members, lapsed "

@@ -29,7 +29,8 @@ from flows.kinds.swiss.common import (
     with_player_href,
 )
 from flows.kinds.swiss.pages import round_items, round_rel
-from flows.site.pages import Publication, group_key
+from flows.site.names import file_part
+from flows.site.pages import Publication, group_key, season_rel
 from flows.site.present import Col, Row, Section, Table, fmt, table_from_frame, tables_by
 from transforms.core.model import Kind
 from transforms.core.money import amount_text
@@ -214,6 +215,11 @@ def _player_page(pub: Publication, run, c, sno: int, snos: list[int], i: int, p:
         jumps.append({"href": href(rel, f"{round_rel('standings', c.done)}#{cid}"),
                       "label": f"Standings after round {c.done}"})
         jumps.append({"href": href(rel, f"crosstable.html#{cid}"), "label": "Crosstable"})
+    event_folder = pub.out_dir.name
+    for folder, name in pub.ctx.get("counted_in", ()):  # a series counting the event
+        jumps.append({"href": "../" * rel.count("/") + f"../{file_part(folder)}/"
+                              f"{season_rel(event_folder, cid, sno)}",
+                      "label": f"{name}: the season"})
     pub.page(rel, "player.html", pdf=False, title=p["name"],
              subtitle=f"{c.cat.name} · start number {sno}", facts=facts, sections=secs, jumps=jumps,
              prev=player_rel(cid, snos[i - 1]) if i > 0 else None,

@@ -139,11 +139,13 @@ def test_a_name_in_another_order_and_case_is_the_same_member():
     assert len(run.members) == 1 and run.standings["points"].to_list() == [7.0]
 
 
-def test_another_federation_is_another_member_by_name_and_federation():
+def test_another_federation_is_another_member_by_name_and_federation_with_a_warning():
     run = run_of('events = ["a", "b"]\nidentity = ["name", "federation"]',
                  event("a", f("1", "Smith, John", 1, 4.0, fed="ENG")),
                  event("b", f("1", "Smith, John", 1, 3.0, fed="SCO")))
     assert len(run.members) == 2
+    # a real club's files spell one federation VIC in February and AUS in April
+    assert [x.file for x in run.findings if "the same name, federation" in x.reason] == ["b"]
 
 
 def test_a_player_without_id_joins_the_one_member_with_an_id_of_the_same_name():

@@ -396,9 +396,10 @@ def _warn(event: SeriesEvent, f: Finish, column: str, value: str, reason: str) -
 
 
 def probable_same(run: SeriesRun) -> list[Finding]:
-    """Series regulations (identity) — members who are probably one person: near-same
-    names (:func:`transforms.season.members.near_names`), no federation that differs, never in
-    one event together; a warning each, on the later member's first event."""
+    """Series regulations (identity) — members who are probably one person, never in one event
+    together: the same name's words (another federation, another id: a transfer, a typo), or
+    near-same names (:func:`transforms.season.members.near_names`) of no federation that
+    differs; a warning each, on the later member's first event."""
     by_word: dict[str, list[Member]] = defaultdict(list)
     words = {m.key: name_words(m.name) for m in run.members.values()}
     for m in run.members.values():
@@ -415,17 +416,20 @@ def probable_same(run: SeriesRun) -> list[Finding]:
                     continue
                 seen.add((a.key, b.key))
                 fa, fb = a.latest("federation") or "", b.latest("federation") or ""
-                if (fa and fb and fa != fb) or not near_names(words[a.key], words[b.key]):
+                same = words[a.key] == words[b.key]
+                if not same and ((fa and fb and fa != fb) or not near_names(words[a.key], words[b.key])):
                     continue
                 if {i for i, _ in a.finishes} & {i for i, _ in b.finishes}:
                     continue
                 later = max((a, b), key=lambda m: m.finishes[0][0])
                 other = b if later is a else a
                 i, f = later.finishes[0]
+                why = (f"the same name, federation {fb if later is a else fa} there" if same
+                       else "a near-same name")
                 out.append(_warn(run.events[i], f, "name", f.name, (
                     f"probably the member {other.name!r} ({other.key}, "
-                    f"{', '.join(run.events[j].source for j, _ in other.finishes)}) again: a "
-                    "near-same name; give both the same member id or FIDE id if so")))
+                    f"{', '.join(run.events[j].source for j, _ in other.finishes)}) again: "
+                    f"{why}; give both the same member id or FIDE id if so")))
     return out
 
 

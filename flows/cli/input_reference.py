@@ -430,12 +430,17 @@ def input_files() -> list[str]:
     for specs in groups.values():
         names = ", ".join(f'`kind = "{s.kind.value}"`' for s in specs)
         out += [f"## Input files ({names})", ""]
+        if not specs[0].schemas:  # a series: its inputs are other events
+            out += ["None of its own: the events its event.toml names (each read by its own "
+                    "kind, or a TRF file in its folder) and the season's `members.csv` (below), "
+                    "if there.", ""]
         for name, schema in specs[0].schemas.items():
             out += file_section(schema, name in specs[0].required)
     out += ["## The season (beside the event folders)", "",
             "Files of the inputs folder itself, shared by every event of the season: "
             "`chessfed season-check INPUTS` checks them and every event's players against "
-            "them.", ""]
+            "them; a series (`kind = \"series\"`) recognises its members by them and reports "
+            "lapsed memberships.", ""]
     out += file_section(MEMBERS, False)
     for part in kinds.PARTS.values():
         base = [s for s in kinds.KINDS.values() if part.name in s.parts]

@@ -68,10 +68,13 @@ class SeriesCategory:
     women), ranked by the same points."""
 
     id: str
+    """The category's id (the standings page's anchor, the CSV's ``standings``)."""
     name: str
+    """Its name as printed."""
     rating_max: int | None = None
     """At most this rating (the member's rating in the first event of the series they played)."""
     rating_min: int | None = None
+    """At least this rating (the same rating; unrated counts as 0)."""
     under: int | None = None
     """Born in the series' year minus ``under`` or later (FIDE's youth categories: "under 16"
     in 2026 is born in 2010 or later)."""
@@ -100,6 +103,8 @@ class SeriesConfig:
     (``events/rapid-2024-07.trf``: an event another program ran). One not there yet is still to
     come."""
     points: SeriesPoints = SeriesPoints.GAME_POINTS
+    """What one event gives a member: ``game-points``, ``place`` (``place_points``) or
+    ``field``."""
     place_points: tuple[float, ...] = ()
     """With ``points = "place"``: the points of place 1, 2, … (e.g. ``[25, 18, 15, 12, 10]``)."""
     bonus: float = 0.0

@@ -258,7 +258,10 @@ def test_the_series_publishes_its_standings_members_and_letters(demo_run):
     _, out, *_ = demo_run
     d = out / SERIES_EVENT
     page = (d / "standings.html").read_text(encoding="utf-8")
-    assert "after 4 of 6 events" in page and "Under 1600" in page and "Women" in page
+    assert "after 4 of 6 events" in page
+    for cid, name in (("u1600", "Under 1600"), ("women", "Women")):
+        assert name in (d / "categories" / f"{cid}.html").read_text(encoding="utf-8")
+        assert (d / "categories" / f"{cid}.pdf").is_file()
     with open(d / "standings.csv", newline="") as fh:
         rows = [r for r in csv.DictReader(fh) if r["standings"] == "series"]
     assert len(rows) > 15 and rows[0]["rank"] == "1"

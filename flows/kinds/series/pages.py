@@ -21,6 +21,11 @@ MEMBERS = "members/"
 """Every member's page is ``members/<member>.html``."""
 
 
+def category_rel(cid: str) -> str:
+    """A category's standings page, inside the series' folder."""
+    return f"categories/{file_part(cid)}.html"
+
+
 def member_rel(key: str) -> str:
     """A member's page, inside the series' folder."""
     return f"{MEMBERS}{file_part(key, lower=True)}.html"
@@ -320,14 +325,20 @@ def publish_site(pub: Publication, run: SeriesRun) -> list[Section]:
     """Every public page of the series; returns the bulletin's sections (the standings)."""
     assert run.standings is not None
     rules = run.rules
-    sections = [standings_section(run, run.standings, run.cfg.event.name, "standings.html",
-                                  "series")]
-    sections += [standings_section(run, run.categories[c.id], c.name, "standings.html",
-                                   file_part(c.id)) for c in rules.categories]
-    sections[-1].link = {"href": "explained.html", "label": "How the standings are made"}
     after = f"after {run.held} of {len(run.events)} events" if run.held else "no event complete yet"
+    overall = standings_section(run, run.standings, run.cfg.event.name, "standings.html", "series")
+    overall.link = {"href": "explained.html", "label": "How the standings are made"}
     pub.page("standings.html", title="Standings", subtitle=f"The series {after}.",
-             sections=sections)
+             sections=[overall])
+    sections = [overall]
+    for c in rules.categories:
+        rel = category_rel(c.id)
+        section = standings_section(run, run.categories[c.id], c.name, rel, file_part(c.id))
+        section.source, section.printed_apart = rel, rel.removesuffix(".html") + ".pdf"
+        section.link = {"href": up(rel) + "explained.html", "label": "How the standings are made"}
+        pub.page(rel, title=f"Standings: {c.name}", subtitle=f"{category_words(c, run)[0].upper()}"
+                 f"{category_words(c, run)[1:]}; the series {after}.", sections=[section])
+        sections.append(section)
     pub.files["standings.csv"] = standings_csv(run)
     pub.titles["standings.csv"] = "Standings (CSV)"
     pub.page("events.html", title="The events", subtitle="The events of the series in the order "
@@ -360,8 +371,7 @@ def publish_site(pub: Publication, run: SeriesRun) -> list[Section]:
 def home_groups(run: SeriesRun) -> list[LinkGroup]:
     """The series home's group: the standings, its categories, the events, the prizes."""
     links = [{"href": "standings.html#series", "label": "Standings"}]
-    links += [{"href": f"standings.html#{file_part(c.id)}", "label": c.name}
-              for c in run.rules.categories]
+    links += [{"href": category_rel(c.id), "label": c.name} for c in run.rules.categories]
     links += [{"href": "events.html", "label": "The events",
                "note": f"({run.held} of {len(run.events)} complete)"},
               {"href": "explained.html", "label": "How the standings are made"}]

@@ -338,7 +338,10 @@ def publish_site(pub: Publication, run: SeriesRun) -> list[Section]:
         section.link = {"href": up(rel) + "explained.html", "label": "How the standings are made"}
         pub.page(rel, title=f"Standings: {c.name}", subtitle=f"{category_words(c, run)[0].upper()}"
                  f"{category_words(c, run)[1:]}; the series {after}.", sections=[section])
-        sections.append(section)
+        printed = standings_section(run, run.categories[c.id], c.name, "bulletin.html",
+                                    file_part(c.id))  # its links from the bulletin's folder
+        printed.source, printed.printed_apart = rel, section.printed_apart
+        sections.append(printed)
     pub.files["standings.csv"] = standings_csv(run)
     pub.titles["standings.csv"] = "Standings (CSV)"
     pub.page("events.html", title="The events", subtitle="The events of the series in the order "

@@ -113,6 +113,39 @@ def test_drop_counts_all_but_the_worst_of_the_events_held_and_one_at_least():
     assert counting(config('events = ["a"]').tables["series"], 3) is None
 
 
+def test_drop_of_the_most_played_counts_all_but_the_worst_of_the_most_anyone_played():
+    """keshmat/circuit's rule: the best N, N the most events any player played less one."""
+    rules = config('events = ["a", "b", "c", "d"]\ndrop = 1\ndrop_of = "most-played"').tables["series"]
+    assert [counting(rules, 4, most) for most in (4, 3, 1)] == [3, 2, 1]
+    run = run_of('events = ["a", "b", "c"]\ndrop = 1\ndrop_of = "most-played"\ntiebreaks = ["average"]',
+                 event("a", f("1", "A", 1, 5.0), f("2", "B", 2, 3.0)),
+                 event("b", f("1", "A", 1, 4.0), f("2", "B", 2, 1.0)),
+                 event("c", f("1", "C", 1, 6.0)))
+    # A and B played two events, the most: each counts its best one
+    assert run.standings.select("name", "points", "played", "counted").rows() == [
+        ("C", 6.0, 1, 1), ("A", 5.0, 2, 1), ("B", 3.0, 2, 1)]
+
+
+def test_split_shares_the_points_of_the_shared_places_each_does_not():
+    e = event("a", f("1", "A", 1), f("2", "B", 2), f("3", "C", 2), f("4", "D", 4))
+    split = config('events = ["a"]\npoints = "place"\nplace_points = [10, 6, 4, 2]\n'
+                   'shared_places = "split"').tables["series"]
+    each = config('events = ["a"]\npoints = "place"\nplace_points = [10, 6, 4, 2]').tables["series"]
+    assert [event_points(split, e, x) for x in e.finishes] == [10.0, 5.0, 5.0, 2.0]
+    assert [event_points(each, e, x) for x in e.finishes] == [10.0, 6.0, 6.0, 2.0]
+
+
+def test_min_played_and_weights():
+    rules = config('events = ["a", "b"]\nmin_played = 0.5\nweights = { b = 2 }').tables["series"]
+    a = event("a", f("1", "A", 1, 3.0, games=3), f("2", "B", 2, 2.0, games=2))  # of 5 rounds
+    b = event("b", f("1", "A", 1, 3.0, games=5))
+    assert [event_points(rules, a, x) for x in a.finishes] == [3.0, 0.0]
+    assert event_points(rules, b, b.finishes[0]) == 6.0
+    with pytest.raises(ConfigError) as err:
+        config('events = ["a"]\nweights = { z = 2 }')
+    assert err.value.key == "series.weights.z"
+
+
 def test_an_event_in_play_or_to_come_does_not_count():
     run = run_of('events = ["a", "b", "c"]', event("a", f("1", "Lee, Ann", 1, 4.0)),
                  event("b", f("1", "Lee, Ann", 1, 2.0), done=3), missing=("c",))

@@ -5,7 +5,8 @@ categories, tie-breaks and prizes. Loaded by :mod:`transforms.kinds`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from decimal import Decimal
 from enum import StrEnum
 
@@ -24,6 +25,24 @@ class SeriesPoints(StrEnum):
     FIELD = "field"
     """The number of players the member finished ahead of, plus one: a section of N players
     gives N to its winner and 1 to its last."""
+
+
+class DropOf(StrEnum):
+    """``[series] drop_of``: what the events dropped are counted from."""
+
+    HELD = "held"
+    """The events held so far."""
+    MOST_PLAYED = "most-played"
+    """The most events any member has played."""
+
+
+class SharedPlaces(StrEnum):
+    """``[series] shared_places``: points by place when players share a place."""
+
+    EACH = "each"
+    """Each gets the points of the shared place."""
+    SPLIT = "split"
+    """The points of the places they share, shared equally."""
 
 
 class Identity(StrEnum):
@@ -113,6 +132,19 @@ class SeriesConfig:
     """Count only the member's best ``best`` events; empty: every event (see ``drop``)."""
     drop: int = 0
     """Count all but the member's worst ``drop`` events of those held so far."""
+    drop_of: DropOf = DropOf.HELD
+    """What ``drop`` counts from: ``held`` (the events held so far) or
+    ``most-played`` (the most events any member played: "best N, N the most events anyone
+    played less one")."""
+    shared_places: SharedPlaces = SharedPlaces.EACH
+    """With points by place, players sharing a place: ``each`` gets that place's points, or
+    ``split`` — the points of the places they share, shared equally."""
+    min_played: float = 0.0
+    """The share of an event's rounds a member must have played (games over the board) for
+    the event to give points (0.5: "at least half the rounds")."""
+    weights: Mapping[str, float] = field(default_factory=dict)
+    """Event (as ``events`` names it) -> what its points are multiplied by (a final that counts
+    double: 2); the others 1."""
     identity: tuple[Identity, ...] = (Identity.MEMBER_ID, Identity.FIDE_ID, Identity.NAME,
                                       Identity.FEDERATION)
     """How a member is recognised: the ids named (``member_id``, ``fide_id``) wherever an event
@@ -155,6 +187,14 @@ class SeriesConfig:
             raise ConfigError("", "drop", "give best or drop, not both")
         if self.drop < 0 or self.min_events < 0 or self.bonus < 0:
             raise ConfigError("", "drop", "drop, min_events and bonus must not be negative")
+        if not 0 <= self.min_played <= 1:
+            raise ConfigError("", "min_played", f"a share of the rounds, 0 to 1, got {self.min_played}")
+        for name, w in self.weights.items():
+            if name not in self.events:
+                raise ConfigError("", f"weights.{name}", "not one of events")
+            if w < 0:
+                raise ConfigError("", f"weights.{name}", f"must not be negative, got {w}")
+
         if not self.identity:
             raise ConfigError("", "identity", "at least one key is required")
         ids = [c.id for c in self.categories]

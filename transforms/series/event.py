@@ -28,11 +28,13 @@ from transforms.fide.standings import allocate_prizes
 from transforms.season.members import MEMBERS, name_words, near_names
 from transforms.series.config import (
     IDS,
+    DropOf,
     Identity,
     SeriesCategory,
     SeriesConfig,
     SeriesPoints,
     SeriesTiebreak,
+    SharedPlaces,
 )
 
 CONFIG = "event.toml"
@@ -434,35 +436,46 @@ def probable_same(run: SeriesRun) -> list[Finding]:
 
 
 def event_points(rules: SeriesConfig, e: EventResult, f: Finish) -> float:
-    """Series regulations (``[series] points``, ``bonus``) — what one event gives a
-    member: game points, points by place (``place_points``), or the players of the section
-    the member finished ahead of plus one; plus the participation bonus for an event the
-    member played a game of.
+    """Series regulations (``[series] points``, ``bonus``, ``shared_places``, ``min_played``,
+    ``weights``) — what one event gives a member: game points, points by place
+    (``place_points``), or the players of the section the member finished ahead of plus one;
+    plus the participation bonus for an event the member played a game of; times the event's
+    weight. Nothing for a member who played less than ``min_played`` of its rounds.
 
-    Decision: players sharing a place (a TRF's equal ranks) each get that place's points;
-    a member with no place (no complete round) gets none but the bonus."""
+    Decision: players sharing a place (a TRF's equal ranks) each get that place's points, or
+    with ``shared_places = "split"`` the points of the places they share, shared equally; a
+    member with no place (no complete round) gets none but the bonus."""
+    if rules.min_played and f.games < rules.min_played * e.rounds:
+        return 0.0
     if rules.points is SeriesPoints.GAME_POINTS:
         base = f.points
     elif f.rank is None:
         base = 0.0
-    elif rules.points is SeriesPoints.PLACE:
-        table = rules.place_points
-        base = float(table[f.rank - 1]) if f.rank <= len(table) else 0.0
     else:
-        base = float(e.section_size(f.section) - f.rank + 1)
-    return base + (rules.bonus if f.games else 0.0)
+        shared = (sum(x.section == f.section and x.rank == f.rank for x in e.finishes)
+                  if rules.shared_places is SharedPlaces.SPLIT else 1)
+        places = range(f.rank, f.rank + shared)
+        if rules.points is SeriesPoints.PLACE:
+            table = rules.place_points
+            base = sum(float(table[p - 1]) if p <= len(table) else 0.0 for p in places) / shared
+        else:
+            n = e.section_size(f.section)
+            base = sum(float(n - p + 1) for p in places) / shared
+    return (base + (rules.bonus if f.games else 0.0)) * rules.weights.get(e.source, 1.0)
 
 
-def counting(rules: SeriesConfig, held: int) -> int | None:
-    """Series regulations (``[series] best``, ``drop``) — how many of a member's events
-    count: ``best``; or all but ``drop`` of the events held so far; or all (None).
+def counting(rules: SeriesConfig, held: int, most_played: int = 0) -> int | None:
+    """Series regulations (``[series] best``, ``drop``, ``drop_of``) — how many of a member's
+    events count: ``best``; or all but ``drop`` of the events held so far (``drop_of =
+    "most-played"``: of the most events any member played); or all (None).
 
     Decision: with ``drop``, at least one event counts once one is held (the first event of a
     "best 6 of 8" series counts)."""
     if rules.best is not None:
         return rules.best
     if rules.drop:
-        return max(held - rules.drop, 1)
+        base = most_played if rules.drop_of is DropOf.MOST_PLAYED else held
+        return max(base - rules.drop, 1)
     return None
 
 
@@ -471,7 +484,9 @@ def score(run: SeriesRun) -> None:
     counted so far, and which of them count: the highest, the earlier event first among
     equal ones."""
     rules = run.rules
-    n = counting(rules, run.held)
+    most = max((sum(run.events[i].counted for i, _ in m.finishes) for m in run.members.values()),
+               default=0)
+    n = counting(rules, run.held, most)
     rows = []
     for m in run.members.values():
         mine: list[dict[str, Any]] = []

@@ -33,11 +33,11 @@ REGISTRY = members_frame([
 
 
 def players(*rows: dict) -> pl.DataFrame:
-    base = {"line": None, "player_id": None, "name": None, "fide_id": None, "birth_date": None,
-            "sex": None}
+    base = {"line": None, "player_id": None, "member_id": None, "name": None, "fide_id": None,
+            "birth_date": None, "sex": None}
     return pl.DataFrame([base | r for r in rows], schema={
-        "line": pl.Int64, "player_id": pl.String, "name": pl.String, "fide_id": pl.String,
-        "birth_date": pl.Date, "sex": pl.String})
+        "line": pl.Int64, "player_id": pl.String, "member_id": pl.String, "name": pl.String,
+        "fide_id": pl.String, "birth_date": pl.Date, "sex": pl.String})
 
 
 MARCH = D(2025, 3, 1)
@@ -63,6 +63,21 @@ def test_a_name_birth_date_or_sex_that_differs_is_a_row_naming_the_member():
         ("name", "the member M1 is 'Sharma, Aarav'"),
         ("birth_date", "the member M1's birth date is 2008-05-01"),
         ("sex", "the member M1's sex is M")]
+
+
+def test_a_member_id_names_the_member_and_one_that_is_none_is_a_row():
+    """An event's entry may name the member by member id: a renamed member is found by it (and
+    the name the event gives is a row naming the registry's), so is one of two namesakes."""
+    (row,) = check({"line": 2, "player_id": "P1", "member_id": "M2", "name": "Patel, Meera",
+                    "birth_date": D(2009, 2, 3)}, on=D(2024, 6, 1))
+    assert row[1:] == ("name", "Patel, Meera", "the member M2 is 'Iyer, Meera'")
+    assert check({"line": 3, "player_id": "P3", "member_id": "M4", "name": "Kiran Rao",
+                  "birth_date": D(2010, 7, 7)}) == []
+    (row,) = check({"line": 4, "player_id": "P4", "member_id": "M9", "name": "Kiran Rao"})
+    assert row == (4, "member_id", "M9", "no member has this member id (members.csv)")
+    (row,) = check({"line": 5, "player_id": "P5", "member_id": "M1", "name": "Sharma, Aarav",
+                    "fide_id": "46600002", "birth_date": D(2008, 5, 1)})
+    assert row == (5, "fide_id", "46600002", "the member M1's FIDE id is 46600001")
 
 
 def test_without_a_fide_id_the_member_of_the_same_name_and_birth_date():

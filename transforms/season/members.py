@@ -7,7 +7,7 @@ or who is no member, or whose membership has lapsed on the event's day, is a val
 |---|---|---|
 | members.csv: one row per member, the member id unique | DESIGN.md Inputs | :data:`MEMBERS` |
 | A probable duplicate member: the same birth date and the same name's words | DESIGN.md Inputs (issue 47) | :func:`probable_duplicates` |
-| An event's player against the registry: found by FIDE id, else by name and birth date; a name, birth date or sex that differs; not a member; membership not valid on the event's day | DESIGN.md Inputs (issue 47) | :func:`players_against_members` |
+| An event's player against the registry: found by member id, else by FIDE id, else by name and birth date; a name, birth date, sex or FIDE id that differs; not a member; membership not valid on the event's day | DESIGN.md Inputs (issue 47) | :func:`players_against_members` |
 
 Decisions (tests/rulebook/test_season_members.py):
 
@@ -101,9 +101,10 @@ def probable_duplicates(members: pl.DataFrame, file: str = "members.csv") -> lis
 def players_against_members(players: pl.DataFrame, members: pl.DataFrame, *, file: str,
                             on: dt.date) -> list[Finding]:
     """DESIGN.md Inputs (issue 47) — an event's players (players.csv as cast: ``line``,
-    ``player_id``, ``name``, and any of ``fide_id``, ``birth_date``, ``sex``) against the
-    registry: each player is the member of their FIDE id, else the one member of the same
-    name's words and birth date; a name, birth date or sex that differs from the member's, a
+    ``player_id``, ``name``, and any of ``member_id``, ``fide_id``, ``birth_date``, ``sex``)
+    against the registry: each player is the member of their member id (none such: a row), else
+    of their FIDE id, else the one member of the same name's words and birth date; a FIDE id
+    that differs from the member's; a name, birth date or sex that differs from the member's, a
     player who is no member, a membership not valid on ``on`` (the event's first day) — one
     warning row each, naming the player's line in ``file``."""
     by_fide = {str(r["fide_id"]): r for r in members.iter_rows(named=True) if r.get("fide_id")}
@@ -116,9 +117,16 @@ def players_against_members(players: pl.DataFrame, members: pl.DataFrame, *, fil
         out.append(Finding(file, p.get("line"), column, "" if value is None else str(value),
                            Severity.WARNING, reason))
 
+    by_id = {str(r["member_id"]): r for r in members.iter_rows(named=True)}
     for p in players.iter_rows(named=True):
+        mid = str(p.get("member_id") or "").strip()
+        if mid and mid not in by_id:
+            row(p, "member_id", mid, "no member has this member id (members.csv)")
+            continue
         fid = str(p.get("fide_id") or "").strip()
-        member = by_fide.get(fid) if fid else None
+        member = by_id.get(mid) if mid else by_fide.get(fid) if fid else None
+        if mid and member is not None and fid and str(member.get("fide_id") or "") not in ("", fid):
+            row(p, "fide_id", fid, f"the member {mid}'s FIDE id is {member['fide_id']}")
         if member is None:
             same = by_name.get((name_words(p.get("name")), p.get("birth_date")), [])
             if len(same) > 1:

@@ -13,7 +13,7 @@ import tempfile
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from transforms.core.errors import Finding, Severity
+from transforms.core.errors import Finding, InputError, Severity
 
 if TYPE_CHECKING:
     import polars as pl
@@ -398,3 +398,18 @@ def atomic_write(path: Path, data: bytes | str) -> Path:
         Path(tmp).unlink(missing_ok=True)
         raise
     return path
+
+
+def list_bytes(path: Path) -> tuple[bytes, str]:
+    """FIDE rating lists (the downloads) — the list's bytes and its layout (``txt`` or ``xml``):
+    a zip's one member, or the file."""
+    import zipfile
+
+    if path.suffix.lower() == ".zip":
+        with zipfile.ZipFile(path) as z:
+            members = [m for m in z.namelist() if m.lower().endswith((".txt", ".xml"))]
+            if len(members) != 1:
+                raise InputError(path.name, None, "", ", ".join(z.namelist())[:80],
+                                 "a FIDE download holds one .txt or .xml list")
+            return z.read(members[0]), members[0].rsplit(".", 1)[1].lower()
+    return path.read_bytes(), "xml" if path.suffix.lower() == ".xml" else "txt"

@@ -27,8 +27,8 @@ from pathlib import Path
 import polars as pl
 
 from flows import io
-from flows.io import atomic_write, csv_text
-from transforms.core.errors import ChessfedError, InputError
+from flows.io import atomic_write, csv_text, list_bytes
+from transforms.core.errors import ChessfedError
 from transforms.fide.rating_list import Rate, players_against_list, read_fide_txt, read_fide_xml
 
 
@@ -50,18 +50,6 @@ def add_parser(subparsers) -> None:
                    help="the list as the pages name it (default: FIDE <rate>, <month of the "
                         "list> when its header says it)")
     p.set_defaults(func=run)
-
-
-def list_bytes(path: Path) -> tuple[bytes, str]:
-    """The list's bytes and its kind (``txt`` or ``xml``): a zip's one member, or the file."""
-    if path.suffix.lower() == ".zip":
-        with zipfile.ZipFile(path) as z:
-            members = [m for m in z.namelist() if m.lower().endswith((".txt", ".xml"))]
-            if len(members) != 1:
-                raise InputError(path.name, None, "", ", ".join(z.namelist())[:80],
-                                 "a FIDE download holds one .txt or .xml list")
-            return z.read(members[0]), members[0].rsplit(".", 1)[1].lower()
-    return path.read_bytes(), "xml" if path.suffix.lower() == ".xml" else "txt"
 
 
 def list_extract(listed: pl.DataFrame, players: pl.DataFrame, rate: str, name: str) -> pl.DataFrame:

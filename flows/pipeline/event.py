@@ -21,7 +21,7 @@ from prefect.utilities.annotations import quote
 
 from flows.kinds.base import Build, FlowKind
 from flows.mail.letters import Letter
-from flows.pipeline import last_good, unchanged, workers
+from flows.pipeline import last_good, season_lists, unchanged, workers
 from flows.pipeline.counted_in import series_naming
 from flows.pipeline.mailing import by_kind, unmade_report
 from flows.pipeline.manifest import (
@@ -73,6 +73,10 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
         loaded = read_config(event_dir)
         names = (list(loaded.files) or kind.inputs) if isinstance(loaded, EventConfig) else kind.inputs
         raw = read_inputs(event_dir, names) if isinstance(loaded, EventConfig) else {}
+        if isinstance(loaded, EventConfig):  # the season's rating list in force, if it has one
+            listed = season_lists.season_ratings(event_dir, loaded, raw)
+            if listed is not None:
+                raw[season_lists.RATINGS] = listed
         sources = read_sources(event_dir, out_dir, loaded) if isinstance(loaded, EventConfig) else ()
         season = read_season(event_dir, loaded) if isinstance(loaded, EventConfig) else {}
         counted_in = series_naming(event_dir)
@@ -92,6 +96,11 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
 
     # settle: what the public may see — this run's publication, or the last good one held
     pub, cfg, letters = settle(pub, cfg, letters, error, event_dir, out_dir, names, date, step)
+    taken = raw.get(season_lists.RATINGS) if not (event_dir / season_lists.RATINGS).exists() else None
+    if taken is not None and pub.outcome.publication.get("status") == "current":
+        # kept with the inputs: a later held publication is rebuilt from the same list entries
+        pub.files[f"{last_good.INPUTS}{season_lists.RATINGS}{last_good.KEPT}"] = \
+            taken[0].drop("line", strict=False).write_csv()
 
     # pdfs: those whose HTML changed since the last run (some started while pages were built)
     with step("pdfs") as info:

@@ -81,8 +81,8 @@ def program_fingerprint(roots: tuple[Path, ...] | None = None) -> str:
 def inputs_fingerprint(event_dir: Path) -> str:
     """Every file of the event folder (and of folders inside it, not following links to
     folders), by path and content; of every other event folder it reads (a series' events:
-    :func:`source_folders`); and the events beside it that count it (a series naming it: its
-    players' pages link them)."""
+    :func:`source_folders`); the events beside it that count it (a series naming it: its
+    players' pages link them); and the season's rating list it takes (:func:`season_list_stamp`)."""
     h = hashlib.sha256()
     for name, folder in [("", Path(event_dir)), *source_folders(Path(event_dir))]:
         files = [folder] if folder.is_file() else []
@@ -95,7 +95,21 @@ def inputs_fingerprint(event_dir: Path) -> str:
                 with open(p, "rb") as fh:  # in pieces: an input far past [limits] file_bytes costs no memory
                     h.update(hashlib.file_digest(fh, "sha256").digest())
     h.update(repr(series_naming(Path(event_dir))).encode())
+    h.update(season_list_stamp(Path(event_dir)).encode())
     return h.hexdigest()
+
+
+def season_list_stamp(event_dir: Path) -> str:
+    """The season's rating list the event takes (:func:`flows.pipeline.season_lists.stamp`):
+    its name, size and time; "" when none or event.toml cannot be used."""
+    from flows.io import load_event_config
+    from flows.pipeline.season_lists import stamp
+    from transforms.core.errors import ConfigError
+
+    try:
+        return stamp(event_dir, load_event_config(event_dir))
+    except ConfigError:
+        return ""
 
 
 def source_folders(event_dir: Path) -> list[tuple[str, Path]]:

@@ -295,6 +295,22 @@ def in_force(periods: Iterable[dt.date], on: dt.date) -> dt.date | None:
     return max((p for p in periods if p <= on), default=None)
 
 
+DOWNLOAD = re.compile(r"^(standard|rapid|blitz)_(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                      r"(\d\d)frl(_xml)?\.(zip|txt|xml)$", re.IGNORECASE)
+"""FIDE's download names: ``standard_jan26frl.zip`` (TXT), ``rapid_jan26frl_xml.zip`` (XML)."""
+
+
+def download_name(name: str) -> tuple[Rate, dt.date, str] | None:
+    """FIDE rating lists (the downloads' names) — the rate, the month and the layout (``txt``,
+    ``xml``) a file of FIDE's download page is named for; None: not such a name."""
+    m = DOWNLOAD.match(name)
+    if not m:
+        return None
+    month = MONTHS.index(m.group(2).upper()) + 1
+    layout = "xml" if m.group(4) or m.group(5).lower() == "xml" else "txt"
+    return Rate(m.group(1).lower()), dt.date(2000 + int(m.group(3)), month, 1), layout
+
+
 CHECK_SCHEMA = {"player_id": pl.String, "fide_id": pl.String, "name": pl.String,
                 "field": pl.String, "file_value": pl.String, "list_value": pl.String,
                 "what": pl.String}

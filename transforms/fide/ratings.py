@@ -662,8 +662,14 @@ class RatingsConfig:
     """The lists, FIDE's first (``[[ratings.lists]]``); default: FIDE's only."""
     period_year: int | None = None
     """The year of the rating period (8.3.3: the junior K); left out: the event's start year."""
+    rate: str = "standard"
+    """The rate of play whose FIDE list the event takes its players' ratings, titles and
+    federations from (the season's ``lists/``, the list in force at the start): ``standard``,
+    ``rapid`` or ``blitz``."""
 
     def __post_init__(self) -> None:
+        if self.rate not in ("standard", "rapid", "blitz"):
+            raise ConfigError("", "rate", f"{self.rate!r}: \"standard\", \"rapid\" or \"blitz\"")
         names = [x.name for x in self.lists]
         if len(set(names)) != len(names):
             raise ConfigError("", "lists", "two rating lists share a name")

@@ -1,0 +1,103 @@
+"""The season's rating lists (issue 47): FIDE's downloads as published, kept in the inputs
+folder's ``lists/`` (``standard_jan26frl.zip``, ``rapid_jan26frl_xml.zip``: the names FIDE
+gives them, which say the rate and the month). An event whose files take a rating list
+(``ratings.csv``) and that has none of its own gets the entries of its players on the list of
+its rate (``[ratings] rate``) in force on its first day, as ``chessfed rating-list --extract``
+would write them. A list is read once per process while its file is unchanged (a million
+players in about 2 s)."""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import polars as pl
+
+from flows.io import list_bytes
+from transforms.core.config import EventConfig
+from transforms.core.errors import ChessfedError, Finding, Severity
+from transforms.core.ingest import RawFile
+from transforms.fide.rating_list import (
+    RatingListFile,
+    download_name,
+    in_force,
+    read_fide_txt,
+    read_fide_xml,
+)
+from transforms.fide.ratings import RatingsConfig
+
+LISTS = "lists"
+"""The season's rating lists: ``<inputs>/lists/``."""
+RATINGS = "ratings.csv"
+"""The event's file the list's entries stand in for."""
+
+
+def list_in_force(event_dir: Path, cfg: EventConfig) -> Path | None:
+    """FIDE B.01 1.4.6a, B.02 (the list in force at the start of the event) — the season's list
+    of the event's rate whose month is the latest on or before its first day; None: no list of
+    that rate was published by then (or the season keeps none)."""
+    folder = Path(event_dir).parent / LISTS
+    if not folder.is_dir():
+        return None
+    ratings = cfg.table(RatingsConfig)
+    rate = ratings.rate if ratings is not None else "standard"
+    lists = {}
+    for path in sorted(folder.iterdir()):
+        named = download_name(path.name)
+        if named is not None and named[0].value == rate and path.is_file():
+            lists.setdefault(named[1], path)
+    month = in_force(lists, cfg.event.start)
+    return lists[month] if month is not None else None
+
+
+def stamp(event_dir: Path, cfg: EventConfig) -> str:
+    """What of the season's lists an event's outputs depend on (for
+    :func:`flows.pipeline.unchanged.inputs_fingerprint`): the list in force's name, size and
+    time, when the event takes one."""
+    if RATINGS not in cfg.files or (Path(event_dir) / RATINGS).exists():
+        return ""
+    path = list_in_force(event_dir, cfg)
+    if path is None:
+        return ""
+    st = path.stat()
+    return f"{path.name}:{st.st_size}:{st.st_mtime_ns}"
+
+
+@functools.lru_cache(maxsize=2)
+def _read(path: str, size: int, mtime_ns: int) -> RatingListFile:
+    named = download_name(Path(path).name)
+    assert named is not None
+    data, layout = list_bytes(Path(path))
+    read = read_fide_xml if layout == "xml" else read_fide_txt
+    return read(data, rate=named[0], source=Path(path).name)
+
+
+def season_ratings(event_dir: Path, cfg: EventConfig, raw: dict[str, RawFile]) -> RawFile | None:
+    """The event's ``ratings.csv`` from the season's list in force (:func:`list_in_force`):
+    its players' entries (by FIDE id), as read strings with their lines on the list; None when
+    the event reads no such file, has its own, or the season has no list for it. A list that
+    cannot be read is a finding of the event's (the players keep what players.csv gives)."""
+    if RATINGS not in cfg.files or RATINGS in raw or "players.csv" not in raw:
+        return None
+    path = list_in_force(event_dir, cfg)
+    if path is None:
+        return None
+    named = download_name(path.name)
+    assert named is not None
+    where = f"../{LISTS}/{path.name}"
+    try:
+        st = path.stat()
+        got = _read(str(path), st.st_size, st.st_mtime_ns)
+    except (ChessfedError, OSError, ValueError) as exc:
+        empty = pl.DataFrame(schema={"line": pl.Int64, "fide_id": pl.String})
+        return empty, [Finding(where, None, "", path.name, Severity.WARNING,
+                               f"the season's rating list cannot be read: {exc}")]
+    players = raw["players.csv"][0]
+    ids = (players["fide_id"].drop_nulls().str.strip_chars().unique().to_list()
+           if "fide_id" in players.columns else [])
+    rate = named[0].value
+    name = f"FIDE {rate}, {named[1]:%B %Y}"
+    frame = (got.players.filter(pl.col("fide_id").is_in(ids))
+             .select("line", "fide_id", "name", pl.col(rate).cast(pl.String).alias("rating"),
+                     "title", "federation", "sex", pl.lit(name).alias("list")))
+    return frame.with_columns(pl.col(c).fill_null("") for c in frame.columns if c != "line"), []

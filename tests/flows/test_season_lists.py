@@ -1,0 +1,108 @@
+"""The season's rating lists (issue 47): FIDE's download kept in the inputs folder's ``lists/``
+under FIDE's own name gives an event the entries of its players on the list of its rate in
+force on its first day (flows/pipeline/season_lists.py) — a real excerpt of FIDE's January
+2023 standard list (tests/data/rating_lists/SOURCE.md)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import shutil
+import zipfile
+from pathlib import Path
+
+import polars as pl
+
+from flows import io
+from flows.pipeline import season_lists, unchanged
+from transforms.kinds import parse_event_config
+from transforms.swiss.event import prepare
+
+ROOT = Path(__file__).resolve().parents[2]
+LIST = ROOT / "tests" / "data" / "rating_lists" / "standard_jan23frl.txt"
+PLAYERS = """player_id,name,rating,fide_id,federation
+P1,"A K, Kalshyan",,5045886,
+P2,"A-Ali, Sali",1800,4804929,IRQ
+P3,"Nobody, Listed",1500,,
+"""
+
+
+def season(tmp: Path, start: str = "2023-02-01") -> Path:
+    """A season folder: one event (a copy of the demo's club open with these players) and the
+    list, zipped as FIDE serves it."""
+    event = tmp / "inputs" / "club-open"
+    shutil.copytree(ROOT / "inputs" / "club-open-2025", event)
+    (event / "results.csv").unlink()
+    for name in ("bye_requests.csv", "withdrawals.csv"):
+        (event / name).unlink(missing_ok=True)
+    (event / "players.csv").write_text(PLAYERS, encoding="utf-8")
+    toml = (event / "event.toml").read_text(encoding="utf-8")
+    toml = toml.replace("start = 2025-09-02", f"start = {start}").replace(
+        "as_of = 2025-09-24", f"as_of = {start}").replace(
+        "round_dates = [2025-09-02, 2025-09-09, 2025-09-16, 2025-09-23, 2025-09-30, 2025-10-07, "
+        "2025-10-14]", "round_dates = []")
+    (event / "event.toml").write_text(toml.replace("[fide_report]", "[fide_report_x]")
+                                      .split("[fide_report_x]")[0], encoding="utf-8")
+    lists = tmp / "inputs" / "lists"
+    lists.mkdir()
+    with zipfile.ZipFile(lists / "standard_jan23frl.zip", "w") as z:
+        z.write(LIST, "standard_jan23frl.txt")
+    return event
+
+
+def read(event: Path):
+    cfg = io.load_event_config(event)
+    raw = {n: io.read_csv_strings(event / n) for n in cfg.files if (event / n).exists()}
+    return cfg, raw
+
+
+def test_the_list_in_force_fills_what_players_csv_leaves_and_the_page_says_so(tmp_path):
+    event = season(tmp_path)
+    cfg, raw = read(event)
+    listed = season_lists.season_ratings(event, cfg, raw)
+    assert listed is not None
+    frame, found = listed
+    assert found == [] and sorted(frame["fide_id"].to_list()) == ["4804929", "5045886"]
+    raw["ratings.csv"] = listed
+    run = prepare(cfg, raw, dt.date(2023, 2, 1))
+    p = run.categories[0].players.sort("player_id")
+    assert p.select("player_id", "rating", "nationality").rows() == [
+        ("P1", 1671, "IND"), ("P2", 1800, "IRQ"), ("P3", 1500, None)]
+    # the office's 1800 is kept against the list's 1876, with a warning naming the list
+    warned = [f for f in run.findings if f.file == "players.csv" and f.column == "rating"]
+    assert [(f.line, f.value) for f in warned] == [(3, "1800")]
+    assert "FIDE standard, January 2023" in warned[0].reason
+
+
+def test_no_list_before_the_event_and_the_events_own_file_wins(tmp_path):
+    event = season(tmp_path, start="2022-12-15")  # before the January list
+    cfg, raw = read(event)
+    assert season_lists.list_in_force(event, cfg) is None
+    assert season_lists.season_ratings(event, cfg, raw) is None
+    event2 = season(tmp_path / "b")
+    (event2 / "ratings.csv").write_text("fide_id,rating\n5045886,1500\n", encoding="utf-8")
+    cfg, raw = read(event2)
+    assert season_lists.season_ratings(event2, cfg, raw) is None  # its own ratings.csv
+    assert season_lists.stamp(event2, cfg) == ""
+
+
+def test_a_new_list_builds_the_event_again(tmp_path):
+    event = season(tmp_path)
+    before = unchanged.inputs_fingerprint(event)
+    lists = event.parent / "lists"
+    with zipfile.ZipFile(lists / "standard_jan23frl.zip", "a") as z:
+        z.writestr("readme.md", "x")  # another file in the zip: its size changes
+    assert unchanged.inputs_fingerprint(event) != before
+
+
+def test_the_event_runs_with_the_list(prefect_harness, tmp_path):
+    from flows.pipeline.events import run_events
+
+    event = season(tmp_path)
+    out = tmp_path / "out"
+    assert run_events(event.parent, out, send_mail=False) == {"club-open": "ok"}
+    kept = out / "club-open" / "office" / "published-inputs" / "ratings.csv.txt"
+    assert kept.is_file() and "5045886" in kept.read_text(encoding="utf-8")
+    page = (out / "club-open" / "players" / "open").glob("*.html")
+    text = " ".join(p.read_text(encoding="utf-8") for p in page)
+    assert "FIDE standard, January 2023" in text
+    assert pl.read_csv(kept)["fide_id"].cast(pl.String).sort().to_list() == ["4804929", "5045886"]

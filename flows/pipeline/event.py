@@ -100,7 +100,7 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
     if taken is not None and pub.outcome.publication.get("status") == "current":
         # kept with the inputs: a later held publication is rebuilt from the same list entries
         pub.files[f"{last_good.INPUTS}{season_lists.RATINGS}{last_good.KEPT}"] = \
-            taken[0].drop("line", strict=False).write_csv()
+            season_lists.kept_copy(taken)
 
     # pdfs: those whose HTML changed since the last run (some started while pages were built)
     with step("pdfs") as info:

@@ -101,3 +101,11 @@ def season_ratings(event_dir: Path, cfg: EventConfig, raw: dict[str, RawFile]) -
              .select("line", "fide_id", "name", pl.col(rate).cast(pl.String).alias("rating"),
                      "title", "federation", "sex", pl.lit(name).alias("list")))
     return frame.with_columns(pl.col(c).fill_null("") for c in frame.columns if c != "line"), []
+
+
+def kept_copy(taken: RawFile) -> str:
+    """The entries an event took from the season's list as the input file they stand in for
+    (its ``ratings.csv``), to keep with the inputs of a good publication (an input read back
+    as written, like the other kept copies: :data:`flows.pipeline.last_good.KEPT`)."""
+    return taken[0].drop("line", strict=False).write_csv()
+

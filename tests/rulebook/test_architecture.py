@@ -406,6 +406,8 @@ CSV_HELPER = "flows/io.py"
 INPUT_WRITERS = {
     "flows/cli/import_trf.py": "the demo inputs and import-trf's players.csv and results.csv: "
                                 "input files the program reads back as they are written",
+    "flows/pipeline/season_lists.py": "the entries an event took from the season's rating list, "
+                                      "kept with its published inputs (read back as written)",
 }
 """Modules under flows/ that write CSV files that are inputs, not outputs (flows/devtools too:
 benchmarks and generators of inputs)."""

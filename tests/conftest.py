@@ -125,7 +125,7 @@ def tier_of(path: Path) -> str | None:
 
 
 SLOW = {"test_properties", "test_campaign", "test_team_swiss_event", "test_team_import",
-        "test_team_report", "test_norms_cli"}
+        "test_team_report", "test_norms_cli", "test_rating_periods"}
 """Modules of a fast tier that take long, marked with their tier and ``slow`` so that ``make
 test-fast`` leaves them to ``make test``: hypothesis over many generated tournaments (about
 40 s), the cross-check campaign, whose tests run generated tournaments through engine
@@ -133,7 +133,8 @@ processes (2-8 s each under load), and the team events run whole through their f
 rulebook steps (an event folder per case, a takeover, a report read back: about 8 s; the team
 engine, tie-breaks, league and line-up rules stay in the fast tiers), and ``chessfed norms`` on
 the demo's title tournament and ten generated events beside Sharly Chess's verdicts (about 4 s;
-the norm rules themselves stay in the fast tiers, tests/rulebook/test_norms.py)."""
+the norm rules themselves stay in the fast tiers, tests/rulebook/test_norms.py), and the
+demo's club open played to its end for its reports by rating period (about 4 s)."""
 
 SLOW_TESTS = (
     "tests/rulebook/test_dutch.py::test_dutch_2017_conformance_all_215_cases_identical_with_colours[python]",

@@ -14,7 +14,6 @@ import polars as pl
 
 from flows import io
 from flows.pipeline import season_lists, unchanged
-from transforms.kinds import parse_event_config
 from transforms.swiss.event import prepare
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -348,3 +348,57 @@ def _date(text: str, fmt: str) -> dt.date | None:
         return dt.datetime.strptime(text.strip(), fmt).date()
     except ValueError:
         return None
+
+
+LONG_EVENT_DAYS = 30
+"""FIDE B.02 (2024) and the FIDE Technical Commission's manual: an event that lasts longer
+than 30 days reports its results by rating period, not once at its end."""
+
+
+def rating_periods(round_dates: tuple[dt.date, ...]) -> list[tuple[dt.date, tuple[int, ...]]]:
+    """FIDE B.02 7.1 (a rating period: the month a list is valid; "all rated play during the
+    rating period" goes into the next list) and the duration rule (results of an event longer
+    than :data:`LONG_EVENT_DAYS` days reported by period) — the months an event's rounds are
+    played in, each with its rounds (1-based); one period with every round for an event whose
+    rounds span at most 30 days.
+
+    Decision: a period is a calendar month (the rating period of FIDE's monthly lists); a round
+    belongs to the month of its date."""
+    if not round_dates:
+        return []
+    if (round_dates[-1] - round_dates[0]).days <= LONG_EVENT_DAYS:
+        return [(round_dates[0].replace(day=1), tuple(range(1, len(round_dates) + 1)))]
+    out: dict[dt.date, list[int]] = {}
+    for r, d in enumerate(round_dates, start=1):
+        out.setdefault(d.replace(day=1), []).append(r)
+    return [(month, tuple(rounds)) for month, rounds in out.items()]
+
+
+def period_report(t: Tournament, rounds: tuple[int, ...], month: dt.date,
+                  round_dates: tuple[dt.date, ...]) -> Tournament:
+    """FIDE B.02 (results reported by rating period) and the FIDE Technical Commission's
+    practice (one report per part, its rounds numbered from 1) — the part of a rating report
+    ``t`` played in ``month``: its ``rounds`` renumbered 1, 2, …, their dates, every player with
+    the points of those rounds and a rank by them.
+
+    Decision: every player of the category stays, with their start number (a round they did
+    not play is written as the full report writes it); the rank is by the part's points, then
+    start number (a part has no tie-breaks of its own); the rating is the one the full report
+    gives (FIDE's rating server rates each game with its own list of the period)."""
+    number = {r: i for i, r in enumerate(rounds, start=1)}
+    rows = tuple((number[rnd], sno, opp, colour, points, kind)
+                 for rnd, sno, opp, colour, points, kind in t.card_rows if rnd in number)
+    points: dict[int, float] = {}
+    for _, sno, _, _, pts, _ in rows:
+        points[sno] = points.get(sno, 0.0) + pts
+    order = sorted(t.players, key=lambda p: (-points.get(p.sno, 0.0), p.sno))
+    rank = {p.sno: i for i, p in enumerate(order, start=1)}
+    players = tuple(replace(p, points=points.get(p.sno, 0.0), rank=rank[p.sno], raw=None)
+                    for p in t.players)
+    dates = tuple(round_dates[r - 1] for r in rounds)
+    header = replace(t.header, start=f"{dates[0]:%Y/%m/%d}", end=f"{dates[-1]:%Y/%m/%d}",
+                     round_dates=tuple(f"{d:%y/%m/%d}" for d in dates))
+    return replace(t, name=f"{t.name} — {month:%B %Y}", players=players, card_rows=rows,
+                   total_rounds=len(rounds), header=header, header_spelling={},
+                   entry_spelling={}, layout=(), lines=(), line_of={})
+

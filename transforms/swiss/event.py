@@ -57,6 +57,7 @@ from transforms.swiss.exports import (
     RatingReport,
     as_played,
     category_rating_report,
+    period_rating_reports,
     public_trf,
     reported,
 )
@@ -150,6 +151,10 @@ class CategoryRun:
     norms: NormReport | None = None
     """The title norms after round ``done`` and the forecast of the next rounds, in an event
     with ``[norms]`` (:func:`title_norms`; the norms step; None before round 1 is complete)."""
+    period_reports: tuple[tuple[dt.date, RatingReport], ...] = ()
+    """For a reported category whose rounds span more than 30 days, the FIDE rating report of
+    each month whose rounds are complete (the exports step:
+    :func:`~transforms.swiss.exports.period_rating_reports`)."""
 
 
 @dataclass
@@ -822,7 +827,9 @@ def export_files(run: SwissRun) -> None:
     (``CategoryRun.public_trf``: :func:`~transforms.swiss.exports.public_trf` of the engine's
     view before the next round, :func:`~transforms.swiss.exports.as_played`), and for an event
     that reports to FIDE (``[fide_report]``) each reported category's rating report with
-    FIDE's check of it once its last round is complete (``CategoryRun.rating_report``)."""
+    FIDE's check of it once its last round is complete (``CategoryRun.rating_report``), and for
+    one whose rounds span more than 30 days the report of each rating period as its rounds are
+    complete (``CategoryRun.period_reports``)."""
     schedule = fixed_schedule(run.cfg)
     report = run.cfg.table(RatingReportRules)
     for c in run.categories:
@@ -833,6 +840,10 @@ def export_files(run: SwissRun) -> None:
                                                   schedule=schedule)
                            if report is not None and reported(report, c.cat, done=c.done,
                                                               rounds=c.rounds) else None)
+        c.period_reports = (period_rating_reports(run.cfg, c.cat, c.players, c.card,
+                                                  c.rankings[c.done], rounds=c.rounds,
+                                                  done=c.done, schedule=schedule)
+                            if report is not None and c.done else ())
 
 
 RULE_STEPS: tuple[tuple[str, Any], ...] = (

@@ -7,6 +7,7 @@ them.
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, replace
 
 import polars as pl
@@ -16,6 +17,8 @@ from transforms.core.errors import Finding, Severity
 from transforms.fide.rating_report import (
     RatingReportRules,
     check_rating_report,
+    period_report,
+    rating_periods,
     rating_report,
     report_header,
 )
@@ -101,3 +104,32 @@ def category_rating_report(cfg: EventConfig, cat: Category, players: pl.DataFram
     text = write_trf(t)
     found = check_rating_report(parse_trf(text, source=f"rating report {cat.id}"))
     return RatingReport(t, text, rules.format, tuple(found))
+
+
+def period_rating_reports(cfg: EventConfig, cat: Category, players: pl.DataFrame,
+                          card: pl.DataFrame, ranking: pl.DataFrame, *, rounds: int, done: int,
+                          schedule: FixedSchedule | None = None
+                          ) -> tuple[tuple[dt.date, RatingReport], ...]:
+    """FIDE B.02 (an event longer than 30 days reports its results by rating period, as each
+    period's rounds are complete) — for a reported category (``[fide_report] categories``)
+    whose rounds span more than 30 days
+    (:func:`~transforms.fide.rating_report.rating_periods`), one report per month whose rounds
+    are all complete (:func:`~transforms.fide.rating_report.period_report`), each written,
+    read back and checked as FIDE would; none for a shorter event (its one report at the end:
+    :func:`category_rating_report`)."""
+    rules = cfg.require(RatingReportRules)
+    periods = rating_periods(rules.round_dates[:rounds])
+    if len(periods) <= 1 or not done or (rules.categories and cat.id not in rules.categories):
+        return ()
+    full = category_rating_report(cfg, cat, players, card, ranking, rounds=rounds,
+                                  schedule=schedule).tournament
+    out = []
+    for month, part in periods:
+        if max(part) > done:
+            break
+        t = period_report(full, part, month, rules.round_dates)
+        text = write_trf(t)
+        found = check_rating_report(parse_trf(text, source=f"rating report {cat.id} {month:%Y-%m}"))
+        out.append((month, RatingReport(t, text, rules.format, tuple(found))))
+    return tuple(out)
+

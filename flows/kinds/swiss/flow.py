@@ -184,8 +184,17 @@ def fide_rating_reports(pub: Publication, run: SwissRun) -> None:
     """The FIDE rating report of every category the rulebook reported (its exports step:
     ``CategoryRun.rating_report``) as ``fide/rating-report-<category>.trf``, and FIDE's check
     of it as ``fide/rating-report-<category>-check.csv``, each finding naming that file (the
-    counts go to the manifest's notes)."""
+    counts go to the manifest's notes); for an event longer than 30 days, each rating period's
+    as ``fide/rating-report-<category>-<yyyy-mm>.trf`` (``CategoryRun.period_reports``)."""
     for c in run.categories:
+        for month, part in c.period_reports:  # an event longer than 30 days: by rating period
+            rel = f"{OFFICE}fide/rating-report-{file_part(c.cat.id)}-{month:%Y-%m}.trf"
+            found = [replace(f, file=rel) for f in part.findings]
+            pub.files[rel] = part.text
+            pub.files[rel.removesuffix(".trf") + "-check.csv"] = csv_text(findings_frame(found))
+            pub.outcome.notes.append(
+                f"FIDE rating report {c.cat.id}, {month:%B %Y} ({part.format}): "
+                f"{plural(part.errors, 'error')}, {plural(part.warnings, 'warning')} for FIDE")
         report = c.rating_report
         if report is None:
             continue

@@ -208,15 +208,21 @@ class Site:
     """Page (relative path) -> every ``a[href]`` on it, as written."""
     ids: dict[str, set[str]] = field(default_factory=dict)
     """Page -> the fragment ids it has (``id=``, ``<a name=>``)."""
+    redirects: set[str] = field(default_factory=set)
+    """The pages that only send the reader on (``<meta http-equiv="refresh">``): ways in from
+    another event's pages (a series' page of an event's player), not pages of their own."""
 
     @classmethod
     def read(cls, root: Path) -> Site:
         site = cls(root)
         for page in sorted(root.rglob("*.html")):
             parser = _Links()
-            parser.feed(page.read_text(encoding="utf-8"))
+            text = page.read_text(encoding="utf-8")
+            parser.feed(text)
             rel = page.relative_to(root).as_posix()
             site.hrefs[rel], site.ids[rel] = parser.hrefs, parser.ids
+            if 'http-equiv="refresh"' in text:
+                site.redirects.add(rel)
         return site
 
     def target(self, page: str, href: str) -> tuple[str, str] | None:

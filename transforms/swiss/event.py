@@ -841,7 +841,7 @@ def export_files(run: SwissRun) -> None:
                            if report is not None and reported(report, c.cat, done=c.done,
                                                               rounds=c.rounds) else None)
         c.period_reports = (period_rating_reports(run.cfg, c.cat, c.players, c.card,
-                                                  c.rankings[c.done], rounds=c.rounds,
+                                                  c.rankings.get(c.done), rounds=c.rounds,
                                                   done=c.done, schedule=schedule)
                             if report is not None and c.done else ())
 

@@ -107,7 +107,8 @@ def category_rating_report(cfg: EventConfig, cat: Category, players: pl.DataFram
 
 
 def period_rating_reports(cfg: EventConfig, cat: Category, players: pl.DataFrame,
-                          card: pl.DataFrame, ranking: pl.DataFrame, *, rounds: int, done: int,
+                          card: pl.DataFrame, ranking: pl.DataFrame | None, *, rounds: int,
+                          done: int,
                           schedule: FixedSchedule | None = None
                           ) -> tuple[tuple[dt.date, RatingReport], ...]:
     """FIDE B.02 (an event longer than 30 days reports its results by rating period, as each
@@ -119,7 +120,8 @@ def period_rating_reports(cfg: EventConfig, cat: Category, players: pl.DataFrame
     :func:`category_rating_report`)."""
     rules = cfg.require(RatingReportRules)
     periods = rating_periods(rules.round_dates[:rounds])
-    if len(periods) <= 1 or not done or (rules.categories and cat.id not in rules.categories):
+    if len(periods) <= 1 or not done or ranking is None or (
+            rules.categories and cat.id not in rules.categories):
         return ()
     full = category_rating_report(cfg, cat, players, card, ranking, rounds=rounds,
                                   schedule=schedule).tournament

@@ -4,7 +4,7 @@ its categories, and what each of their events gave.
 
 Decision: keyed by the number of events counted (``member-<member>-after-NN``), so that a rerun
 sends nothing new and each member hears once per event; the address is the one the member's
-latest event gave (a TRF gives none)."""
+latest event gave, else the season's registry's (a TRF gives none)."""
 
 from __future__ import annotations
 
@@ -32,7 +32,7 @@ def series_letters(run: SeriesRun) -> tuple[list[Letter], list[tuple[str, str]]]
     for key, m in run.members.items():
         if not any(i == last for i, _ in m.finishes):
             continue  # news only for those who played the latest event
-        email = m.latest("email")
+        email = m.latest("email") or (m.registered or {}).get("email")
         if not email:
             continue
         problem = address_problem(email)

@@ -72,6 +72,9 @@ class Build:
     sources: tuple[Source, ...] = ()
     """The other events the event reads (a series' events: :attr:`transforms.kinds.KindSpec.
     sources`), as the pipeline read them."""
+    known_results: Mapping[str, Any] = field(default_factory=dict)
+    """The other events' results the last run of this program computed, by name
+    (``{"digest", "as_of", "result"}``: :func:`transforms.core.results.result_record`)."""
     counted_in: tuple[tuple[str, str], ...] = ()
     """The events beside this one that count it (a series): (folder, name) of each; its
     players' pages link their page there (``ctx["counted_in"]``)."""

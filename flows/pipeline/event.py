@@ -35,6 +35,7 @@ from flows.pipeline.outputs import (
     early_pdfs,
     kept_groups,
     known_pairings,
+    known_results,
     manifest_json,
     previous_render_hashes,
 )
@@ -171,7 +172,7 @@ def build_for(kind: FlowKind, cfg: EventConfig, out_dir: Path, renderer: str, st
                  kept_groups(out_dir, program) if kind.uses_last_run else {},
                  known_pairings(out_dir) if kind.uses_last_run else {}, rules_parts(cfg),
                  lambda fn, items: workers.parallel_map(fn, list(items), renderer), sources,
-                 counted_in, season or {})
+                 known_results(out_dir, program) if sources else {}, counted_in, season or {})
 
 
 STATE_NAMES = {0: "Completed", 1: "Rejected rows", 3: "Held", 4: "Letters pending"}

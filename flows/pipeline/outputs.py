@@ -176,6 +176,17 @@ def known_pairings(out_dir: Path) -> dict[str, Any]:
     return pairings["rounds"]
 
 
+def known_results(out_dir: Path, program: str) -> dict[str, Any]:
+    """The results of the other events the event read in its last run (a series' events: its
+    manifest's ``cache``), by name, with the checksum of what they were computed from, when that
+    run was made by this ``program``; else none (every event is read again)."""
+    results = manifest_table(read_manifest(out_dir), CACHE).get("results")
+    if (not isinstance(results, dict) or results.get("program") != program
+            or not isinstance(results.get("events"), dict)):
+        return {}
+    return results["events"]
+
+
 def kept_groups(out_dir: Path, program: str) -> dict[str, dict[str, Any]]:
     """The groups of pages the event's last run published (its manifest's ``cache``:
     :meth:`flows.site.pages.Publication.group`), when that run was made by this ``program``

@@ -10,6 +10,7 @@ Swiss event every page and PDF, 12 MB, pickled and hashed once per task, about 5
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 from pathlib import Path
 from typing import Any
 
@@ -121,7 +122,7 @@ def read_source(event_dir: Path, out_dir: Path, name: str) -> Source:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
             text = data.decode("cp1252", errors="replace")  # TRF files of older programs
-        return Source(name, text=text)
+        return Source(name, text=text, digest=hashlib.sha256(data).hexdigest())
     folder = event_dir.parent / name
     if not folder.exists():
         return Source(name, missing=True)
@@ -132,6 +133,7 @@ def read_source(event_dir: Path, out_dir: Path, name: str) -> Source:
     except ConfigError as e:
         return Source(name, error=f"its event.toml cannot be used: {e}")
     raw = read_files(folder, list(cfg.files))
+    digest = files_digest(folder, ["event.toml", *cfg.files])
     fallback = None
     last = last_good.find(out_dir.parent / name)
     if last is not None:
@@ -139,10 +141,24 @@ def read_source(event_dir: Path, out_dir: Path, name: str) -> Source:
             good = check_config(last.folder, last.suffix)
             fallback = Source(name, good, dict(read_files(last.folder, list(good.files),
                                                               last.suffix)),
-                              published=last.as_of.isoformat())
+                              published=last.as_of.isoformat(),
+                              digest=files_digest(last.folder, [f"{n}{last.suffix}" for n in
+                                                                ["event.toml", *good.files]]))
         except ConfigError:
             fallback = None
-    return Source(name, cfg, dict(raw), fallback=fallback)
+    return Source(name, cfg, dict(raw), fallback=fallback, digest=digest)
+
+
+def files_digest(folder: Path, names: list[str]) -> str:
+    """The checksum of the files ``names`` of ``folder`` that are there, by name and content."""
+    h = hashlib.sha256()
+    for n in names:
+        path = folder / n
+        if path.is_file():
+            h.update(f"{n}\0".encode())
+            with open(path, "rb") as fh:
+                h.update(hashlib.file_digest(fh, "sha256").digest())
+    return h.hexdigest()
 
 
 @task(name="pdfs", retries=1, retry_delay_seconds=2, cache_policy=NO_CACHE)

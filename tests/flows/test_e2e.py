@@ -297,3 +297,32 @@ def test_the_series_publishes_its_standings_members_and_letters(demo_run):
             stub = (out / way.group(1)).read_text(encoding="utf-8")
             member = re.search(r'url=\.\./\.\./\.\./(members/[^"]+\.html)', stub).group(1)
             assert (d / member).is_file()
+
+
+def test_a_series_takes_the_results_of_its_unchanged_events_from_its_last_run(demo_run):
+    """The series keeps the results it read of each event with the checksum of the files they
+    were computed from (its manifest's cache); a run whose event is unchanged takes them back,
+    equal to reading the event again; a changed file reads it again."""
+    import datetime as dt
+
+    from flows.kinds.series.flow import KnownResults
+    from flows.pipeline.outputs import known_results
+    from flows.pipeline.tasks import read_source
+    from flows.pipeline.unchanged import program_fingerprint
+    from transforms.kinds import event_result
+
+    base, out, *_ = demo_run
+    known = known_results(out / SERIES_EVENT, program_fingerprint())
+    assert sorted(known) == sorted(["events/riverside-rapid-2026-01.trf",
+                                    "events/riverside-rapid-2026-02.trf", *RAPIDS])
+    assert "@players.example" not in (out / SERIES_EVENT / "manifest.json").read_text()
+    as_of = dt.date(2026, 4, 15)
+    reader = KnownResults(known, as_of)
+    series = base / "inputs" / SERIES_EVENT
+    for name in known:
+        source = read_source(series, out / SERIES_EVENT, name)
+        assert reader(source, as_of) == event_result(source, as_of)
+    assert reader.taken == 4
+    changed = KnownResults({k: {**v, "digest": "0"} for k, v in known.items()}, as_of)
+    changed(read_source(series, out / SERIES_EVENT, RAPIDS[0]), as_of)
+    assert changed.taken == 0

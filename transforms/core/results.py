@@ -85,6 +85,36 @@ class EventResult:
         return sum(f.section == section for f in self.finishes)
 
 
+def result_record(r: EventResult) -> dict[str, object]:
+    """DESIGN.md "Orchestration" (what a run keeps for the next) — an event's results as JSON
+    values (:func:`result_from_record` reads them back, equal but for the addresses).
+    Decision: no address is kept (the manifest is the office's record, not a list of
+    addresses): a result taken back gets them from the event's players.csv again."""
+    return {"source": r.source, "name": r.name,
+            "start": r.start.isoformat() if r.start else None,
+            "end": r.end.isoformat() if r.end else None, "rounds": r.rounds, "done": r.done,
+            "sections": [list(x) for x in r.sections], "site": r.site,
+            "finishes": [[f.key, f.name, f.section, f.rank, f.points,
+                          [[x.round, x.opponent, x.points, x.played] for x in f.rounds],
+                          f.rating, f.fide_id, f.member_id, f.federation, f.title, f.sex,
+                          f.birth_year, f.club, "", f.line] for f in r.finishes]}
+
+
+def result_from_record(d: dict) -> EventResult:  # type: ignore[type-arg]
+    """DESIGN.md "Orchestration" — :func:`result_record` read back."""
+    finishes = tuple(Finish(
+        key=f[0], name=f[1], section=f[2], rank=f[3], points=f[4],
+        rounds=tuple(RoundResult(int(x[0]), x[1], float(x[2]), bool(x[3])) for x in f[5]),
+        rating=f[6], fide_id=f[7], member_id=f[8], federation=f[9], title=f[10], sex=f[11],
+        birth_year=f[12], club=f[13], email=f[14], line=f[15]) for f in d["finishes"])
+    return EventResult(
+        source=d["source"], name=d["name"],
+        start=dt.date.fromisoformat(d["start"]) if d["start"] else None,
+        end=dt.date.fromisoformat(d["end"]) if d["end"] else None, rounds=d["rounds"],
+        done=d["done"], finishes=finishes, sections=tuple(tuple(x) for x in d["sections"]),
+        site=d["site"])
+
+
 @dataclass(frozen=True)
 class Source:
     """An event another competition names, as the run read it: its configuration and input
@@ -107,6 +137,9 @@ class Source:
     when its current inputs cannot be."""
     published: str = ""
     """The run date (ISO) of that publication (a fallback's)."""
+    digest: str = ""
+    """The checksum of what was read (event.toml and the input files, or the TRF's bytes):
+    results computed from the same are taken from the last run."""
 
 
 def is_trf(name: str) -> bool:

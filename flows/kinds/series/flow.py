@@ -5,6 +5,9 @@ letter, in memory."""
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
+from dataclasses import replace
+from typing import Any
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
@@ -18,6 +21,7 @@ from flows.mail.messages import bulletin_letters
 from flows.site.pages import Publication, publish_bulletin, publish_homes, publish_validation
 from transforms.core.config import EventConfig
 from transforms.core.ingest import RawFile
+from transforms.core.results import EventResult, Source, result_from_record, result_record
 from transforms.kinds import event_result
 from transforms.series.event import RULE_STEPS, SeriesRun, prepare
 
@@ -29,8 +33,11 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
     step = build.step
     pub = build.publication(cfg, as_of)
     with step("validate") as info:
-        run = validate(cfg, quote(build.sources), as_of, quote(dict(build.season)))
-        info["detail"] = f"{run.held} of {len(run.events)} events counted"
+        reader = KnownResults(build.known_results, as_of)
+        run = validate(cfg, quote(build.sources), as_of, quote(dict(build.season)), quote(reader))
+        pub.reuse.cache["results"] = {"program": build.program, "events": reader.records}
+        info["detail"] = (f"{run.held} of {len(run.events)} events counted; "
+                          f"{reader.taken} read as the last run did")
     if not run.blocked:
         for name, rule in RULE_TASKS:
             with step(name):
@@ -40,13 +47,48 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
     return pub, letters
 
 
+class KnownResults:
+    """Reads a series' event (:func:`transforms.kinds.event_result`), or takes its results from
+    the last run when they were computed from the same files (``Source.digest``) on the same
+    run date; keeps every result read for the next run (``records``)."""
+
+    def __init__(self, known: Mapping[str, Any], as_of: dt.date) -> None:
+        self.known, self.as_of = known, as_of
+        self.records: dict[str, Any] = {}
+        self.taken = 0
+
+    def __call__(self, source: Source, as_of: dt.date) -> EventResult:
+        last = self.known.get(source.name)
+        if (source.digest and isinstance(last, dict) and last.get("digest") == source.digest
+                and last.get("as_of") == as_of.isoformat()):
+            result = with_addresses(result_from_record(last["result"]), source)
+            self.taken += 1
+        else:
+            result = event_result(source, as_of)
+        if source.digest:
+            self.records[source.name] = {"digest": source.digest, "as_of": as_of.isoformat(),
+                                         "result": result_record(result)}
+        return result
+
+
+def with_addresses(result: EventResult, source: Source) -> EventResult:
+    """A result taken from the last run with its players' addresses from the event's
+    players.csv again (by line: the cache keeps none)."""
+    players = source.raw.get("players.csv")
+    if not isinstance(players, tuple) or "email" not in players[0].columns:
+        return result
+    email = {r["line"]: r["email"] or "" for r in players[0].select("line", "email").iter_rows(named=True)}
+    return replace(result, finishes=tuple(replace(f, email=email.get(f.line, ""))
+                                          for f in result.finishes))
+
+
 @task(name="validate", cache_policy=NO_CACHE)
-def validate(cfg: EventConfig, sources: tuple, as_of: dt.date, season: dict[str, RawFile]
-             ) -> SeriesRun:
+def validate(cfg: EventConfig, sources: tuple, as_of: dt.date, season: dict[str, RawFile],
+             read: KnownResults) -> SeriesRun:
     """The rulebook's reading of the series' events (:func:`transforms.series.event.prepare`,
-    each event by its own kind: :func:`transforms.kinds.event_result`) and of the season's
-    member registry."""
-    return prepare(cfg, sources, as_of, event_result, season)
+    each event by its own kind: :func:`transforms.kinds.event_result`, or as the last run read
+    it: :class:`KnownResults`) and of the season's member registry."""
+    return prepare(cfg, sources, as_of, read, season)
 
 
 RULE_TASKS = tuple((name, task(rule, name=name, cache_policy=NO_CACHE)) for name, rule in RULE_STEPS)

@@ -5,7 +5,7 @@ BIN      := $(VENV)/bin
 export PREFECT_HOME := $(CURDIR)/.prefect
 export PREFECT_SERVER_ANALYTICS_ENABLED := false
 
-.PHONY: demo test test-fast test-shuffled docs cli-reference bench bench-site bench-season bench-event bench-team bench-norms bench-rating-list lint lock clean install demo-inputs server
+.PHONY: demo test test-fast test-shuffled docs cli-reference bench bench-site bench-season bench-event bench-team bench-norms bench-rating-list bench-series lint lock clean install demo-inputs server
 
 $(BIN)/uv:
 	$(PY) -m venv $(VENV)
@@ -85,6 +85,10 @@ bench-team: install
 PLAYERS_NORMS ?= 300
 bench-norms: install
 	$(BIN)/python -m flows.devtools.bench_norms --players $(PLAYERS_NORMS) --rounds 11
+
+# A series over 30 generated Swiss events of 60 players: cold, nothing changed, one event changed.
+bench-series: install
+	$(BIN)/python -m flows.devtools.bench_series --events 30 --players 60
 
 # Reading a whole FIDE rating list: a generated combined TXT list of RL_PLAYERS players and an XML
 # list of 200,000 (FIDE's October 2026 combined list: about 1.93 million players).

@@ -128,6 +128,8 @@ class SeriesRun:
     own, else a category id), place, member, name, points, amount, flag."""
     registry: pl.DataFrame | None = None
     """The season's member registry (``members.csv`` beside the event folders), as cast."""
+    year: int = 0
+    """The year ages are counted in (:func:`series_year`; the categories' pages say it)."""
     membership: pl.DataFrame | None = None
     """With a registry, the office's members report: every member who played (member, name,
     member_id, events, status: ``member``, ``lapsed`` (not valid on the day of an event they
@@ -197,6 +199,7 @@ def prepare(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: R
                                 Severity.WARNING, "none of the series' events is there yet (a "
                                 "sibling event folder, or a TRF file in the series' folder)"))
     run = SeriesRun(cfg, as_of, events, findings)
+    run.year = series_year(run)
     if season and "members.csv" in season:
         typed, found = validate_files({"members.csv": season["members.csv"]},
                                       {"members.csv": MEMBERS}, ())
@@ -262,11 +265,15 @@ def identify(run: SeriesRun) -> None:
     registered: dict[str, dict[str, Any]] = {}
     if run.registry is not None and Identity.MEMBER_ID in ids:
         registered = {str(r["member_id"]): r for r in run.registry.iter_rows(named=True)}
-        found = [(i, f, from_registry(run, f, registered)) for i, f in entries]
-        via = {(i, g.section, g.key): ("members.csv, by FIDE id" if g.fide_id and any(
-            str(r.get("fide_id") or "") == g.fide_id for r in registered.values()) else
-            "members.csv, by name") for i, f, g in found if g is not f}
-        entries = [(i, g) for i, _, g in found]
+        index = RegistryIndex(registered.values())
+        via: dict[tuple[int, str, str], str] = {}
+        resolved = []
+        for i, f in entries:
+            g, how = from_registry(f, index)
+            if how:
+                via[(i, g.section, g.key)] = how
+            resolved.append((i, g))
+        entries = resolved
     else:
         via = {}
     if Identity.MEMBER_ID in ids and Identity.FIDE_ID in ids:
@@ -348,22 +355,38 @@ def identify(run: SeriesRun) -> None:
         run.membership = membership(run)
 
 
-def from_registry(run: SeriesRun, f: Finish, registered: dict[str, dict[str, Any]]) -> Finish:
+class RegistryIndex:
+    """The season's registry by FIDE id and by name words (built once: a registry of tens of
+    thousands of members is looked up for every player of every event)."""
+
+    def __init__(self, rows: Iterable[dict[str, Any]]) -> None:
+        self.by_fide: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        self.by_words: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
+        for r in rows:
+            if r.get("fide_id"):
+                self.by_fide[str(r["fide_id"])].append(r)
+            self.by_words[name_words(r["name"])].append(r)
+
+
+def from_registry(f: Finish, index: RegistryIndex) -> tuple[Finish, str]:
     """DESIGN.md Inputs (issue 47: one member across the events) — a player without a member
     id as the registry knows them: the member of their FIDE id, else the one member with their
-    name's words (and birth year, where both have one) and no other FIDE id. Decision: two such
-    members is none (the series' identity keys decide, and the duplicate warning names them)."""
+    name's words (and birth year, where both have one) and no other FIDE id; and how they were
+    found ("" when not). Decision: two such members is none (the series' identity keys decide,
+    and the duplicate warning names them)."""
     if f.member_id:
-        return f
-    rows = registered.values()
-    found = [r for r in rows if f.fide_id and str(r.get("fide_id") or "") == f.fide_id]
+        return f, ""
+    found = index.by_fide.get(f.fide_id, []) if f.fide_id else []
+    how = "members.csv, by FIDE id"
     if not found:
-        words = name_words(f.name)
-        found = [r for r in rows if name_words(r["name"]) == words
-                 and not (f.fide_id and r.get("fide_id"))  # another FIDE id: another person
+        how = "members.csv, by name"
+        found = [r for r in index.by_words.get(name_words(f.name), [])
+                 if not (f.fide_id and r.get("fide_id"))  # another FIDE id: another person
                  and (f.birth_year is None or r.get("birth_date") is None
                       or r["birth_date"].year == f.birth_year)]
-    return dataclasses.replace(f, member_id=str(found[0]["member_id"])) if len(found) == 1 else f
+    if len(found) != 1:
+        return f, ""
+    return dataclasses.replace(f, member_id=str(found[0]["member_id"])), how
 
 
 def membership(run: SeriesRun) -> pl.DataFrame:
@@ -631,7 +654,7 @@ def in_category(run: SeriesRun, c: SeriesCategory, m: Member) -> bool:
     if c.rating_min is not None and rating < c.rating_min:
         return False
     born = m.latest("birth_year")
-    year = series_year(run)
+    year = run.year
     if c.under is not None and (born is None or born < year - c.under):
         return False
     if c.over is not None and (born is None or born > year - c.over):

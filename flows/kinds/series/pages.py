@@ -7,6 +7,7 @@ it counts, and the games), how the standings are made, the prize list, and the C
 from __future__ import annotations
 
 import html
+from urllib.parse import quote
 
 import polars as pl
 
@@ -14,7 +15,7 @@ from flows.io import csv_text
 from flows.site.names import file_part
 from flows.site.pages import OFFICE, LinkGroup, Publication, season_rel
 from flows.site.present import Section, fmt, table_from_frame
-from transforms.series.config import SeriesPoints
+from transforms.series.config import SeriesCategory, SeriesPoints
 from transforms.series.event import TIEBREAK_WORDS, SeriesRun
 
 MEMBERS = "members/"
@@ -162,26 +163,22 @@ def explained_page(pub: Publication, run: SeriesRun) -> None:
              pdf=False)
 
 
-def category_words(c: object, run: SeriesRun) -> str:
-    """Who belongs to a category, in words."""
+def category_words(c: SeriesCategory, run: SeriesRun) -> str:
+    """Who belongs to a category, in words (the years from the rulebook's ``run.year``)."""
     parts = []
-    rating_max, rating_min = getattr(c, "rating_max", None), getattr(c, "rating_min", None)
-    if rating_max is not None:
-        parts.append(f"rated at most {rating_max} (unrated included)")
-    if rating_min is not None:
-        parts.append(f"rated at least {rating_min}")
-    year = run.rules.year or run.cfg.event.start.year
-    under, over = getattr(c, "under", None), getattr(c, "over", None)
-    if under is not None:
-        parts.append(f"born in {year - under} or later")
-    if over is not None:
-        parts.append(f"born in {year - over} or earlier")
-    sex = getattr(c, "sex", "")
-    if sex:
-        parts.append("women" if sex == "F" else "men")
+    if c.rating_max is not None:
+        parts.append(f"rated at most {c.rating_max} (unrated included)")
+    if c.rating_min is not None:
+        parts.append(f"rated at least {c.rating_min}")
+    if c.under is not None:
+        parts.append(f"born in {run.year - c.under} or later")
+    if c.over is not None:
+        parts.append(f"born in {run.year - c.over} or earlier")
+    if c.sex:
+        parts.append("women" if c.sex == "F" else "men")
     words = ", ".join(parts) or "every member"
     return words + (" (the rating of the first event of the series they played)"
-                    if rating_max is not None or rating_min is not None else "")
+                    if c.rating_max is not None or c.rating_min is not None else "")
 
 
 def events_section(run: SeriesRun, page: str) -> Section:
@@ -198,7 +195,7 @@ def events_section(run: SeriesRun, page: str) -> Section:
                  "unreadable": "results being checked"}[e.state]
         rows.append({"no": event_label(i), "event": e.name, "dates": dates,
                      "players": len(r.finishes) if r is not None else None, "state": state,
-                     "_href": (up(page) + r.site + "index.html") if r is not None and r.site else None})
+                     "_href": (up(page) + quote(r.site) + "index.html") if r is not None and r.site else None})
     frame = pl.DataFrame(rows, schema={"no": pl.String, "event": pl.String, "dates": pl.String,
                                        "players": pl.Int64, "state": pl.String, "_href": pl.String})
     return Section("The events", tables=[table_from_frame(
@@ -219,7 +216,7 @@ def member_page(pub: Publication, run: SeriesRun, key: str,
     rows = [{"event": r["event_name"], "place": f"{r['place']} of {r['of']}" if r["place"] else "",
              "game_points": game_points(r["game_points"]), "points": points_text(r["points"]),
              "counts": "yes" if r["counted"] else "no",
-             "_href": (up(page) + run.events[r["event"]].result.site + "index.html")  # type: ignore[union-attr]
+             "_href": (up(page) + quote(run.events[r["event"]].result.site) + "index.html")  # type: ignore[union-attr]
              if run.events[r["event"]].result is not None and run.events[r["event"]].result.site  # type: ignore[union-attr]
              else None}
             for r in mine.iter_rows(named=True)]

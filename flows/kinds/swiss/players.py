@@ -13,6 +13,7 @@ no email address."""
 from __future__ import annotations
 
 import hashlib
+from urllib.parse import quote
 
 import polars as pl
 
@@ -29,7 +30,6 @@ from flows.kinds.swiss.common import (
     with_player_href,
 )
 from flows.kinds.swiss.pages import round_items, round_rel
-from flows.site.names import file_part
 from flows.site.pages import Publication, group_key, season_rel
 from flows.site.present import Col, Row, Section, Table, fmt, table_from_frame, tables_by
 from transforms.core.model import Kind
@@ -217,7 +217,7 @@ def _player_page(pub: Publication, run, c, sno: int, snos: list[int], i: int, p:
         jumps.append({"href": href(rel, f"crosstable.html#{cid}"), "label": "Crosstable"})
     event_folder = pub.out_dir.name
     for folder, name in pub.ctx.get("counted_in", ()):  # a series counting the event
-        jumps.append({"href": "../" * rel.count("/") + f"../{file_part(folder)}/"
+        jumps.append({"href": "../" * rel.count("/") + f"../{quote(folder)}/"
                               f"{season_rel(event_folder, cid, sno)}",
                       "label": f"{name}: the season"})
     pub.page(rel, "player.html", pdf=False, title=p["name"],

@@ -55,10 +55,12 @@ def gk_event(folder: Path, entries: int, seed: int) -> None:
 
     from flows.devtools.demo.golden_knights import demo_members_and_entries, simulate_golden_knights
     from transforms.golden_knights.event import OVERRIDES_SCHEMA
+    from transforms.golden_knights.rules import GKRules
     from transforms.kinds import parse_event_config
 
     text = (GK_DEMO / "event.toml").read_text(encoding="utf-8")
-    rules = parse_event_config(text, file="event.toml").golden_knights
+    rules = parse_event_config(text, file="event.toml").table(GKRules)
+    assert rules is not None, "the Golden Knights demo names its rules"
     members, ent = demo_members_and_entries(rules, seed=seed, event_year=2019,
                                             n_members=max(20, entries * 3 // 4), n_entries=entries)
     sections, games, overs = simulate_golden_knights(rules, members, ent, seed=seed, event_year=2019)

@@ -23,6 +23,17 @@ def build_message(*, sender: str, to_name: str, to_email: str, subject: str, htm
                   text: str, attachments: Iterable[tuple[str, bytes]], date: str,
                   domain: str = "", key: str = "", in_reply_to: str = "",
                   references: str = "") -> EmailMessage:
+    """:func:`build_message_digest` without the digest."""
+    return build_message_digest(sender=sender, to_name=to_name, to_email=to_email, subject=subject,
+                                html=html, text=text, attachments=attachments, date=date,
+                                domain=domain, key=key, in_reply_to=in_reply_to,
+                                references=references)[0]
+
+
+def build_message_digest(*, sender: str, to_name: str, to_email: str, subject: str, html: str,
+                         text: str, attachments: Iterable[tuple[str, bytes]], date: str,
+                         domain: str = "", key: str = "", in_reply_to: str = "",
+                         references: str = "") -> tuple[EmailMessage, str]:
     """A multipart message; ``date`` is given (no clock here) so reruns are byte-identical
     except where the event data changed (the Date of sending replaces it when the message goes:
     :func:`flows.mail.outbox.dated`). Its Message-ID is made from ``key`` and what the
@@ -59,9 +70,10 @@ def build_message(*, sender: str, to_name: str, to_email: str, subject: str, htm
     boundary = hashlib.sha256(f"{key}\n{to_email}\n{subject}".encode()).hexdigest()[:24]
     for i, part in enumerate(p for p in msg.walk() if p.is_multipart()):
         part.set_boundary(f"=_chessfed_{boundary}_{i}")
-    digest = hashlib.sha256(f"{key}\n{content_digest(msg)}".encode()).hexdigest()[:24]
+    content = content_digest(msg)  # the Message-ID is not part of it
+    digest = hashlib.sha256(f"{key}\n{content}".encode()).hexdigest()[:24]
     msg.replace_header("Message-ID", f"<{digest}@{domain or sender_domain(sender)}>")
-    return msg
+    return msg, content
 
 
 def sender_domain(sender: str) -> str:
@@ -111,19 +123,29 @@ def compose(letter: Letter, *, sender: str, subject_prefix: str, site_url: str, 
     with a line break raises ValueError, the email library's header check). A ``correction``
     (the recipient has an earlier version of this letter) is said in the subject and in the
     message's first line, and refers to the letter it corrects (In-Reply-To, References)."""
+    return compose_digest(letter, sender=sender, subject_prefix=subject_prefix, site_url=site_url,
+                          signature=signature, date=date, attachments=attachments, domain=domain,
+                          correction=correction)[0]
+
+
+def compose_digest(letter: Letter, *, sender: str, subject_prefix: str, site_url: str, signature: str,
+                   date: str, attachments: dict[str, bytes], domain: str = "",
+                   correction: Correction | None = None) -> tuple[EmailMessage, str]:
+    """:func:`compose`, with the message's :func:`flows.mail.outbox.content_digest` (computed
+    once: a run of 3,700 letters spent 3 s computing each twice)."""
     subject = f"{subject_prefix}{CORRECTION_SUBJECT if correction else ''}{letter.subject}"
     notice = correction.notice() if correction else ""
     files = [(path.rsplit("/", 1)[-1], attachments[path]) for path in letter.attachments
              if path in attachments]
-    return build_message(sender=sender, to_name=letter.to_name, to_email=letter.to_email,
-                         subject=subject,
-                         html=html_body(letter, site_url=site_url, signature=signature,
-                                        subject=subject, notice=notice),
-                         text=text_body(letter, site_url=site_url, signature=signature,
-                                        notice=notice),
-                         attachments=files, date=date, domain=domain, key=letter.key,
-                         in_reply_to=correction.message_id if correction else "",
-                         references=correction.chain() if correction else "")
+    return build_message_digest(sender=sender, to_name=letter.to_name, to_email=letter.to_email,
+                                subject=subject,
+                                html=html_body(letter, site_url=site_url, signature=signature,
+                                               subject=subject, notice=notice),
+                                text=text_body(letter, site_url=site_url, signature=signature,
+                                               notice=notice),
+                                attachments=files, date=date, domain=domain, key=letter.key,
+                                in_reply_to=correction.message_id if correction else "",
+                                references=correction.chain() if correction else "")
 
 
 def correction_for(row: dict[str, str] | None, digest: str, msg: EmailMessage,

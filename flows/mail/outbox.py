@@ -93,11 +93,17 @@ class Outgoing:
     references: str = ""
 
     @classmethod
-    def of(cls, key: str, msg: EmailMessage, digest: str | None = None) -> Outgoing:
-        # SMTP wants CRLF line ends (smtplib sends bytes as they are)
+    def of(cls, key: str, msg: EmailMessage, digest: str | None = None,
+           written: bytes | None = None) -> Outgoing:
+        """The message ready to go; ``written``: its bytes as the outbox has them (line ends
+        LF), from which the CRLF the SMTP server wants (smtplib sends bytes as they are) is made
+        without writing the message again when they hold no CR of their own."""
+        if written is not None and b"\r" not in written:
+            data = written.replace(b"\n", b"\r\n")
+        else:
+            data = msg.as_bytes(policy=msg.policy.clone(linesep="\r\n"))
         return cls(key, parseaddr(str(msg["To"]))[1], str(msg["Subject"]),
-                   digest or content_digest(msg),
-                   msg.as_bytes(policy=msg.policy.clone(linesep="\r\n")),
+                   digest or content_digest(msg), data,
                    str(msg["Message-ID"] or ""), str(msg["References"] or ""))
 
 

@@ -55,8 +55,7 @@ def compose_letters(pub: Publication, cfg: EventConfig | None, letters: list[Let
                 "sender": cfg.publish.sender, "subject_prefix": cfg.publish.subject_prefix,
                 "site_url": cfg.publish.site_url, "date": date, "attachments": files,
                 "signature": f"{cfg.event.organiser} — {cfg.event.contact}"}
-            msg = mail.compose(letter, **kw)
-            digest = outbox.content_digest(msg)
+            msg, digest = mail.compose_digest(letter, **kw)
             row = ledger.get(letter.key)
             copy = pub.out_dir / f"{outbox.SENT}{letter.key}.eml"
             if not copy.exists() and row and row["status"] == "sent":
@@ -71,11 +70,11 @@ def compose_letters(pub: Publication, cfg: EventConfig | None, letters: list[Let
             continue
         received = outbox.received_copy(pub.out_dir, row, digest, str(msg["Message-ID"]))
         if received is not None:  # as it went: its Date, Message-ID and a correction's marks
-            pub.files[f"outbox/{letter.key}.eml"] = received
+            pub.files[f"outbox/{letter.key}.eml"] = data = received
             msg = mail.parsed(received)
         else:
-            pub.files[f"outbox/{letter.key}.eml"] = msg.as_bytes()
-        out.append(outbox.Outgoing.of(letter.key, msg, digest))
+            pub.files[f"outbox/{letter.key}.eml"] = data = msg.as_bytes()
+        out.append(outbox.Outgoing.of(letter.key, msg, digest, data))
     return out, unmade
 
 

@@ -241,13 +241,32 @@ def tables_by(frame: pl.DataFrame, by: str | None, columns: Sequence[tuple[str, 
     of every row, under the key None), made in one pass over the frame, rows in the frame's
     order: the tables of many pages at once (a 3,000-player open's player pages) without a
     filter per page. A value with no row has no table (the caller's empty one)."""
-    if columns is None:
-        columns = [(c, c) for c in frame.columns]
+    return _tables(frame.iter_rows(named=True), by, columns or [(c, c) for c in frame.columns],
+                   numeric=numeric, money=money, currency=currency, caption=caption,
+                   row_css=row_css, cell_cols=cell_cols, empty=empty, links=links)
+
+
+def table_from_rows(rows: Iterable[dict[str, Any]], columns: Sequence[tuple[str, str]], *,
+                    numeric: Iterable[str] = (), money: Iterable[str] = (), currency: str = "",
+                    caption: str = "", row_css: str | None = None, cell_cols: Iterable[str] = (),
+                    empty: str = "Nothing to show yet.",
+                    links: dict[str, str] | None = None) -> Table:
+    """:func:`table_from_frame` of rows already at hand as dicts (a page's few rows: a frame
+    per page costs more than the page — 1,800 member pages of a correspondence event)."""
+    return _tables(rows, None, columns, numeric=numeric, money=money, currency=currency,
+                   caption=caption, row_css=row_css, cell_cols=cell_cols, empty=empty,
+                   links=links)[None]
+
+
+def _tables(records: Iterable[dict[str, Any]], by: str | None, columns: Sequence[tuple[str, str]],
+            *, numeric: Iterable[str], money: Iterable[str], currency: str, caption: str,
+            row_css: str | None, cell_cols: Iterable[str], empty: str,
+            links: dict[str, str] | None) -> dict[Any, Table]:
     numeric, money, cell_cols = set(numeric), set(money), set(cell_cols)
     cols = [Col(label, "num" if (c in numeric or c in money) else ("cell" if c in cell_cols else ""))
             for c, label in columns]
     rows: dict[Any, list[Row]] = {} if by is not None else {None: []}
-    for rec in frame.iter_rows(named=True):
+    for rec in records:
         cells = [fmt(rec.get(c), money=c in money, currency=currency) for c, _ in columns]
         hrefs = [(rec.get(links[c]) or "") if links and c in links else "" for c, _ in columns]
         rows.setdefault(rec[by] if by is not None else None, []).append(

@@ -81,8 +81,11 @@ def test_events_run_side_by_side_with_the_same_outputs(one_by_one, season, tmp_p
 
 def test_a_dask_cluster_gives_the_same_outputs_byte_for_byte(one_by_one, season, tmp_path,
                                                              monkeypatch):
-    """The events and their PDFs are tasks of a Dask LocalCluster (worker processes: the
-    scheduler's task list shows them); the outputs equal the local run's."""
+    """The events are tasks of a Dask LocalCluster (worker processes: the scheduler's task
+    list shows them), each worker one event at a time with its PDFs rendered in its own
+    process — no other task on the cluster, never more events at once than workers (when the
+    PDFs were tasks of the cluster, an event waiting on them left its worker's thread pool and
+    every event of a season ran at once); the outputs equal the local run's."""
     import distributed
     from prefect.client.orchestration import get_client
 
@@ -99,5 +102,7 @@ def test_a_dask_cluster_gives_the_same_outputs_byte_for_byte(one_by_one, season,
         prefixes = set(cluster.scheduler.task_prefixes)
     assert status == seq_status
     assert output_files(out, TIMED) == output_files(seq_out, TIMED)
-    assert "html_to_pdf" in prefixes, prefixes
-    assert overlapping(event_runs(out))
+    assert prefixes == {"run_event"}, prefixes
+    runs = event_runs(out)
+    assert overlapping(runs)
+    assert max(sum(1 for r in runs if r[1] <= t < r[2]) for _, t, _ in runs) <= 2, runs

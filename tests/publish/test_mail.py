@@ -23,3 +23,24 @@ def test_message_has_html_body_and_pdf_attachment():
 
 def test_same_inputs_give_byte_identical_messages():
     assert message().as_bytes() == message().as_bytes()
+
+
+def test_the_message_that_goes_is_the_written_one_with_crlf_line_ends():
+    """The CRLF bytes handed to SMTP are made from the outbox's bytes (``Outgoing.of`` with
+    ``written``), not by writing the message again: they must equal what the email library
+    writes with ``linesep="\\r\\n"`` — long folded headers, non-ASCII names, a long text, an
+    attachment in base64 — and the digest returned with the message is its content digest."""
+    from flows.mail.messages import build_message_digest
+    from flows.mail.outbox import Outgoing, content_digest
+
+    msg, digest = build_message_digest(
+        sender="Fédération d'échecs — bureau <bureau@x.example>", to_name="Zoë Ødegård-Łukasiewicz " * 3,
+        to_email="z@x.example", subject="Résultats " + "très longs " * 12, html="<p>" + "é" * 3000 + "</p>",
+        text="\n".join(f"Ligne {i}: Ångström ½" for i in range(200)),
+        attachments=[("bulletin.pdf", bytes(range(256)) * 40)], date="Tue, 24 Sep 2024 18:00:00 +0000",
+        key="k")
+    assert digest == content_digest(msg)
+    written = msg.as_bytes()
+    sent = Outgoing.of("k", msg, digest, written)
+    assert sent.data == msg.as_bytes(policy=msg.policy.clone(linesep="\r\n"))
+    assert Outgoing.of("k", msg).data == sent.data and Outgoing.of("k", msg).digest == digest

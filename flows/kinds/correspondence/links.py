@@ -3,6 +3,7 @@ words the pages use for the rulebook's codes (presentation only)."""
 
 from __future__ import annotations
 
+import functools
 import posixpath
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -47,8 +48,15 @@ def href(from_rel: str, to_rel: str) -> str:
     """The link from the page at ``from_rel`` to ``to_rel`` (both inside the event's folder;
     ``to_rel`` may end with ``#anchor``)."""
     path, _, anchor = to_rel.partition("#")
-    rel = posixpath.relpath(path, posixpath.dirname(from_rel) or ".")
+    rel = _relpath(path, posixpath.dirname(from_rel) or ".")
     return f"{rel}#{anchor}" if anchor else rel
+
+
+@functools.lru_cache(maxsize=65536)
+def _relpath(path: str, start: str) -> str:
+    """``posixpath.relpath``, remembered: the pages of an event link the same few hundred
+    pages tens of thousands of times (46,000 links of 1,800 member pages: 1.5 s uncached)."""
+    return posixpath.relpath(path, start)
 
 
 def stage_sorted(frame: pl.DataFrame, *then: str) -> pl.DataFrame:

@@ -13,8 +13,10 @@ Presentation only: every number is the rulebook's (``GKResult``: its ``stage_rec
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from decimal import Decimal
+from typing import Any
 
 import polars as pl
 
@@ -22,6 +24,7 @@ from flows.kinds.correspondence.awards import PrizeSplit, ordinal
 from flows.kinds.correspondence.links import (
     AWARD_NAMES,
     MEMBERS,
+    STAGE_ORDER,
     STATUS_NAMES,
     People,
     certificate_file,
@@ -36,7 +39,7 @@ from flows.kinds.correspondence.links import (
 from flows.kinds.correspondence.sections import SOURCE_NOTES, rulings_frame
 from flows.site.names import file_part
 from flows.site.pages import OFFICE, Publication
-from flows.site.present import Section, Table, table_from_frame
+from flows.site.present import Section, Table, table_from_frame, table_from_rows
 from transforms.core.model import Kind
 from transforms.core.money import amount_text
 from transforms.golden_knights.event import GKResult
@@ -87,6 +90,15 @@ def _by(frame: pl.DataFrame, key: str) -> dict[str, pl.DataFrame]:
     return {k[0]: g for k, g in frame.partition_by(key, as_dict=True, maintain_order=True).items()}
 
 
+def _rows_by(frame: pl.DataFrame, key: str) -> dict[Any, list[dict[str, Any]]]:
+    """The frame's rows as dicts by the value of ``key``, in the frame's order: what a member
+    page formats (a frame per entry cost more than its page: 1,800 entries took 10 s)."""
+    out: dict[Any, list[dict[str, Any]]] = {}
+    for r in frame.iter_rows(named=True):
+        out.setdefault(r[key], []).append(r)
+    return out
+
+
 def half(x: float | None) -> str:
     """A game score as players write it: 4½."""
     if x is None:
@@ -112,10 +124,10 @@ def qualification_line(stage: str, q: dict | None) -> str:
 class MemberData:
     """The rulebook's frames cut by entry (built once for every member page)."""
 
-    entries: dict[str, pl.DataFrame]
-    card: dict[str, pl.DataFrame]
-    record: dict[str, pl.DataFrame]
-    qualifiers: dict[str, pl.DataFrame]
+    entries: dict[str, list[dict[str, Any]]]
+    card: dict[str, list[dict[str, Any]]]
+    record: dict[str, list[dict[str, Any]]]
+    qualifiers: dict[str, list[dict[str, Any]]]
     standings: dict[str, dict]
     awards: dict[str, list[str]]
     prizes: dict[str, dict]
@@ -135,10 +147,10 @@ class MemberData:
         for st, e in res.waiting.select("stage", "entry_id").iter_rows():
             waiting.setdefault(e, []).append(st)
         return cls(
-            entries=_by(res.entries, "member_id"),
-            card=_by(res.scorecard, "entry_id"),
-            record=_by(res.stage_records, "entry_id"),
-            qualifiers=_by(res.qualifiers, "entry_id"),
+            entries=_rows_by(res.entries, "member_id"),
+            card=_rows_by(res.scorecard, "entry_id"),
+            record=_rows_by(res.stage_records, "entry_id"),
+            qualifiers=_rows_by(res.qualifiers, "entry_id"),
             standings={r["entry_id"]: r for r in res.standings.iter_rows(named=True)},
             awards=awards,
             prizes={r["entry_id"]: r for r in res.prizes.iter_rows(named=True)},
@@ -147,10 +159,15 @@ class MemberData:
         )
 
 
-def weighted_table(rules: GKRules, record: pl.DataFrame, total: float | None) -> Table:
+def in_stage_order(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Rows in the order the stages are played (:func:`stage_sorted` of rows at hand)."""
+    return sorted(rows, key=lambda r: STAGE_ORDER.get(r["stage"], 9))
+
+
+def weighted_table(rules: GKRules, record: list[dict[str, Any]], total: float | None) -> Table:
     weights = dict(zip([s.value for s in Stage], rules.stage_weights, strict=True))
     rows = []
-    for r in stage_sorted(record).iter_rows(named=True):
+    for r in in_stage_order(record):
         wins = r["wins"] + r["forfeit_wins"]
         rows.append({"stage": stage_name(r["stage"]),
                      "wins": f"{wins} ({r['forfeit_wins']} by forfeit)" if r["forfeit_wins"] else str(wins),
@@ -158,10 +175,9 @@ def weighted_table(rules: GKRules, record: pl.DataFrame, total: float | None) ->
                      "weighted": f"{r['weighted_cents'] / 100:.2f}"})
     rows.append({"stage": "Total", "wins": "", "draws": "", "weight": "",
                  "weighted": "" if total is None else f"{total:.2f}"})
-    frame = pl.DataFrame(rows, schema={k: pl.String for k in ("stage", "wins", "draws", "weight", "weighted")})
-    return table_from_frame(frame, [("stage", "Stage"), ("wins", "Wins"), ("draws", "Draws"),
-                                    ("weight", "Win ×"), ("weighted", "Weighted")],
-                            numeric=["weighted"], caption="Weighted points (rule 6)")
+    return table_from_rows(rows, [("stage", "Stage"), ("wins", "Wins"), ("draws", "Draws"),
+                                  ("weight", "Win ×"), ("weighted", "Weighted")],
+                           numeric=["weighted"], caption="Weighted points (rule 6)")
 
 
 def entry_part(rules: GKRules, res: GKResult, people: People, data: MemberData, ps: PrizeSplit,
@@ -197,10 +213,13 @@ def entry_part(rules: GKRules, res: GKResult, people: People, data: MemberData, 
         if how:
             part.facts.append(Fact("How the prize was made", how))
     card = data.card.get(e)
-    quals = {r["stage"]: r for r in data.qualifiers[e].iter_rows(named=True)} if e in data.qualifiers else {}
+    quals = {r["stage"]: r for r in data.qualifiers.get(e, [])}
     if card is not None:
-        rec = {r["stage"]: r for r in data.record[e].iter_rows(named=True)}
-        for (stage, section), g in sorted(card.partition_by(["stage", "section"], as_dict=True).items(),
+        rec = {r["stage"]: r for r in data.record[e]}
+        by_section: dict[tuple[str, str], list[dict[str, Any]]] = {}
+        for r in card:
+            by_section.setdefault((r["stage"], r["section"]), []).append(r)
+        for (stage, section), g in sorted(by_section.items(),
                                           key=lambda kv: list(Stage).index(Stage(kv[0][0]))):
             r = rec[stage]
             lines = [f"{r['games']} games: {r['whites']} with White, {r['blacks']} with Black; "
@@ -208,21 +227,20 @@ def entry_part(rules: GKRules, res: GKResult, people: People, data: MemberData, 
             ql = qualification_line(stage, quals.get(stage))
             if ql:
                 lines.append(ql)
-            g = g.with_columns(
-                colour_text=pl.col("colour").replace_strict({"w": "White", "b": "Black"}, default=""),
-                opponent_name=pl.col("opponent").map_elements(people.entry_name, return_dtype=pl.String),
-                opponent_href=pl.col("opponent").map_elements(lambda o: people.entry_href(rel, o),
-                                                              return_dtype=pl.String),
-                outcome=pl.struct("points", "kind").map_elements(lambda x: outcome(x["points"], x["kind"]),
-                                                                 return_dtype=pl.String),
-                ended_text=pl.col("ended").dt.to_string("%Y-%m-%d"),
-                note=pl.col("source").replace_strict(SOURCE_NOTES, default=None),
-            ).sort(pl.col("ended").is_null(), "ended", "opponent_name")
+            shown = sorted(({
+                "colour_text": {"w": "White", "b": "Black"}.get(r["colour"], ""),
+                "opponent_name": None if r["opponent"] is None else people.entry_name(r["opponent"]),
+                "opponent_href": None if r["opponent"] is None else people.entry_href(rel, r["opponent"]),
+                "outcome": outcome(r["points"], r["kind"]),
+                "ended": r["ended"],
+                "ended_text": None if r["ended"] is None else r["ended"].strftime("%Y-%m-%d"),
+                "note": SOURCE_NOTES.get(r["source"]) if r["source"] is not None else None,
+            } for r in g), key=lambda r: (r["ended"] is None, r["ended"] or dt.date.min, r["opponent_name"] or ""))
             cols = [("opponent_name", "Opponent"), ("colour_text", "Colour"), ("outcome", "Result"),
                     ("ended_text", "Ended")]
-            if g["note"].is_not_null().any():
+            if any(r["note"] is not None for r in shown):
                 cols.append(("note", "Note"))
-            games = keep_words(table_from_frame(g, cols, links={"opponent_name": "opponent_href"}), "Ended")
+            games = keep_words(table_from_rows(shown, cols, links={"opponent_name": "opponent_href"}), "Ended")
             part.stages.append(StagePart(f"{stage_name(stage)} — section {section}",
                                          href(rel, section_page(stage, section)), lines, games))
         part.weighted = weighted_table(rules, data.record[e], s["weighted_points"] if s else None)
@@ -246,7 +264,7 @@ def reached(data: MemberData, entry_ids: list[str]) -> str:
     """The furthest stage any of the entries was placed in."""
     best = -1
     for e in entry_ids:
-        for st in (data.record[e]["stage"].to_list() if e in data.record else []):
+        for st in (r["stage"] for r in data.record.get(e, [])):
             best = max(best, list(Stage).index(Stage(st)))
     return stage_name(list(Stage)[best].value) if best >= 0 else "not placed"
 
@@ -259,23 +277,23 @@ def member_pages(pub: Publication, rules: GKRules, res: GKResult, people: People
     rows = []
     for m in people.member_ids():
         rel = member_page(m)
-        ents = data.entries[m].sort("entry_id")
-        parts = [entry_part(rules, res, people, data, ps, currency, rel, r) for r in ents.iter_rows(named=True)]
-        ids = ents["entry_id"].to_list()
-        summary = pl.DataFrame([{
+        ents = sorted(data.entries[m], key=lambda r: r["entry_id"])
+        parts = [entry_part(rules, res, people, data, ps, currency, rel, r) for r in ents]
+        ids = [r["entry_id"] for r in ents]
+        summary = [{
             "entry": r["entry_id"], "href": f"#{p.anchor}",
             "reached": reached(data, [r["entry_id"]]),
             "weighted": (f"{data.standings[r['entry_id']]['weighted_points']:.2f}"
                          if r["entry_id"] in data.standings else ""),
             "prize": (amount_text(data.prizes[r["entry_id"]]["amount"], currency)
                       if r["entry_id"] in data.prizes else ""),
-        } for p, r in zip(parts, ents.iter_rows(named=True), strict=True)])
+        } for p, r in zip(parts, ents, strict=True)]
         rating = ratings.get(m)
         sub = f"Member {m}" + (f" · rating {rating}" if rating is not None else " · unrated") + \
             f" · {len(ids)} entr{'y' if len(ids) == 1 else 'ies'}."
-        table = table_from_frame(summary, [("entry", "Entry"), ("reached", "Reached"), ("weighted", "Weighted"),
-                                           ("prize", "Prize")], numeric=["weighted"], links={"entry": "href"},
-                                 caption="Entries") if len(ids) > 1 else None
+        table = table_from_rows(summary, [("entry", "Entry"), ("reached", "Reached"), ("weighted", "Weighted"),
+                                          ("prize", "Prize")], numeric=["weighted"], links={"entry": "href"},
+                                caption="Entries") if len(ids) > 1 else None
         pub.page(rel, "gk_member.html", pdf=False, as_of="", title=people.name(m), subtitle=sub, summary=table,
                  entries=parts, members_href=href(rel, MEMBERS))
         rows.append({"name": people.name(m), "member_id": m, "href": href(MEMBERS, rel), "entries": len(ids),

@@ -132,6 +132,15 @@ def games_frame(games: pl.DataFrame) -> pl.DataFrame:
     )
 
 
+def by_section(frame: pl.DataFrame) -> dict[tuple[str, str], pl.DataFrame]:
+    """The frame's rows by (stage, section), in the frame's order: one pass, not a filter of
+    the whole event per section (320 sections × 4 frames)."""
+    if frame.is_empty():
+        return {}
+    return {(k[0], k[1]): g for k, g in
+            frame.partition_by(["stage", "section"], as_dict=True, maintain_order=True).items()}
+
+
 def section_pages(pub: Publication, rules: GKRules, res: GKResult, people: People) -> None:
     """``sections/<stage>-<section>.html`` for every published section (HTML only; previous
     and next section of the same stage linked)."""
@@ -140,15 +149,17 @@ def section_pages(pub: Publication, rules: GKRules, res: GKResult, people: Peopl
     q = res.qualifiers.with_columns(advance=pl.col("qualified").replace_strict(
         QUALIFIED_TEXT, default=None, return_dtype=pl.String).fill_null(QUALIFIED_TEXT[None]))
     rulings = rulings_frame(rules, res.rulings)
+    cut = {name: by_section(frame) for name, frame in
+           (("crosstables", res.crosstables), ("games", games), ("qualifiers", q), ("rulings", rulings))}
     by_stage: dict[str, list[str]] = {}
     for stage, section in ct.select("stage", "section").unique(maintain_order=True).iter_rows():
         by_stage.setdefault(stage, []).append(section)
     for stage, sections in by_stage.items():
         for i, section in enumerate(sections):
             rel = section_page(stage, section)
-            here = res.crosstables.filter((pl.col("stage") == stage) & (pl.col("section") == section))
+            here = cut["crosstables"].get((stage, section), res.crosstables.clear())
             cross = crosstable_sections(GKResultView(here), rules, people, rel, headings=False)
-            g = games.filter((pl.col("stage") == stage) & (pl.col("section") == section))
+            g = cut["games"].get((stage, section), games.clear())
             g = with_people(g, people, rel, ["white", "black"])
             done = g.filter(pl.col("result").is_not_null()).sort("ended", "white", nulls_last=True)
             running = g.filter(pl.col("result").is_null()).sort("white", "black")
@@ -163,7 +174,7 @@ def section_pages(pub: Publication, rules: GKRules, res: GKResult, people: Peopl
             if running.height:
                 parts.append(Section(f"Games in progress ({running.height})", tables=[table_from_frame(
                     running, gcols, links=links)]))
-            sq = q.filter((pl.col("stage") == stage) & (pl.col("section") == section))
+            sq = cut["qualifiers"].get((stage, section), q.clear())
             if stage != Stage.FINAL.value:
                 nxt = stage_name(Stage(stage).next.value).lower()
                 sq = with_people(sq, people, rel, ["entry_id"])
@@ -171,7 +182,7 @@ def section_pages(pub: Publication, rules: GKRules, res: GKResult, people: Peopl
                     sq, [("entry_id_name", "Player"), ("score", "Score"), ("advance", "Advances"),
                          ("basis", "Basis")], numeric=["score"], links={"entry_id_name": "entry_id_href"},
                     empty="Decided when every game of the section has a result.")]))
-            sr = rulings.filter((pl.col("stage") == stage) & (pl.col("section") == section))
+            sr = cut["rulings"].get((stage, section), rulings.clear())
             if sr.height:
                 sr = with_people(sr, people, rel, ["entry_id", "opponent"])
                 parts.append(Section("Time-overstep rulings (rule 12)", tables=[keep_words(table_from_frame(

@@ -326,3 +326,48 @@ def test_a_series_takes_the_results_of_its_unchanged_events_from_its_last_run(de
     changed = KnownResults({k: {**v, "digest": "0"} for k, v in known.items()}, as_of)
     changed(read_source(series, out / SERIES_EVENT, RAPIDS[0]), as_of)
     assert changed.taken == 0
+
+
+def test_a_series_rerun_after_one_changed_result_keeps_the_other_members_pages(prefect_harness, tmp_path):
+    """A series' member pages are groups kept from its last run (their key digests everything
+    a member's pages show): built again with nothing changed, every one is kept; after one
+    result of one event changes, the rerun builds again the pages of that event's players and
+    of the members whose places moved, keeps the others, and its outputs equal a clean build
+    from the same inputs byte for byte."""
+    from flows.pipeline.events import run_events
+
+    inputs = tmp_path / "inputs"
+    inputs.mkdir()
+    for name in (SERIES_EVENT, *RAPIDS):
+        shutil.copytree(ROOT / "inputs" / name, inputs / name)
+    shutil.copy(ROOT / "inputs" / "members.csv", inputs / "members.csv")
+    out = tmp_path / "out"
+    assert run_events(inputs, out, only=[SERIES_EVENT]) == {SERIES_EVENT: "ok"}
+    first = json.loads((out / SERIES_EVENT / "manifest.json").read_text())["timings"]
+    members = first["built_members"]
+    assert members > 20 and not first.get("kept_members")
+    assert run_events(inputs, out, only=[SERIES_EVENT], rebuild=True) == {SERIES_EVENT: "ok"}
+    same = json.loads((out / SERIES_EVENT / "manifest.json").read_text())["timings"]
+    assert same["kept_members"] == members and not same.get("built_members")
+
+    results = inputs / RAPIDS[0] / "results.csv"
+    rows = list(csv.DictReader(results.open(encoding="utf-8")))
+    last = max(int(r["round"]) for r in rows)
+    game = next(r for r in rows if r["round"] == str(last) and r["result"] == "1-0")
+    game["result"] = "0-1"
+    with results.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+    assert run_events(inputs, out, only=[SERIES_EVENT]) == {SERIES_EVENT: "ok"}
+    again = json.loads((out / SERIES_EVENT / "manifest.json").read_text())["timings"]
+    assert again["built_members"] + again["kept_members"] == members
+    assert again["built_members"] >= 2 and again["kept_members"] >= 1
+
+    clean = tmp_path / "clean"
+    assert run_events(inputs, clean, only=[SERIES_EVENT]) == {SERIES_EVENT: "ok"}
+    skip = {"manifest.json", "run.json"}
+    files = {p.relative_to(out): p.read_bytes() for p in out.rglob("*")
+             if p.is_file() and p.name not in skip and ".chessfed" not in p.parts}
+    assert files == {p.relative_to(clean): p.read_bytes() for p in clean.rglob("*")
+                     if p.is_file() and p.name not in skip and ".chessfed" not in p.parts}

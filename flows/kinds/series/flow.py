@@ -31,7 +31,8 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
     """Everything of the series that is computed from its events, in memory (nothing written,
     nothing sent): the rulebook's run, every page and its letters."""
     step = build.step
-    pub = build.publication(cfg, as_of)
+    pub = build.publication(cfg, as_of, keep=True)  # the member pages are groups (pages.py)
+    pub.reuse.cache["program"] = build.program  # what made those groups
     with step("validate") as info:
         reader = KnownResults(build.known_results, as_of)
         run = validate(cfg, quote(build.sources), as_of, quote(dict(build.season)), quote(reader))
@@ -42,8 +43,9 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
         for name, rule in RULE_TASKS:
             with step(name):
                 rule(quote(run))
-    with step("pages"):
+    with step("pages") as info:
         letters = pages_task(quote(pub), cfg, quote(run), as_of)
+        info["detail"] = pub.groups_summary()
     return pub, letters
 
 

@@ -11,5 +11,6 @@ from transforms.kinds import EventKind
 SERIES = flow_kind(
     EventKind.SERIES, flow_name="series-event", assemble=assemble,
     summary="a series over other events of the season (a circuit, a grand prix): points per "
-            "event, the best N counted, categories, tie-breaks and prizes")
+            "event, the best N counted, categories, tie-breaks and prizes",
+    uses_last_run=True)
 """A series (:class:`transforms.kinds.EventKind.SERIES`)."""

@@ -6,15 +6,17 @@ it counts, and the games), how the standings are made, the prize list, and the C
 
 from __future__ import annotations
 
+import hashlib
 import html
+from typing import Any
 from urllib.parse import quote
 
 import polars as pl
 
 from flows.io import csv_text
 from flows.site.names import file_part
-from flows.site.pages import OFFICE, LinkGroup, Publication, season_rel
-from flows.site.present import Section, fmt, table_from_frame
+from flows.site.pages import OFFICE, LinkGroup, Publication, group_key, season_rel
+from flows.site.present import Section, fmt, table_from_frame, table_from_rows
 from transforms.series.config import SeriesCategory, SeriesPoints
 from transforms.series.event import TIEBREAK_WORDS, SeriesRun
 
@@ -205,13 +207,12 @@ def events_section(run: SeriesRun, page: str) -> Section:
 
 def member_page(pub: Publication, run: SeriesRun, key: str,
                 names: dict[tuple[int, str, str], tuple[str, str]],
-                places: dict[str, list[tuple[str, str]]]) -> None:
+                places: dict[str, list[tuple[str, str]]], mine: list[dict[str, Any]]) -> None:
     """A member's page: their place in the series and its categories, every event they played
-    (place, game points, the series' points, whether it counts) and its games."""
-    assert run.scores is not None
+    (place, game points, the series' points, whether it counts) and its games; ``mine``: the
+    member's rows of ``run.scores`` (:func:`scores_by_member`)."""
     page = member_rel(key)
     m = run.members[key]
-    mine = run.scores.filter(pl.col("member") == key).sort("event")
     finish = {i: f for i, f in m.finishes}
     rows = [{"event": r["event_name"], "place": f"{r['place']} of {r['of']}" if r["place"] else "",
              "game_points": game_points(r["game_points"]), "points": points_text(r["points"]),
@@ -219,29 +220,24 @@ def member_page(pub: Publication, run: SeriesRun, key: str,
              "_href": (up(page) + quote(run.events[r["event"]].result.site) + "index.html")  # type: ignore[union-attr]
              if run.events[r["event"]].result is not None and run.events[r["event"]].result.site  # type: ignore[union-attr]
              else None}
-            for r in mine.iter_rows(named=True)]
-    frame = pl.DataFrame(rows, schema={"event": pl.String, "place": pl.String,
-                                       "game_points": pl.String, "points": pl.String,
-                                       "counts": pl.String, "_href": pl.String})
-    sections = [Section("Events", tables=[table_from_frame(
-        frame, [("event", "Event"), ("place", "Place"), ("game_points", "Game pts"),
-                ("points", "Series pts"), ("counts", "Counts")], links={"event": "_href"},
+            for r in sorted(mine, key=lambda r: r["event"])]
+    sections = [Section("Events", tables=[table_from_rows(
+        rows, [("event", "Event"), ("place", "Place"), ("game_points", "Game pts"),
+               ("points", "Series pts"), ("counts", "Counts")], links={"event": "_href"},
         empty="No complete event yet.")])]
     for i, f in sorted(finish.items()):
         e = run.events[i]
         if not e.counted or not f.rounds:
             continue
-        rows = []
+        games = []
         for r in f.rounds:
             opp_name, opp_key = names.get((i, f.section, r.opponent or ""), ("", ""))
-            rows.append({"round": r.round,
-                         "opponent": opp_name if r.opponent is not None else "(no opponent)",
-                         "result": game_points(r.points) + ("" if r.played or r.opponent is None
-                                                             else " (forfeit)"),
-                         "_href": up(page) + member_rel(opp_key) if opp_key else None})
-        games = pl.DataFrame(rows, schema={"round": pl.Int64, "opponent": pl.String,
-                                           "result": pl.String, "_href": pl.String})
-        sections.append(Section(f"{e.name}: the games", tables=[table_from_frame(
+            games.append({"round": r.round,
+                          "opponent": opp_name if r.opponent is not None else "(no opponent)",
+                          "result": game_points(r.points) + ("" if r.played or r.opponent is None
+                                                              else " (forfeit)"),
+                          "_href": up(page) + member_rel(opp_key) if opp_key else None})
+        sections.append(Section(f"{e.name}: the games", tables=[table_from_rows(
             games, [("round", "Rd"), ("opponent", "Opponent"), ("result", "Result")],
             numeric=["round"], links={"opponent": "_href"})]))
     standing = places.get(key, [])
@@ -250,6 +246,38 @@ def member_page(pub: Publication, run: SeriesRun, key: str,
             f"FIDE ID {m.latest('fide_id')}" if m.latest("fide_id") else ""]
     pub.page(page, title=m.name, subtitle=" · ".join(x for x in meta if x), sections=sections,
              pdf=False)
+
+
+def scores_by_member(run: SeriesRun) -> dict[str, list[dict[str, Any]]]:
+    """``run.scores`` cut once by member, rows in order (a filter per member is quadratic:
+    50,000 members)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    if run.scores is not None:
+        for r in run.scores.iter_rows(named=True):
+            out.setdefault(r["member"], []).append(r)
+    return out
+
+
+def member_key(shared: str, run: SeriesRun, key: str,
+               names: dict[tuple[int, str, str], tuple[str, str]],
+               places: dict[str, list[tuple[str, str]]], mine: list[dict[str, Any]]) -> str:
+    """The key of a member's group of pages (their page and the ways in from their events'
+    player pages, :meth:`flows.site.pages.Publication.group`): ``shared`` (the page context
+    and the series' configuration) and everything the member's pages show — their results
+    (every field of each event's finish, the games and opponents), their score rows, their
+    places, each of their events' name, site, folder and whether it counts, and their
+    opponents' names and keys. A changed event changes the pages of its players, and of no
+    one else unless the standings move them. "" (built) when ``shared`` is."""
+    if not shared:
+        return ""
+    m = run.members[key]
+    events = [(i, run.events[i].name, run.events[i].counted, run.events[i].source,
+               run.events[i].result.site if run.events[i].result is not None else None)
+              for i, _ in m.finishes]
+    opponents = [names.get((i, f.section, r.opponent or "")) for i, f in m.finishes for r in f.rounds]
+    text = repr((key, m.name, m.how, m.finishes, events, opponents, places.get(key),
+                 sorted((tuple(sorted(r.items())) for r in mine), key=repr)))
+    return hashlib.sha256(f"{shared}|{text}".encode()).hexdigest()
 
 
 def way_in(pub: Publication, run: SeriesRun, key: str) -> None:
@@ -355,9 +383,12 @@ def publish_site(pub: Publication, run: SeriesRun) -> list[Section]:
                          *((c.name, run.categories[c.id]) for c in rules.categories)]:
         for r in frame.iter_rows(named=True):
             places.setdefault(r["member"], []).append((label, r["rank_label"]))
+    mine = scores_by_member(run)
+    shared = group_key(pub, pub.ctx, run.cfg)
     for key in run.members:
-        member_page(pub, run, key, names, places)
-        way_in(pub, run, key)
+        pub.group(f"member-{key}", member_key(shared, run, key, names, places, mine.get(key, [])),
+                  lambda key=key: (member_page(pub, run, key, names, places, mine.get(key, [])),
+                                   way_in(pub, run, key)))
     if run.membership is not None:
         pub.files[f"{OFFICE}series/members.csv"] = csv_text(run.membership)
         pub.titles[f"{OFFICE}series/members.csv"] = ("The members report: members, lapsed "

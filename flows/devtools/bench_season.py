@@ -17,6 +17,7 @@ manifests and ``run.json``). Not a test.
 from __future__ import annotations
 
 import argparse
+import csv
 import hashlib
 import json
 import os
@@ -75,17 +76,25 @@ def gk_event(folder: Path, entries: int, seed: int) -> None:
                                        encoding="utf-8")
 
 
-def make_season(base: Path, events: int, scale: float, seed: int) -> list[tuple[str, str, int]]:
+def make_season(base: Path, events: int, scale: float, seed: int,
+                members: int = 0) -> list[tuple[str, str, int]]:
     """The season's event folders under ``base``: (folder, kind, size) each; two in three
-    Swiss."""
+    Swiss (half of them played to their last round, the others paired for their next). With
+    ``members``: the season's registry (``members.csv`` beside the events), every Swiss
+    player one of its members (``member_id``, the registry's name), and a series over the
+    Swiss events (``season-series``: game points, the best half of the events)."""
     rng = random.Random(seed)
     base.mkdir(parents=True, exist_ok=True)
+    registry = make_registry(base, members, seed) if members else []
     made = []
     for i in range(events):
         if i % 3 < 2:
             n = max(8, int(rng.randint(100, 1000) * scale))
             name = f"swiss-{i:02d}-{n}"
-            swiss_event(base / name, n, rng.randint(1, 8), seed + i, rng.choice(["2017", "2025"]))
+            done = 9 if members and rng.random() < 0.5 else rng.randint(1, 8)
+            swiss_event(base / name, n, done, seed + i, rng.choice(["2017", "2025"]))
+            if registry:
+                take_members(base / name, registry, rng)
             made.append((name, "swiss", n))
         else:
             n = max(28, int(rng.randint(200, 2000) * scale))
@@ -93,7 +102,76 @@ def make_season(base: Path, events: int, scale: float, seed: int) -> list[tuple[
             gk_event(base / name, n, seed + i)
             made.append((name, "correspondence", n))
         print(f"generated {name}", file=sys.stderr, flush=True)
+    if registry:
+        swiss = [name for name, kind, _ in made if kind == "swiss"]
+        series_event(base / SERIES, swiss)
+        made.append((SERIES, "series", len(swiss)))
     return made
+
+
+SERIES = "season-series"
+"""The generated season's series (over its Swiss events)."""
+
+
+def make_registry(base: Path, members: int, seed: int) -> list[tuple[str, str]]:
+    """The season's ``members.csv`` of ``members`` invented members (seeded): (member id,
+    name) each."""
+    from flows.devtools.demo.golden_knights import FIRST, LAST
+
+    rng = random.Random(seed * 7 + 1)
+    out = []
+    with (base / "members.csv").open("w", encoding="utf-8", newline="") as fh:
+        w = csv.writer(fh)
+        w.writerow(["member_id", "name", "fide_id", "birth_date", "sex", "club", "region",
+                    "valid_from", "valid_to", "email"])
+        for k in range(1, members + 1):
+            mid, name = f"M{k:06d}", f"{rng.choice(LAST)}, {rng.choice(FIRST)}"
+            w.writerow([mid, name, "", f"{rng.randint(1950, 2015)}-{rng.randint(1, 12):02d}-"
+                        f"{rng.randint(1, 28):02d}", rng.choice("MF"), f"Club {k % 97 + 1}",
+                        f"Region {k % 9 + 1}", "2026-01-01", "2026-12-31", f"m{k}@members.example"])
+            out.append((mid, name))
+    return out
+
+
+def take_members(folder: Path, registry: list[tuple[str, str]], rng: random.Random) -> None:
+    """Every player of the generated event one of the season's members (a draw without
+    repeats): ``member_id`` added to players.csv, the name the registry's."""
+    path = folder / "players.csv"
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    drawn = rng.sample(registry, len(rows))
+    fields = ["player_id", "member_id", *(f for f in rows[0] if f != "player_id")]
+    for row, (mid, name) in zip(rows, drawn, strict=True):
+        row["member_id"], row["name"] = mid, name
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=fields)
+        w.writeheader()
+        w.writerows(rows)
+
+
+def series_event(folder: Path, events: list[str]) -> None:
+    """A series over ``events`` (sibling folders): game points, the best half counted,
+    members recognised by member id."""
+    folder.mkdir(parents=True)
+    names = ", ".join(f'"{e}"' for e in events)
+    (folder / "event.toml").write_text(f"""[event]
+id = "{SERIES}"
+name = "Generated season series"
+kind = "series"
+start = 2026-01-01
+end = 2026-12-31
+organiser = "Bench federation"
+contact = "The office"
+as_of = {AS_OF}
+
+[publish]
+sender = "Bench federation <office@bench.example>"
+
+[series]
+events = [{names}]
+points = "game-points"
+best = {max(1, len(events) // 2)}
+identity = ["member_id"]
+""", encoding="utf-8")
 
 
 def run(inputs: Path, out: Path, args: list[str]) -> dict:
@@ -166,16 +244,21 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modes", default="sequential,concurrent,dask")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--work", default="/tmp/chessfed-season", help="where the season is generated and run")
+    ap.add_argument("--members", type=int, default=None,
+                    help="the season's registry (default 100 per event; 0: no registry, no series)")
     args = ap.parse_args(argv)
     work = Path(args.work)
     shutil.rmtree(work, ignore_errors=True)
     t = time.perf_counter()
-    made = make_season(work / "inputs", args.events, args.scale, args.seed)
+    members = 100 * args.events if args.members is None else args.members
+    members = max(members, int(1000 * args.scale) + 8) if members else 0  # the largest event's draw
+    made = make_season(work / "inputs", args.events, args.scale, args.seed, members)
     swiss = [n for _, k, n in made if k == "swiss"]
-    gk = [n for _, k, n in made if k != "swiss"]
+    gk = [n for _, k, n in made if k == "correspondence"]
     print(f"season: {len(swiss)} Swiss events ({min(swiss, default=0)}-{max(swiss, default=0)} players), "
-          f"{len(gk)} Golden Knights events ({min(gk, default=0)}-{max(gk, default=0)} entries); "
-          f"generated in {time.perf_counter() - t:.0f} s; {os.cpu_count()} cores", flush=True)
+          f"{len(gk)} Golden Knights events ({min(gk, default=0)}-{max(gk, default=0)} entries)"
+          + (f", {members:,} members and a series over the Swiss events" if members else "")
+          + f"; generated in {time.perf_counter() - t:.0f} s; {os.cpu_count()} cores", flush=True)
     results = {}
     for mode in args.modes.split(","):
         results[mode] = r = run(work / "inputs", work / f"out-{mode}", MODES[mode])
@@ -183,12 +266,60 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{mode:10} wall {r['wall_s']:7.1f} s  peak {r['peak_mb']:6.0f} MB  Prefect: start "
               f"{s['prefect_start_s']:.1f} s, in the run's flow {s['prefect_in_events_s']:.1f} s  outputs "
               f"{digest(work / f'out-{mode}')}", flush=True)
+    first = args.modes.split(",")[0]
+    reruns = rerun_season(work, first, [name for name, kind, _ in made if kind == "swiss"])
     print("\nstep seconds summed over the events (CPU-bound steps overlap when events run side by side):")
     names = sorted({k for r in results.values() for k in r["steps"]})
     print(f"{'step':12}" + "".join(f"{m:>12}" for m in results))
     for k in names:
         print(f"{k:12}" + "".join(f"{r['steps'].get(k, 0.0):12.1f}" for r in results.values()))
+    for what, r in reruns.items():
+        print(f"\n{what}: wall {r['wall_s']:.1f} s, peak {r['peak_mb']:.0f} MB; built again: "
+              f"{', '.join(r['built']) or 'nothing'}")
+        for name in r["built"]:
+            print(f"  {name}: " + ", ".join(f"{k.removesuffix('_s')} {v:.1f} s" for k, v in r["timings"][name].items()
+                                            if k.endswith("_s") and v >= 0.05 and k not in ("work_s", "orchestration_s"))
+                  + "; " + ", ".join(f"{k} {v:,}" for k, v in r["timings"][name].items()
+                                     if k.startswith(("kept_", "built_"))))
     return 0
+
+
+def rerun_season(work: Path, mode: str, swiss: list[str]) -> dict[str, dict]:
+    """The season run again the way ``mode`` ran it, into its outputs: nothing changed, then
+    one result of the last round of a Swiss event played to its end changed (an event the
+    series counts); for each the wall time and the events built again (their manifests
+    rewritten) with their steps."""
+    out = work / f"out-{mode}"
+    played = [n for n in swiss if (out / n / "standings" / "round-09.csv").exists()]
+    reruns: dict[str, dict] = {}
+    for what in ("nothing changed", "one result changed"):
+        if what == "one result changed":
+            if not played:
+                break
+            change_one_result(work / "inputs" / played[len(played) // 2])
+            what = f"{what} ({played[len(played) // 2]})"
+        before = {f.name: (f / "manifest.json").stat().st_mtime_ns for f in out.iterdir()
+                  if (f / "manifest.json").exists()}
+        r = run(work / "inputs", out, MODES[mode])
+        built = sorted(n for n, t in before.items() if (out / n / "manifest.json").stat().st_mtime_ns != t)
+        r["built"] = built
+        r["timings"] = {n: json.loads((out / n / "manifest.json").read_text(encoding="utf-8"))["timings"]
+                        for n in built}
+        reruns[what] = r
+    return reruns
+
+
+def change_one_result(event: Path) -> None:
+    """The first decisive game of the event's last round the other way round."""
+    path = event / "results.csv"
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    last = max(int(r["round"]) for r in rows)
+    game = next(r for r in rows if r["round"] == str(last) and r["result"] in ("1-0", "0-1"))
+    game["result"] = "0-1" if game["result"] == "1-0" else "1-0"
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
 
 
 if __name__ == "__main__":

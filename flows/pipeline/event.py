@@ -78,6 +78,9 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
             listed = season_lists.season_ratings(event_dir, loaded, raw)
             if listed is not None:
                 raw[season_lists.RATINGS] = listed
+            national = season_lists.season_national(event_dir, loaded, raw)
+            if national is not None:
+                raw[season_lists.NATIONAL_RATINGS] = national
         sources = read_sources(event_dir, out_dir, loaded) if isinstance(loaded, EventConfig) else ()
         season = read_season(event_dir, loaded) if isinstance(loaded, EventConfig) else {}
         counted_in = series_naming(event_dir)
@@ -97,11 +100,11 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
 
     # settle: what the public may see — this run's publication, or the last good one held
     pub, cfg, letters = settle(pub, cfg, letters, error, event_dir, out_dir, names, date, step)
-    taken = raw.get(season_lists.RATINGS) if not (event_dir / season_lists.RATINGS).exists() else None
-    if taken is not None and pub.outcome.publication.get("status") == "current":
-        # kept with the inputs: a later held publication is rebuilt from the same list entries
-        pub.files[f"{last_good.INPUTS}{season_lists.RATINGS}{last_good.KEPT}"] = \
-            season_lists.kept_copy(taken)
+    for file in (season_lists.RATINGS, season_lists.NATIONAL_RATINGS):
+        taken = raw.get(file) if not (event_dir / file).exists() else None
+        if taken is not None and pub.outcome.publication.get("status") == "current":
+            # kept with the inputs: a later held publication is rebuilt from the same list entries
+            pub.files[f"{last_good.INPUTS}{file}{last_good.KEPT}"] = season_lists.kept_copy(taken)
 
     # pdfs: those whose HTML changed since the last run (some started while pages were built)
     with step("pdfs") as info:

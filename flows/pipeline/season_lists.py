@@ -13,14 +13,15 @@ from pathlib import Path
 
 import polars as pl
 
-from flows.io import list_bytes
+from flows.io import list_bytes, read_csv_strings
 from transforms.core.config import EventConfig
 from transforms.core.errors import ChessfedError, Finding, Severity
-from transforms.core.ingest import RawFile
+from transforms.core.ingest import RawFile, ReadLimits
 from transforms.fide.rating_list import (
     RatingListFile,
     download_name,
     in_force,
+    national_name,
     read_fide_txt,
     read_fide_xml,
 )
@@ -30,12 +31,15 @@ LISTS = "lists"
 """The season's rating lists: ``<inputs>/lists/``."""
 RATINGS = "ratings.csv"
 """The event's file the list's entries stand in for."""
+NATIONAL_RATINGS = "national_ratings.csv"
+"""The event's file the national list's entries stand in for."""
 
 
-def list_in_force(event_dir: Path, cfg: EventConfig) -> Path | None:
+def list_in_force(event_dir: Path, cfg: EventConfig, national: bool = False) -> Path | None:
     """FIDE B.01 1.4.6a, B.02 (the list in force at the start of the event) — the season's list
-    of the event's rate whose month is the latest on or before its first day; None: no list of
-    that rate was published by then (or the season keeps none)."""
+    of the event's rate whose month is the latest on or before its first day (``national``:
+    the federation's national list, ``lists/national_<mon><yy>.csv``); None: no list of that
+    rate was published by then (or the season keeps none)."""
     folder = Path(event_dir).parent / LISTS
     if not folder.is_dir():
         return None
@@ -43,7 +47,7 @@ def list_in_force(event_dir: Path, cfg: EventConfig) -> Path | None:
     rate = ratings.rate if ratings is not None else "standard"
     lists = {}
     for path in sorted(folder.iterdir()):
-        named = download_name(path.name)
+        named = national_name(path.name) if national else download_name(path.name)
         if named is not None and named[0].value == rate and path.is_file():
             lists.setdefault(named[1], path)
     month = in_force(lists, cfg.event.start)
@@ -52,15 +56,17 @@ def list_in_force(event_dir: Path, cfg: EventConfig) -> Path | None:
 
 def stamp(event_dir: Path, cfg: EventConfig) -> str:
     """What of the season's lists an event's outputs depend on (for
-    :func:`flows.pipeline.unchanged.inputs_fingerprint`): the list in force's name, size and
-    time, when the event takes one."""
-    if RATINGS not in cfg.files or (Path(event_dir) / RATINGS).exists():
-        return ""
-    path = list_in_force(event_dir, cfg)
-    if path is None:
-        return ""
-    st = path.stat()
-    return f"{path.name}:{st.st_size}:{st.st_mtime_ns}"
+    :func:`flows.pipeline.unchanged.inputs_fingerprint`): the name, size and time of each list
+    in force it takes (FIDE's, the national one)."""
+    out = []
+    for file, national in ((RATINGS, False), (NATIONAL_RATINGS, True)):
+        if file not in cfg.files or (Path(event_dir) / file).exists():
+            continue
+        path = list_in_force(event_dir, cfg, national)
+        if path is not None:
+            st = path.stat()
+            out.append(f"{path.name}:{st.st_size}:{st.st_mtime_ns}")
+    return "|".join(out)
 
 
 @functools.lru_cache(maxsize=2)
@@ -101,6 +107,42 @@ def season_ratings(event_dir: Path, cfg: EventConfig, raw: dict[str, RawFile]) -
              .select("line", "fide_id", "name", pl.col(rate).cast(pl.String).alias("rating"),
                      "title", "federation", "sex", pl.lit(name).alias("list")))
     return frame.with_columns(pl.col(c).fill_null("") for c in frame.columns if c != "line"), []
+
+
+def season_national(event_dir: Path, cfg: EventConfig, raw: dict[str, RawFile]) -> RawFile | None:
+    """The event's ``national_ratings.csv`` from the season's national list in force
+    (``lists/national_<mon><yy>.csv``: ``member_id``, ``name``, ``rating``, as the federation
+    publishes it): its players' entries (by member id), as read strings with their lines on
+    the list; None when the event reads no such file, has its own, or the season has no
+    national list for it. A list that cannot be read, or that lacks ``member_id`` or
+    ``rating``, is a finding of the event's (the players keep what players.csv gives)."""
+    if NATIONAL_RATINGS not in cfg.files or NATIONAL_RATINGS in raw or "players.csv" not in raw:
+        return None
+    path = list_in_force(event_dir, cfg, national=True)
+    if path is None:
+        return None
+    named = national_name(path.name)
+    assert named is not None
+    where = f"../{LISTS}/{path.name}"
+    empty = pl.DataFrame(schema={"line": pl.Int64, "member_id": pl.String})
+    try:
+        frame, found = read_csv_strings(path, ReadLimits())
+    except (ChessfedError, OSError, ValueError) as exc:
+        return empty, [Finding(where, None, "", path.name, Severity.WARNING,
+                               f"the season's national list cannot be read: {exc}")]
+    missing = [c for c in ("member_id", "rating") if c not in frame.columns]
+    if missing:
+        return empty, [*found, Finding(where, None, missing[0], "", Severity.WARNING,
+                                       f"the season's national list has no {missing[0]} column")]
+    players = raw["players.csv"][0]
+    ids = (players["member_id"].drop_nulls().str.strip_chars().unique().to_list()
+           if "member_id" in players.columns else [])
+    name = f"National {named[0].value} list, {named[1]:%B %Y}".replace("National standard list", "National list")
+    frame = (frame.filter(pl.col("member_id").str.strip_chars().is_in(ids))
+             .select("line", pl.col("member_id").str.strip_chars(),
+                     pl.col("name") if "name" in frame.columns else pl.lit("").alias("name"),
+                     "rating", pl.lit(name).alias("list")))
+    return frame.with_columns(pl.col(c).fill_null("") for c in frame.columns if c != "line"), found
 
 
 def kept_copy(taken: RawFile) -> str:

@@ -105,3 +105,66 @@ def test_the_event_runs_with_the_list(prefect_harness, tmp_path):
     text = " ".join(p.read_text(encoding="utf-8") for p in page)
     assert "FIDE standard, January 2023" in text
     assert pl.read_csv(kept)["fide_id"].cast(pl.String).sort().to_list() == ["4804929", "5045886"]
+
+
+NATIONAL = """member_id,name,rating
+N-1,"A K, Kalshyan",1702
+N-2,"A-Ali, Sali",1650
+N-9,"Someone, Else",1400
+"""
+NATIONAL_LATER = "member_id,name,rating\nN-1,\"A K, Kalshyan\",1999\n"
+
+
+def national_season(tmp: Path, start: str = "2023-02-01") -> Path:
+    """The season above with member ids in players.csv (P2 typed a national rating of its
+    own) and the federation's national lists of January and March 2023."""
+    event = season(tmp, start)
+    (event / "players.csv").write_text(
+        "player_id,member_id,name,rating,fide_id,federation,national_rating\n"
+        'P1,N-1,"A K, Kalshyan",,5045886,,\n'
+        'P2,N-2,"A-Ali, Sali",1800,4804929,IRQ,1600\n'
+        'P3,,"Nobody, Listed",1500,,,\n', encoding="utf-8")
+    lists = event.parent / "lists"
+    (lists / "national_jan23.csv").write_text(NATIONAL, encoding="utf-8")
+    (lists / "national_mar23.csv").write_text(NATIONAL_LATER, encoding="utf-8")
+    return event
+
+
+def test_the_national_list_in_force_fills_national_ratings_by_member_id(tmp_path):
+    """The season's national list (``lists/national_<mon><yy>.csv``) in force on the event's
+    first day gives each player's ``national_rating`` by member id where players.csv leaves
+    it empty; a rating of the file's own that differs is kept with a warning naming the list;
+    the March list is not yet in force on 1 February."""
+    event = national_season(tmp_path)
+    cfg, raw = read(event)
+    assert season_lists.list_in_force(event, cfg, national=True).name == "national_jan23.csv"
+    listed = season_lists.season_national(event, cfg, raw)
+    assert listed is not None and listed[1] == []
+    assert sorted(listed[0]["member_id"].to_list()) == ["N-1", "N-2"]  # only the event's players
+    raw["national_ratings.csv"] = listed
+    run = prepare(cfg, raw, dt.date(2023, 2, 1))
+    p = run.categories[0].players.sort("player_id")
+    assert p.select("player_id", "national_rating").rows() == [("P1", 1702), ("P2", 1600), ("P3", None)]
+    warned = [f for f in run.findings if f.column == "national_rating"]
+    assert [(f.line, f.value) for f in warned] == [(3, "1600")]
+    assert "National list, January 2023 says 1650" in warned[0].reason
+    notes = dict(zip(p["player_id"], p["list_note"], strict=True))
+    assert "national rating from National list, January 2023" in notes["P1"]
+    assert "national rating 1600 as entered (National list, January 2023: 1650)" in notes["P2"]
+
+    later = national_season(tmp_path / "later", start="2023-03-05")
+    cfg, raw = read(later)
+    assert season_lists.season_national(later, cfg, raw)[0]["rating"].to_list() == ["1999"]
+
+
+def test_a_changed_national_list_builds_the_event_again_and_a_bad_one_is_a_row(tmp_path):
+    event = national_season(tmp_path)
+    before = unchanged.inputs_fingerprint(event)
+    (event.parent / "lists" / "national_jan23.csv").write_text(NATIONAL + "N-3,X,1300\n", encoding="utf-8")
+    assert unchanged.inputs_fingerprint(event) != before
+    (event.parent / "lists" / "national_jan23.csv").write_text("id,elo\nN-1,1500\n", encoding="utf-8")
+    cfg, raw = read(event)
+    frame, found = season_lists.season_national(event, cfg, raw)
+    assert frame.is_empty() and [(f.file, f.column) for f in found] == [
+        ("../lists/national_jan23.csv", "member_id")]
+    assert "has no member_id column" in found[0].reason

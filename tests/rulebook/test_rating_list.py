@@ -114,3 +114,31 @@ def test_the_list_in_force_is_the_latest_on_or_before_the_date():
     assert in_force(months, dt.date(2026, 2, 28)) == dt.date(2026, 2, 1)
     assert in_force(months, dt.date(2026, 3, 1)) == dt.date(2026, 3, 1)
     assert in_force(months, dt.date(2025, 12, 31)) is None
+
+
+def test_the_national_list_fills_only_empty_national_ratings_and_says_so():
+    """take_from_national_list: by member id, an empty national rating taken, a different one
+    kept with a warning row on its line, an equal one silent, a player without member id or
+    not on the list untouched; the list's unrated entry (no rating) fills nothing."""
+    from transforms.core.errors import Severity
+    from transforms.fide.rating_list import national_name, take_from_national_list
+
+    players = pl.DataFrame({"line": [2, 3, 4, 5, 6], "member_id": ["A", "B", "C", None, "E"],
+                            "national_rating": [None, 1500, 1600, None, None],
+                            "list_note": ["rating from FIDE", None, None, None, None]},
+                           schema={"line": pl.Int64, "member_id": pl.String,
+                                   "national_rating": pl.Int64, "list_note": pl.String})
+    listed = pl.DataFrame({"member_id": ["A", "B", "C", "E"], "rating": [1700, 1550, 1600, None],
+                           "list": ["NL May 2026"] * 4},
+                          schema={"member_id": pl.String, "rating": pl.Int64, "list": pl.String})
+    out, found = take_from_national_list(players, listed)
+    assert out["national_rating"].to_list() == [1700, 1500, 1600, None, None]
+    assert [(f.line, f.column, f.value, f.severity) for f in found] == [
+        (3, "national_rating", "1500", Severity.WARNING)]
+    assert out["list_note"].to_list() == [
+        "rating from FIDE; national rating from NL May 2026",
+        "national rating 1500 as entered (NL May 2026: 1550)", None, None, None]
+    assert take_from_national_list(players, None)[0].equals(players)
+    assert national_name("national_may26.csv") == (national_name("national_standard_may26.csv"))
+    assert national_name("national_rapid_jan26.csv")[0].value == "rapid"
+    assert national_name("standard_jan26frl.zip") is None and national_name("national.csv") is None

@@ -311,6 +311,22 @@ def download_name(name: str) -> tuple[Rate, dt.date, str] | None:
     return Rate(m.group(1).lower()), dt.date(2000 + int(m.group(3)), month, 1), layout
 
 
+NATIONAL = re.compile(r"^national_(?:(standard|rapid|blitz)_)?(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)"
+                      r"(\d\d)\.csv$", re.IGNORECASE)
+"""A federation's national list as the season keeps it: ``national_jan26.csv`` (standard),
+``national_rapid_jan26.csv`` — the month it comes into force, as FIDE names its own."""
+
+
+def national_name(name: str) -> tuple[Rate, dt.date] | None:
+    """DESIGN.md Inputs (the season's national lists, issue 47) — the rate and the month a
+    national list's file is named for (:data:`NATIONAL`); None: not such a name."""
+    m = NATIONAL.match(name)
+    if not m:
+        return None
+    month = MONTHS.index(m.group(2).upper()) + 1
+    return Rate((m.group(1) or "standard").lower()), dt.date(2000 + int(m.group(3)), month, 1)
+
+
 CHECK_SCHEMA = {"player_id": pl.String, "fide_id": pl.String, "name": pl.String,
                 "field": pl.String, "file_value": pl.String, "list_value": pl.String,
                 "what": pl.String}
@@ -416,3 +432,40 @@ def take_from_list(players: pl.DataFrame, listed: pl.DataFrame | None,
         rows.append(p)
     schema = dict(players.schema) | {"list_note": pl.String()}
     return pl.DataFrame(rows, schema=schema), found
+
+
+def take_from_national_list(players: pl.DataFrame, listed: pl.DataFrame | None,
+                            file: str = "players.csv") -> tuple[pl.DataFrame, list[Finding]]:
+    """DESIGN.md Inputs (the season's national list, issue 47) — the event's players with the
+    ``national_rating`` players.csv leaves empty taken from the federation's national list in
+    force at the event's start (``national_ratings.csv``: ``member_id``, ``rating``, ``list``),
+    matched by member id, as :func:`take_from_list` takes FIDE's: where both give a rating and
+    they differ, the file's is kept with a warning row on its line; ``list_note`` (kept from
+    FIDE's list, added to) says what came from the national list and what it says of a rating
+    the file overrides."""
+    if "list_note" not in players.columns:
+        players = players.with_columns(pl.lit(None, pl.String).alias("list_note"))
+    if listed is None or listed.is_empty() or "member_id" not in players.columns \
+            or "national_rating" not in players.columns:
+        return players, []
+    entries = {str(r["member_id"]): r for r in listed.iter_rows(named=True)}
+    found: list[Finding] = []
+    rows = []
+    for p in players.iter_rows(named=True):
+        entry = entries.get(str(p.get("member_id") or ""))
+        value = entry.get("rating") if entry is not None else None
+        if entry is not None and value is not None:
+            which = entry.get("list") or "the national list"
+            given = p.get("national_rating")
+            note = ""
+            if given in (None, 0):
+                p["national_rating"] = value
+                note = f"national rating from {which}"
+            elif given != value:
+                found.append(Finding(file, p.get("line"), "national_rating", str(given), Severity.WARNING,
+                                     f"{which} says {value}: the file's value is kept"))
+                note = f"national rating {given} as entered ({which}: {value})"
+            if note:
+                p["list_note"] = "; ".join(x for x in (p.get("list_note"), note) if x)
+        rows.append(p)
+    return pl.DataFrame(rows, schema=players.schema), found

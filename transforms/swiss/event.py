@@ -44,7 +44,7 @@ from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import Departure, check_pairing, pair_round
 from transforms.fide.dutch.state import Board, opponents
 from transforms.fide.norms import NormEvent, NormReport, NormsConfig, event_norms, norm_rules
-from transforms.fide.rating_list import take_from_list
+from transforms.fide.rating_list import take_from_list, take_from_national_list
 from transforms.fide.rating_report import RatingReportRules, point_system_of
 from transforms.fide.ratings import RatingChanges, RatingsConfig, rating_changes
 from transforms.fide.standings import allocate_prizes, rank_evaluation
@@ -269,6 +269,8 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
                         "nothing else is computed.")
     players = player_frame(players, cfg)
     players, taken = take_from_list(players, typed.get("ratings.csv"))
+    findings += taken
+    players, taken = take_from_national_list(players, typed.get("national_ratings.csv"))
     findings += taken
     findings += check_players(players, cfg, as_of)
     bad = {f.line for f in findings if f.file == "players.csv" and f.severity is Severity.ERROR}

@@ -111,7 +111,24 @@ RATINGS_LIST = Schema("ratings.csv", (
         "they differ, players.csv's is kept (the office's) with a warning row, and the player's "
         "page says which."))
 
+NATIONAL_LIST = Schema("national_ratings.csv", (
+        Column("member_id", nonempty=True, description=(
+            "The member's id in the federation (players.csv's `member_id`).")),
+        Column("name", required=False, description="The name on the list."),
+        Column("rating", ColType.INT, required=False, minimum=0, maximum=3500, description=(
+            "The national rating on the list in force at the event's start; empty: unrated.")),
+        Column("list", required=False, description=(
+            "Which list, as the pages name it (`National list, January 2026`).")),
+    ), key=("member_id",), description=(
+        "The players' entries on the federation's national rating list in force at the "
+        "event's start (optional file; taken from the season's `lists/national_<mon><yy>.csv` "
+        "when the event has none, see docs/season.md): where players.csv leaves "
+        "`national_rating` empty the list's is taken; where both give one and they differ, "
+        "players.csv's is kept (the office's) with a warning row, and the player's page says "
+        "which."))
+
 SCHEMAS = {"players.csv": PLAYERS, "results.csv": RESULTS_FILE, "withdrawals.csv": WITHDRAWALS,
-           "bye_requests.csv": BYE_REQUESTS, "ratings.csv": RATINGS_LIST}
+           "bye_requests.csv": BYE_REQUESTS, "ratings.csv": RATINGS_LIST,
+           "national_ratings.csv": NATIONAL_LIST}
 """A Swiss event's files, in the order the input reference lists them."""
 REQUIRED = ("players.csv",)

@@ -413,3 +413,42 @@ def list_bytes(path: Path) -> tuple[bytes, str]:
                                  "a FIDE download holds one .txt or .xml list")
             return z.read(members[0]), members[0].rsplit(".", 1)[1].lower()
     return path.read_bytes(), "xml" if path.suffix.lower() == ".xml" else "txt"
+
+
+XLSX_ROWS = 100_000
+"""Rows of a workbook's sheet read at most (a crosstable of an event: a few hundred)."""
+XLSX_COLUMNS = 200
+"""Cells of a row read at most."""
+
+
+def xlsx_rows(data: bytes) -> tuple[tuple[str, ...], ...]:
+    """DESIGN.md Inputs — the first sheet of an Excel workbook (``.xlsx``, e.g. chess-results'
+    export of a crosstable) as text, row by row, read with openpyxl (read-only, the values as
+    last calculated): an empty cell "", a whole number without decimals (``7``, not ``7.0``).
+    At most :data:`XLSX_ROWS` rows of :data:`XLSX_COLUMNS` cells. Raises ValueError with the
+    reason for bytes that are not such a workbook."""
+    import zipfile
+
+    import openpyxl  # type: ignore[import-untyped]  # no stubs (types-openpyxl not installed)
+
+    try:
+        book = openpyxl.load_workbook(io.BytesIO(data), read_only=True, data_only=True)
+    except (zipfile.BadZipFile, KeyError, OSError, ValueError) as e:
+        raise ValueError(f"not an Excel workbook (.xlsx): {e}") from e
+    try:
+        if not book.worksheets:
+            raise ValueError("the workbook has no sheet")
+        out = []
+        for row in book.worksheets[0].iter_rows(max_row=XLSX_ROWS, max_col=XLSX_COLUMNS, values_only=True):
+            out.append(tuple(_cell_text(v) for v in row))
+        return tuple(out)
+    finally:
+        book.close()
+
+
+def _cell_text(value: object) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)

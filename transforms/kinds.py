@@ -38,6 +38,7 @@ from transforms.core.config import (
     ScheduleConfig,
     from_table,
 )
+from transforms.core.crosstable import crosstable_event_result
 from transforms.core.errors import ConfigError
 from transforms.core.ingest import RawFile, ReadLimits, Schema
 from transforms.core.results import EventResult, Source, is_trf
@@ -356,11 +357,13 @@ def input_files(cfg: EventConfig) -> tuple[dict[str, Schema], tuple[str, ...]]:
 def event_result(source: Source, as_of: dt.date) -> EventResult:
     """DESIGN.md "Event kinds and rules parts" — the final results of an event another
     competition names (a series' ``[series] events``), read by the event's own kind's rulebook
-    (a TRF file: as its ``001`` records give them). Raises ValueError (an
+    (a TRF file: as its ``001`` records give them; a crosstable: as its table gives them). Raises ValueError (an
     :class:`transforms.core.errors.InputError` for a TRF) with the reason when they cannot be
     read, or the event's kind cannot feed a series."""
     if source.error:
         raise ValueError(source.error)
+    if source.rows is not None:
+        return crosstable_event_result(source.rows, source=source.name)
     if source.text is not None or is_trf(source.name):
         return trf_event_result(source.text or "", source=source.name)
     cfg = source.config

@@ -31,7 +31,7 @@ from flows.site.pages import Publication
 from transforms.core.config import EventConfig
 from transforms.core.errors import ConfigError
 from transforms.core.ingest import RawFile, ReadLimits
-from transforms.core.results import Source, is_trf
+from transforms.core.results import Source, is_crosstable, is_file
 from transforms.kinds import event_sources, kind_of, read_limits
 
 
@@ -103,11 +103,12 @@ def read_source(event_dir: Path, out_dir: Path, name: str) -> Source:
     """DESIGN.md Inputs (no path outside the inputs) — one event another names: a sibling event
     folder (its event.toml and input files, under its own limits), with the inputs of its last
     good publication (``outputs/<event>/office/published-inputs/``: what its public pages show,
-    read when its current ones are not usable); or a TRF file inside ``event_dir``. Nothing
-    there: an event still to come. A path that leads outside (a link) is an error, not read."""
+    read when its current ones are not usable); or a TRF file, or a crosstable (chess-results'
+    Excel export, ``.xlsx``: its cells), inside ``event_dir``. Nothing there: an event still
+    to come. A path that leads outside (a link) is an error, not read."""
     from flows.pipeline import last_good
 
-    if is_trf(name):
+    if is_file(name):
         path = event_dir / name
         if not path.exists():
             return Source(name, missing=True)
@@ -118,6 +119,12 @@ def read_source(event_dir: Path, out_dir: Path, name: str) -> Source:
             return Source(name, error=f"{name} has {size:,} bytes, more than [limits] file_bytes "
                                       f"= {ReadLimits().file_bytes:,}")
         data = path.read_bytes()
+        if is_crosstable(name):
+            try:
+                rows = io.xlsx_rows(data)
+            except ValueError as e:
+                return Source(name, error=f"{name}: {e}")
+            return Source(name, rows=rows, digest=hashlib.sha256(data).hexdigest())
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:

@@ -115,11 +115,11 @@ def season_list_stamp(event_dir: Path) -> str:
 def source_folders(event_dir: Path) -> list[tuple[str, Path]]:
     """The sibling event folders the event reads (``../<name>/``, by that prefix), as its
     event.toml names them (:attr:`transforms.kinds.KindSpec.sources`; a TRF file inside the
-    folder is one of its own files), and the season's member registry beside them; none when
+    folder, a crosstable, is one of its own files), and the season's member registry beside them; none when
     event.toml cannot be used or its kind reads no other event."""
     from flows.io import load_event_config
     from transforms.core.errors import ConfigError
-    from transforms.core.results import is_trf
+    from transforms.core.results import is_file
     from transforms.kinds import event_sources, kind_of
 
     try:
@@ -130,7 +130,7 @@ def source_folders(event_dir: Path) -> list[tuple[str, Path]]:
     season = [("../", event_dir.parent / n) for n in ("members.csv",)
               if (event_dir.parent / n).is_file() and kind_of(cfg).sources is not None]
     return season + [(f"../{n}/", event_dir.parent / n) for n in names  # tasks.SEASON_FILES
-                     if not is_trf(n) and (event_dir.parent / n).is_dir()]
+                     if not is_file(n) and (event_dir.parent / n).is_dir()]
 
 
 def decide_run_date(as_of: dt.date | None, event_as_of: dt.date | None,

@@ -433,3 +433,102 @@ def test_a_bad_registry_row_is_a_row_of_the_series_validation_naming_the_file():
     run = run_series(cfg, [Source("a", text="")], AS_OF, lambda s, d: event("a", f("1", "A", 1, 1.0)),
                      registry(bad))
     assert [(x.file, x.line, x.column) for x in run.findings] == [("../members.csv", 4, "name")]
+
+
+# ---- a real circuit from its published crosstables ------------------------------------------
+
+KESHMAT = DATA / "keshmat"
+KESHMAT_EVENTS = ("july", "august", "december", "january", "february", "march", "april", "may")
+
+
+def test_a_real_circuit_from_its_crosstables_equals_its_published_standings():
+    """The Keshmat Circuit 2024-25 (tests/data/series/SOURCE.md): its eight rapids read from
+    chess-results' crosstable exports, as a series of game points with all but one of the most
+    anyone played counted (``drop = 1``, ``drop_of = "most-played"``), members recognised by
+    name and federation, ties by the average per event counted — every player's rapids played,
+    counted and total equal the organisers' published standings, and so does the order, up
+    to the players they tie on total and average (their own reading of the crosstables left
+    out the rows of shared places: so is this one, to compare)."""
+    from transforms.core.crosstable import crosstable_event_result
+
+    results = {f"{m}.xlsx": crosstable_event_result(io.xlsx_rows((KESHMAT / f"{m}.xlsx").read_bytes()),
+                                                    source=f"{m}.xlsx") for m in KESHMAT_EVENTS}
+    assert all(r.complete and r.rounds == 7 for r in results.values())
+    assert [len(r.finishes) for r in results.values()] == [91, 107, 100, 85, 73, 55, 67, 53]
+    # The organisers' reading left out every row whose place is blank (a place shared with the
+    # row above: 12 results of July, August and December; SOURCE.md): read as they did.
+    shared = {n: {f.key for f, before in zip(r.finishes[1:], r.finishes, strict=False)
+                  if f.rank == before.rank} for n, r in results.items()}
+    assert sum(map(len, shared.values())) == 12
+    results = {n: dataclasses.replace(r, finishes=tuple(f for f in r.finishes if f.key not in shared[n]))
+               for n, r in results.items()}
+    names = ", ".join(f'"{n}"' for n in results)
+    run = run_of(f'events = [{names}]\npoints = "game-points"\ndrop = 1\ndrop_of = "most-played"\n'
+                 'identity = ["name", "federation"]\ntiebreaks = ["average"]', *results.values())
+    published = list(csv.DictReader((KESHMAT / "keshmat_leaderboard.csv").open(encoding="utf-8")))
+    ours = {(" ".join(sorted(r["name"].split())), r["federation"]): r
+            for r in run.standings.iter_rows(named=True)}
+    assert len(ours) == len(published) == 255
+    order = []
+    for p in published:
+        r = ours[(" ".join(sorted(p["Name"].split())), p["Federation"])]
+        assert (r["played"], r["counted"], r["points"]) == (
+            int(p["Tournaments Played"]), int(p["Tournaments Counted"]), float(p["Total Points"])), p
+        order.append((r["rank"], float(p["Total Points"]), p["Avg Points"]))
+    # the published order, with the players tied on total and average sharing our place
+    for (rank_a, total_a, avg_a), (rank_b, total_b, avg_b) in zip(order, order[1:]):
+        assert rank_a == rank_b if (total_a, avg_a) == (total_b, avg_b) else rank_a < rank_b
+
+
+def test_a_crosstable_s_cells_are_read_as_published():
+    """crosstable_event_result on a small table: a blank place shared with the row above,
+    opponents by row, a bye with its point, forfeits unplayed, an empty round no game, the
+    title column, a rating 0 none, "after 2 Rounds" of 3 round columns not complete; a cell
+    that is no result, and a sheet without the table, are errors naming line, column and value."""
+    from transforms.core.crosstable import crosstable_event_result
+
+    rows = [("From the Tournament-Database of Chess-Results http://chess-results.com", ""),
+            ("Club Rapid 3 ",), ("Date : 2026/03/07",), ("Final Ranking crosstable after 2 Rounds",),
+            ("Rk.", "", "Name", "Rtg", "FED", "1.Rd", "2.Rd", "3.Rd", "Pts. ", "TB1"),
+            ("1", "FM", "Adams Ann ", "2100", "eng", "  3w1", "  2b½", "", "1.5", "0"),
+            ("", "", "Brown Bob", "0", "ENG", "  4b+", "  1w½", "", "1.5", "0"),
+            ("3", "", "Cole Cy", "1500", "ENG", "  1b0", " -1", "", "1", "0"),
+            ("4", "", "Dunn Di", "1400", "ENG", "  2w-", "0", "", "0", "0"),
+            ("",), ("You find all details …",)]
+    r = crosstable_event_result(rows, source="events/rapid-3.xlsx")
+    assert (r.name, r.start, r.rounds, r.done, r.complete) == ("Club Rapid 3", dt.date(2026, 3, 7), 3, 2, False)
+    got = {f.key: (f.name, f.rank, f.points, f.rating, f.title, f.federation) for f in r.finishes}
+    assert got == {"1": ("Adams Ann", 1, 1.5, 2100, "FM", "ENG"), "2": ("Brown Bob", 1, 1.5, None, "", "ENG"),
+                   "3": ("Cole Cy", 3, 1.0, 1500, "", "ENG"), "4": ("Dunn Di", 4, 0.0, 1400, "", "ENG")}
+    rounds = {f.key: [(x.round, x.opponent, x.points, x.played) for x in f.rounds] for f in r.finishes}
+    assert rounds == {"1": [(1, "3", 1.0, True), (2, "2", 0.5, True)],
+                      "2": [(1, "4", 1.0, False), (2, "1", 0.5, True)],
+                      "3": [(1, "1", 0.0, True), (2, None, 1.0, False)],
+                      "4": [(1, "2", 0.0, False)]}
+    broken = [*rows[:6], ("", "", "Brown Bob", "0", "ENG", "  4b?", "", "", "1", "0")]
+    with pytest.raises(ValueError, match=r"rapid-3.xlsx: line 7, column 1.Rd: '4b\?': not a round's result"):
+        crosstable_event_result(broken, source="rapid-3.xlsx")
+    with pytest.raises(ValueError, match="no header row with 'Rk.' and 'Name'"):
+        crosstable_event_result(rows[:4], source="rapid-3.xlsx")
+
+
+def test_a_series_reads_a_crosstable_inside_its_folder_and_refuses_a_broken_one(tmp_path):
+    """read_source: an ``.xlsx`` inside the series' folder is read as its cells (with its
+    checksum, for the next run), a file that is no workbook is the event's error, not a crash;
+    a name leading outside the folder is refused by the configuration."""
+    import shutil
+
+    from flows.pipeline.tasks import read_source
+    from transforms.core.results import source_name_ok
+
+    series = tmp_path / "circuit"
+    (series / "events").mkdir(parents=True)
+    shutil.copy(KESHMAT / "may.xlsx", series / "events" / "may.xlsx")
+    (series / "events" / "june.xlsx").write_bytes(b"not a zip")
+    got = read_source(series, tmp_path / "out" / "circuit", "events/may.xlsx")
+    assert got.rows is not None and got.digest and not got.error
+    assert event_result(got, AS_OF).finishes[0].name == "Kaloust Giorgio"
+    bad = read_source(series, tmp_path / "out" / "circuit", "events/june.xlsx")
+    assert bad.rows is None and "not an Excel workbook" in bad.error
+    assert read_source(series, tmp_path / "out", "events/july.xlsx").missing
+    assert source_name_ok("events/may.xlsx") and not source_name_ok("../may.xlsx")

@@ -128,6 +128,9 @@ class Source:
     """Its input files as read (:data:`transforms.core.ingest.RawFile`)."""
     text: str | None = None
     """A TRF file's text."""
+    rows: tuple[tuple[str, ...], ...] | None = None
+    """A published crosstable's cells as text, row by row (an ``.xlsx`` file:
+    :func:`transforms.core.crosstable.crosstable_event_result`)."""
     missing: bool = False
     """Nothing is there yet (an event still to come)."""
     error: str = ""
@@ -144,21 +147,34 @@ class Source:
 
 def is_trf(name: str) -> bool:
     """DESIGN.md Inputs (a series' events) — whether an event another competition names is a
-    TRF file (``.trf``, ``.txt``), else a sibling event folder."""
+    TRF file (``.trf``, ``.txt``), else a sibling event folder or a crosstable."""
     return name.lower().endswith((".trf", ".txt"))
+
+
+def is_crosstable(name: str) -> bool:
+    """DESIGN.md Inputs (a series' events) — whether an event another competition names is a
+    published crosstable (chess-results' Excel export, ``.xlsx``)."""
+    return name.lower().endswith(".xlsx")
+
+
+def is_file(name: str) -> bool:
+    """Whether an event another competition names is a file inside its folder (a TRF, a
+    crosstable), not a sibling event folder."""
+    return is_trf(name) or is_crosstable(name)
 
 
 FOLDER = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9 ._-]{0,126}[A-Za-z0-9_-])?")
 TRF_FILE = re.compile(r"(?:[A-Za-z0-9][A-Za-z0-9._-]{0,127}/){0,3}[A-Za-z0-9][A-Za-z0-9._-]{0,127}"
-                      r"\.(?:trf|txt)", re.IGNORECASE)
+                      r"\.(?:trf|txt|xlsx)", re.IGNORECASE)
 
 
 def source_name_ok(name: str) -> bool:
     """DESIGN.md Inputs (no path outside the inputs) — an event another names (a series' event,
     an earlier event a seed route is earned in): a folder name
-    (no ``/``) or a relative ``.trf``/``.txt`` path inside the series' folder; never ``..``."""
+    (no ``/``) or a relative ``.trf``/``.txt``/``.xlsx`` path inside the series' folder; never
+    ``..``."""
     if ".." in name.split("/") or name.startswith("/") or "\\" in name:
         return False
-    if is_trf(name):
+    if is_file(name):
         return bool(TRF_FILE.fullmatch(name))
     return bool(FOLDER.fullmatch(name))

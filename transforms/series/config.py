@@ -118,9 +118,10 @@ class SeriesConfig:
 
     events: tuple[str, ...]
     """The events, in the order they are held: each a sibling event folder (``rapid-2024-07``:
-    ``inputs/rapid-2024-07/``, run by chessfed) or a TRF file in the series' folder
-    (``events/rapid-2024-07.trf``: an event another program ran). One not there yet is still to
-    come."""
+    ``inputs/rapid-2024-07/``, run by chessfed), a TRF file in the series' folder
+    (``events/rapid-2024-07.trf``: an event another program ran) or a crosstable there
+    (``events/rapid-2024-07.xlsx``: chess-results' Excel export of its final ranking
+    crosstable). One not there yet is still to come."""
     points: SeriesPoints = SeriesPoints.GAME_POINTS
     """What one event gives a member: ``game-points``, ``place`` (``place_points``) or
     ``field``."""
@@ -175,7 +176,7 @@ class SeriesConfig:
         for i, name in enumerate(self.events):
             if not source_name_ok(name):
                 raise ConfigError("", f"events[{i}]", f"{name!r}: a sibling event folder's name, or "
-                                  "a .trf file inside the series' folder (no '..', no absolute path)")
+                                  "a .trf or .xlsx file inside the series' folder (no '..', no absolute path)")
         dup = sorted({e for e in self.events if self.events.count(e) > 1})
         if dup:
             raise ConfigError("", "events", f"{dup[0]!r} is named twice")

@@ -158,8 +158,8 @@ def is_crosstable(name: str) -> bool:
 
 
 def is_file(name: str) -> bool:
-    """Whether an event another competition names is a file inside its folder (a TRF, a
-    crosstable), not a sibling event folder."""
+    """DESIGN.md Inputs (a series' events) — whether an event another competition names is a
+    file inside its folder (a TRF, a crosstable), not a sibling event folder."""
     return is_trf(name) or is_crosstable(name)
 
 

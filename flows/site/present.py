@@ -273,3 +273,16 @@ def _tables(records: Iterable[dict[str, Any]], by: str | None, columns: Sequence
             Row(cells, (rec.get(row_css) or "") if row_css else "", hrefs if any(hrefs) else []))
     return {k: Table([replace(c) for c in cols], v, caption=caption, empty=empty)
             for k, v in rows.items()}
+
+
+def signed_tenths(change: float | None) -> str:
+    """FIDE B.02 8.3.2 — a rating change as chess-results prints ``Rtg+/-``: signed, one
+    decimal ("+12.4", "-3.0", "0.0"); "" for none. The change is K x (score - PD) with PD in hundredths, so
+    exact in hundredths; they are rounded to tenths half away from zero."""
+    if change is None:
+        return ""
+    h = round(change * 100)
+    t = (abs(h) + 5) // 10
+    if t == 0:
+        return "0.0"
+    return f"{'-' if h < 0 else '+'}{t // 10}.{t % 10}"

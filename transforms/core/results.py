@@ -48,6 +48,11 @@ class Finish:
     """Private: where the player's letters go (never on a public page)."""
     line: int | None = None
     """The player's line in the event's players.csv (None: a TRF)."""
+    rating_change: float | None = None
+    """The player's rating change over the event on its first rating list (``rating_list``;
+    None: the event rates no list, or the player had no rated game)."""
+    rating_list: str = ""
+    """The name of that list (``FIDE``)."""
 
     @property
     def games(self) -> int:
@@ -97,7 +102,8 @@ def result_record(r: EventResult) -> dict[str, object]:
             "finishes": [[f.key, f.name, f.section, f.rank, f.points,
                           [[x.round, x.opponent, x.points, x.played] for x in f.rounds],
                           f.rating, f.fide_id, f.member_id, f.federation, f.title, f.sex,
-                          f.birth_year, f.club, "", f.line] for f in r.finishes]}
+                          f.birth_year, f.club, "", f.line, f.rating_change, f.rating_list]
+                         for f in r.finishes]}
 
 
 def result_from_record(d: dict) -> EventResult:  # type: ignore[type-arg]
@@ -106,7 +112,9 @@ def result_from_record(d: dict) -> EventResult:  # type: ignore[type-arg]
         key=f[0], name=f[1], section=f[2], rank=f[3], points=f[4],
         rounds=tuple(RoundResult(int(x[0]), x[1], float(x[2]), bool(x[3])) for x in f[5]),
         rating=f[6], fide_id=f[7], member_id=f[8], federation=f[9], title=f[10], sex=f[11],
-        birth_year=f[12], club=f[13], email=f[14], line=f[15]) for f in d["finishes"])
+        birth_year=f[12], club=f[13], email=f[14], line=f[15],
+        rating_change=f[16] if len(f) > 16 else None, rating_list=f[17] if len(f) > 17 else "")
+        for f in d["finishes"])
     return EventResult(
         source=d["source"], name=d["name"],
         start=dt.date.fromisoformat(d["start"]) if d["start"] else None,

@@ -16,7 +16,7 @@ import polars as pl
 from flows.io import csv_text
 from flows.site.names import file_part
 from flows.site.pages import OFFICE, LinkGroup, Publication, group_key, season_rel
-from flows.site.present import Section, fmt, table_from_frame, table_from_rows
+from flows.site.present import Section, fmt, signed_tenths, table_from_frame, table_from_rows
 from transforms.series.config import SeriesCategory, SeriesPoints
 from transforms.series.event import TIEBREAK_WORDS, SeriesRun
 
@@ -214,17 +214,27 @@ def member_page(pub: Publication, run: SeriesRun, key: str,
     page = member_rel(key)
     m = run.members[key]
     finish = {i: f for i, f in m.finishes}
+    changes = {i: f"{signed_tenths(f.rating_change)} {f.rating_list}" for i, f in m.finishes
+               if f.rating_change is not None}
     rows = [{"event": r["event_name"], "place": f"{r['place']} of {r['of']}" if r["place"] else "",
              "game_points": game_points(r["game_points"]), "points": points_text(r["points"]),
              "counts": "yes" if r["counted"] else "no",
+             "rating": changes.get(r["event"], ""),
              "_href": (up(page) + quote(run.events[r["event"]].result.site) + "index.html")  # type: ignore[union-attr]
              if run.events[r["event"]].result is not None and run.events[r["event"]].result.site  # type: ignore[union-attr]
              else None}
             for r in sorted(mine, key=lambda r: r["event"])]
     sections = [Section("Events", tables=[table_from_rows(
         rows, [("event", "Event"), ("place", "Place"), ("game_points", "Game pts"),
-               ("points", "Series pts"), ("counts", "Counts")], links={"event": "_href"},
+               ("points", "Series pts"), ("counts", "Counts")]
+        + ([("rating", "Rating ±")] if changes else []), links={"event": "_href"},
         empty="No complete event yet.")])]
+    if changes:
+        total = sum(f.rating_change or 0.0 for i, f in m.finishes if i in changes
+                    and run.events[i].counted)
+        sections[0].notes.append(f"Rating ±: the change over the event its own pages compute "
+                                 f"(FIDE B.02), on the list named; over the complete events "
+                                 f"together {signed_tenths(total)}.")
     for i, f in sorted(finish.items()):
         e = run.events[i]
         if not e.counted or not f.rounds:

@@ -39,7 +39,7 @@ import polars as pl
 from flows.io import csv_text
 from flows.site.names import file_part
 from flows.site.pages import OFFICE, Publication
-from flows.site.present import Section, fmt, table_from_frame
+from flows.site.present import Section, fmt, signed_tenths, table_from_frame
 from transforms.core.model import Kind
 from transforms.fide.ratings import RatingChanges, RatingsConfig
 
@@ -67,17 +67,6 @@ def event_facts(run) -> list[tuple[str, str]]:
                           f"({CHANGE_LABEL}) in the standings and on every player's page")]
 
 
-def signed_tenths(change: float | None) -> str:
-    """FIDE B.02 8.3.2 — a rating change as chess-results prints ``Rtg+/-``: signed, one
-    decimal ("+12.4", "-3.0", "0.0"); "" for none. The change is K x (score - PD) with PD in hundredths, so
-    exact in hundredths; they are rounded to tenths half away from zero."""
-    if change is None:
-        return ""
-    h = round(change * 100)
-    t = (abs(h) + 5) // 10
-    if t == 0:
-        return "0.0"
-    return f"{'-' if h < 0 else '+'}{t // 10}.{t % 10}"
 
 
 def changes_through(run, c, r: int) -> dict[str, RatingChanges]:

@@ -1,0 +1,71 @@
+"""A series' member pages made in process (no Prefect): the rating change of each event its
+own rulebook computes (FIDE B.02) is on the member's page of the season, and a result read
+back from the last run keeps it."""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import re
+from pathlib import Path
+
+from flows import io
+from flows.kinds.series.pages import member_rel, publish_site
+from flows.site.pages import Publication, event_context
+from flows.site.present import signed_tenths
+from transforms.core.results import Source, result_from_record, result_record
+from transforms.kinds import event_result, parse_event_config
+from transforms.series.event import run_series
+from transforms.swiss.event import run_swiss
+
+ROOT = Path(__file__).resolve().parents[2]
+OPEN = ROOT / "inputs" / "national-junior-2024"  # complete and rated (FIDE report)
+AS_OF = dt.date(2024, 12, 31)
+SERIES = """
+[event]
+id = "season"
+name = "Club Season"
+kind = "series"
+start = 2024-01-01
+end = 2024-12-31
+venue = "Club"
+organiser = "Club"
+currency = "EUR"
+contact = "Club"
+
+[publish]
+sender = "Club <club@example.org>"
+
+[series]
+events = ["national-junior-2024"]
+identity = ["fide_id", "name"]
+"""
+
+
+def test_a_members_page_shows_the_rating_change_of_each_event_as_its_pages_compute_it():
+    cfg = parse_event_config((OPEN / "event.toml").read_text())
+    raw = {n: io.read_csv_strings(OPEN / n) for n in cfg.files if (OPEN / n).exists()}
+    result = event_result(Source("national-junior-2024", cfg, raw), AS_OF)
+    swiss = run_swiss(cfg, raw, AS_OF)
+    exact = {}
+    for c in swiss.categories:
+        fide = c.ratings["FIDE"].players
+        exact |= {(c.cat.id, s): x for s, x in zip(fide["sno"].to_list(), fide["change_exact"].to_list(),
+                                                    strict=True)}
+    rated = [f for f in result.finishes if f.rating_change is not None]
+    assert len(rated) > 100 and all(f.rating_list == "FIDE" and f.rating_change == exact[(f.section, int(f.key))]
+                                    for f in rated)
+    back = result_from_record(result_record(result))  # kept by the next run, without addresses
+    assert back == dataclasses.replace(result, finishes=tuple(
+        dataclasses.replace(x, email="") for x in result.finishes))
+
+    series = parse_event_config(SERIES)
+    run = run_series(series, [Source("national-junior-2024", cfg, raw)], AS_OF,
+                     lambda s, d: result)
+    pub = Publication(Path("unused"), ctx=event_context(series, AS_OF))
+    publish_site(pub, run)
+    f = max(rated, key=lambda x: abs(x.rating_change or 0))
+    key = next(k for k, m in run.members.items() if any(x.key == f.key for _, x in m.finishes))
+    page = pub.files[member_rel(key)]
+    assert isinstance(page, str) and "Rating ±" in page
+    assert re.search(rf"{re.escape(signed_tenths(f.rating_change))}\s+FIDE", page)

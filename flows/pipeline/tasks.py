@@ -205,9 +205,8 @@ def publish_task(pub: Publication, cfg: EventConfig | None, event_dir: Path,
     outputs as they were."""
     staging = publish_folder.stage(pub.out_dir)
     write_files(staging, pub.files, unchanged_on_disk(pub))
-    for rel in sorted(pub.paged):
-        for stale in paging.stale_parts(staging, rel, pub.files):
-            stale.unlink()
+    for stale in paging.stale_parts_of(staging, pub.paged, pub.files):
+        stale.unlink()
     for stale in pub.stale_group_files(set(pdfs)):
         (staging / stale).unlink(missing_ok=True)
     write_files(staging, {FILE: manifest_json(

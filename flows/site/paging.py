@@ -260,14 +260,28 @@ def _groups(sections: list[Section], parts: list[list[_Piece]], rels: list[str],
 def stale_parts(folder: Path, rel: str, published: Collection[str]) -> list[Path]:
     """The parts of the page ``rel`` under ``folder`` that this run did not publish: a page
     that is shorter than last time (or no longer split) leaves no part of its old self."""
-    base = Path(rel)
-    stem = re.escape(base.stem)
-    later = re.compile(rf"{stem}-p[0-9]+\.html")
-    parent = folder / base.parent
-    if not parent.is_dir():
-        return []
-    return sorted(p for p in parent.iterdir() if later.fullmatch(p.name)
-                  and (base.parent / p.name).as_posix() not in published)
+    return stale_parts_of(folder, [rel], published)
+
+
+def stale_parts_of(folder: Path, rels: Collection[str], published: Collection[str]) -> list[Path]:
+    """:func:`stale_parts` of every page of ``rels`` at once, each folder listed once (a page
+    at a time listed the folder once per page: 4,875 member pages in one folder read 24
+    million entries)."""
+    by_folder: dict[str, set[str]] = {}
+    for rel in rels:
+        base = Path(rel)
+        by_folder.setdefault(base.parent.as_posix(), set()).add(base.stem)
+    part = re.compile(r"(.+)-p[0-9]+\.html")
+    out = []
+    for parent, stems in by_folder.items():
+        where = folder / parent
+        if not where.is_dir():
+            continue
+        for p in where.iterdir():
+            m = part.fullmatch(p.name)
+            if m and m[1] in stems and (Path(parent) / p.name).as_posix() not in published:
+                out.append(p)
+    return sorted(out)
 
 
 def anchor_part(parts: list[Part], here: Part, href: str) -> str:

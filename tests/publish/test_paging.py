@@ -287,3 +287,17 @@ def test_stale_parts_of_a_shorter_page_are_found(tmp_path):
 def test_the_bulletin_web_form_is_the_printed_one_under_the_budget():
     secs = [Section("Open", tables=[standings(50)], source="standings/round-01.html#open")]
     assert web_bulletin(secs) == secs
+
+
+def test_the_stale_parts_of_many_pages_are_those_of_each_page(tmp_path):
+    """stale_parts_of lists each folder once and finds, for every page, exactly what
+    stale_parts finds for it alone: its own parts not published, no other page's."""
+    (tmp_path / "members").mkdir()
+    for name in ("a.html", "a-p2.html", "a-p3.html", "ab-p2.html", "b-p2.html", "b-p1-p2.html",
+                 "c.html", "x-p2.html.tmp"):
+        (tmp_path / "members" / name).write_text("x")
+    pages = ["members/a.html", "members/b.html", "members/b-p1.html", "members/c.html", "gone/d.html"]
+    published = {"members/a.html", "members/a-p2.html"}
+    one_by_one = sorted(p for rel in pages for p in paging.stale_parts(tmp_path, rel, published))
+    assert paging.stale_parts_of(tmp_path, pages, published) == one_by_one
+    assert [p.name for p in one_by_one] == ["a-p3.html", "b-p1-p2.html", "b-p2.html"]

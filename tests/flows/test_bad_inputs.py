@@ -210,7 +210,7 @@ class Kind:
 
 
 P, R, A = "players.csv", "results.csv", "associations.csv"
-WD, BY, RL = "withdrawals.csv", "bye_requests.csv", "ratings.csv"
+WD, BY, RL, NL = "withdrawals.csv", "bye_requests.csv", "ratings.csv", "national_ratings.csv"
 M, EN, SE, G = "members.csv", "entries.csv", "sections.csv", "games.csv"
 OV, TO, T = "time_oversteps.csv", "overrides.csv", "event.toml"
 NO_ROUND = "results.csv has errors"
@@ -355,6 +355,9 @@ KINDS = [
     Kind("ratings-fide-id", "swiss",
          lambda files: files.__setitem__(RL, b"fide_id,rating,list\nabc,2000,FIDE standard\n"),
          ((RL, 2, "fide_id", "abc", W, "not a FIDE ID (digits only, e.g. 25000101): read as no value"),)),
+    Kind("national-rating-not-a-number", "swiss",
+         lambda files: files.__setitem__(NL, b"member_id,rating,list\nM1,high,National list\n"),
+         ((NL, 2, "rating", "high", E, "not an integer (digits, e.g. 1850)"),)),
     Kind("bye-code", "swiss", cell(BY, 2, "kind", "PAB"),
          ((BY, 2, "kind", "PAB", E, "not one of: HPB, ZPB"),)),
     Kind("bye-round-beyond", "swiss", cell(BY, 2, "round", "4"),

@@ -59,6 +59,7 @@ from transforms.swiss.config import SwissConfig, check_fide_report
 from transforms.swiss.results import event_result as swiss_result
 from transforms.team import schemas as team_schemas
 from transforms.team.config import TeamRoundRobinConfig, TeamRules, TeamSwissConfig
+from transforms.team.results import event_result as team_result
 
 
 class EventKind(StrEnum):
@@ -186,13 +187,15 @@ KINDS: dict[EventKind, KindSpec] = {
                                                                     required=True),
                                           "fide_report": Table(RatingReportRules),
                                           "norms": Table(NormsConfig)},
-                                         team_schemas.SCHEMAS, team_schemas.REQUIRED),
+                                         team_schemas.SCHEMAS, team_schemas.REQUIRED,
+                                         results=team_result),
     EventKind.TEAM_SWISS: KindSpec(EventKind.TEAM_SWISS,
                                    {"team": Table(TeamRules, required=True),
                                     "team_swiss": Table(TeamSwissConfig, required=True),
                                     "fide_report": Table(RatingReportRules),
                                     "norms": Table(NormsConfig)},
-                                   team_schemas.SCHEMAS, team_schemas.REQUIRED),
+                                   team_schemas.SCHEMAS, team_schemas.REQUIRED,
+                                   results=team_result),
     EventKind.SERIES: KindSpec(EventKind.SERIES, {"series": Table(SeriesConfig, required=True)},
                                {}, (), sources=lambda cfg: cfg.require(SeriesConfig).events),
 }

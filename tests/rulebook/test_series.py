@@ -532,3 +532,34 @@ def test_a_series_reads_a_crosstable_inside_its_folder_and_refuses_a_broken_one(
     assert bad.rows is None and "not an Excel workbook" in bad.error
     assert read_source(series, tmp_path / "out", "events/july.xlsx").missing
     assert source_name_ok("events/may.xlsx") and not source_name_ok("../may.xlsx")
+
+
+def test_a_team_event_gives_each_player_their_board_results_and_no_place():
+    """A team league (the demo's district league) as a series reads it: every player who
+    played a board of a finished match, with each game's opponent (by their number in the
+    division), board points and forfeits, the sum their points, no place, one section per
+    division; a series by game points counts them once the league is complete."""
+    from transforms.team.event import RULE_STEPS as TEAM_STEPS
+    from transforms.team.event import prepare as team_prepare
+
+    folder = ROOT / "inputs" / "district-league-2025"
+    cfg = parse_event_config((folder / "event.toml").read_text())
+    raw = {n: io.read_csv_strings(folder / n) for n in cfg.files if (folder / n).exists()}
+    r = event_result(Source("district-league-2025", cfg, raw), AS_OF)
+    run = team_prepare(cfg, raw, AS_OF)
+    for _, step in TEAM_STEPS:  # the event's own rulebook, as its flow runs it
+        step(run)
+    assert r.sections == tuple((g.id, g.name) for g in run.groups) and not r.complete
+    games = {(g.id, p): [] for g in run.groups for p in g.players["pno"].to_list()}
+    for g in run.groups:
+        for x in g.games.iter_rows(named=True):
+            games[(g.id, x["pno"])].append((x["round"], x["points"], x["kind"] == "played"))
+    assert len(r.finishes) == sum(1 for v in games.values() if v) > 20
+    for f in r.finishes:
+        mine = sorted(games[(f.section, int(f.key))])
+        assert f.rank is None and f.points == sum(p for _, p, _ in mine)
+        assert sorted((x.round, x.points, x.played) for x in f.rounds) == mine
+    done = dataclasses.replace(r, done=r.rounds)  # as if its last round were complete
+    series = run_of('events = ["district-league-2025"]\nidentity = ["name"]', done)
+    top = max(r.finishes, key=lambda f: f.points)
+    assert row(series, top.name)["points"] == top.points

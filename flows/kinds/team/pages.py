@@ -6,11 +6,13 @@ opponent, colours, line-up and board results."""
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import polars as pl
 
 from flows.kinds import norms as title_norms
 from flows.site.names import file_part
-from flows.site.pages import LinkGroup, Publication
+from flows.site.pages import LinkGroup, Publication, season_rel
 from flows.site.present import Details, Section, fmt, table_from_frame
 from transforms.fide.norms import NormsConfig
 from transforms.fide.rating_report import RatingReportRules
@@ -450,6 +452,11 @@ def player_page(pub: Publication, run: TeamRun, group: Group, player: dict[str, 
         sections.append(Section("FIDE rating (B.02)", intro=["; ".join(f for f in facts if f) + "."],
                                 notes=[str(change["note"])] if change["note"] else []))
     sections += title_norms.player_sections(group.norms, pno, player_names(group))
+    for folder, name in pub.ctx.get("counted_in", ()):  # a series counting the event
+        sections.append(Section(f"{name}: the season", link={
+            "href": "../" * page.count("/") + f"../{quote(folder)}/"
+                    f"{season_rel(pub.out_dir.name, group.id, pno)}",
+            "label": f"{name}: the season — every event of the season, the series' standings"}))
     team_name = names.get(int(str(player["sno"])), "")
     made = title_norms.player_fact(group.norms, pno)
     meta = [team_name, f"board {player['roster_board']} of the roster", *(v for _, v in made),

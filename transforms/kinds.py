@@ -188,7 +188,9 @@ KINDS: dict[EventKind, KindSpec] = {
                                           "fide_report": Table(RatingReportRules),
                                           "norms": Table(NormsConfig)},
                                          team_schemas.SCHEMAS, team_schemas.REQUIRED,
-                                         results=team_result),
+                                         results=team_result,
+                                         sources=lambda cfg: tuple(
+                                             p for p in (cfg.require(TeamRoundRobinConfig).previous,) if p)),
     EventKind.TEAM_SWISS: KindSpec(EventKind.TEAM_SWISS,
                                    {"team": Table(TeamRules, required=True),
                                     "team_swiss": Table(TeamSwissConfig, required=True),

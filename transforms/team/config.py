@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from transforms.core.errors import ConfigError
+from transforms.core.results import source_name_ok
 from transforms.fide.tiebreaks import Edition
 
 
@@ -126,8 +127,19 @@ class TeamRoundRobinConfig:
     teams.csv gives every team a ``start_no``."""
     round_dates: tuple[dt.date, ...] = ()
     """The date of each round, for the fixture list (may be left out)."""
+    previous: str = ""
+    """The league's previous season: a sibling event folder (``district-league-2024``, run by
+    chessfed). Its final standings move its teams up (its division's ``promoted``) and down
+    (``relegated``) into this season's divisions, by division id in the order
+    ``[[team_round_robin.divisions]]`` lists them, top first: a team of teams.csv with the same
+    ``team_id`` and no ``division`` takes the one it earned; one whose ``division`` differs is
+    kept with a warning."""
 
     def __post_init__(self) -> None:
+        if self.previous and (not source_name_ok(self.previous) or "/" in self.previous
+                              or self.previous.lower().endswith((".trf", ".txt", ".xlsx"))):
+            raise ConfigError("", "previous", f"{self.previous!r}: the name of an event folder "
+                              "beside this one (no '/', no '..')")
         if self.cycles not in (1, 2):
             raise ConfigError("", "cycles", f"must be 1 (single) or 2 (double), got {self.cycles}")
         if not self.divisions:

@@ -9,7 +9,7 @@ files in and publishes what comes out."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -18,6 +18,7 @@ import polars as pl
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding, Severity
 from transforms.core.ingest import RawFile, limit_said, unusable, validate_files
+from transforms.core.results import Source
 from transforms.fide.norms import NormEvent, NormReport, NormsConfig, event_norms, norm_rules
 from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.ratings import RatingChanges
@@ -121,10 +122,12 @@ def team_rating(players: pl.DataFrame, top: int) -> pl.DataFrame:
             .agg(pl.col("rating").fill_null(0).head(top).mean().round(1).alias("rating")))
 
 
-def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> TeamRun:
+def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date,
+            sources: Sequence[Source] = ()) -> TeamRun:
     """DESIGN.md Inputs — validate the files, number the teams of every group, check the
     rosters and the board results, and make each group's matches (the rounds complete so
-    far); what is blocked says why."""
+    far); what is blocked says why. ``sources``: the other events it reads (a league's
+    previous season, :func:`earned_divisions`)."""
     rules = cfg.require(TeamRules)
     typed, findings = validate_files(raw, dict(cfg.files) or SCHEMAS, cfg.required_files or REQUIRED)
     if unusable(findings, "teams.csv", "rosters.csv"):
@@ -138,6 +141,8 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> TeamRu
     groups_cfg = ([(d.id, d.name, d.promoted, d.relegated) for d in league.divisions] if league
                   else [("all", cfg.event.name, 0, 0)])
     if league is not None:
+        teams, found = take_earned_divisions(teams, *earned_divisions(league, sources, as_of))
+        findings += found
         known = {d.id for d in league.divisions}
         only = league.divisions[0].id if len(league.divisions) == 1 else None
         teams = teams.with_columns(pl.col("division").fill_null(only or "") if "division" in teams.columns
@@ -195,6 +200,85 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date) -> TeamRu
         blocked = ("results.csv has errors (see the validation report): the standings and "
                    "pairings wait until they are corrected.")
     return TeamRun(cfg, as_of, typed, findings, groups, blocked=blocked)
+
+
+def earned_divisions(league: TeamRoundRobinConfig, sources: Sequence[Source], as_of: dt.date
+                     ) -> tuple[dict[str, tuple[str, str]], list[Finding]]:
+    """Team regulations (promotion and relegation, ``[team_round_robin] previous``) — the
+    division each team of the league's previous season earned: its division there, one up
+    when it finished in that division's ``promoted`` places, one down in its ``relegated``
+    places (the divisions in this season's order, top first; none above the top or below the
+    bottom), by team id, with why ("2nd of Division One: promoted"). Nothing, with a warning
+    row, when the previous season cannot be read or is not complete."""
+    if not league.previous:
+        return {}, []
+    source = next((s for s in sources if s.name == league.previous), None)
+
+    def warn(reason: str) -> tuple[dict[str, tuple[str, str]], list[Finding]]:
+        return {}, [Finding("event.toml", None, "team_round_robin.previous", league.previous,
+                            Severity.WARNING, f"{reason}: every team's division is as teams.csv "
+                            "gives it")]
+
+    if source is None or source.missing:
+        return warn("no such event folder beside this one")
+    if source.error and source.fallback is not None:  # as its last good publication shows it
+        source = source.fallback
+    prev_cfg = source.config
+    if source.error or not isinstance(prev_cfg, EventConfig) \
+            or prev_cfg.table(TeamRoundRobinConfig) is None:
+        return warn(source.error or "not a team league (kind team_round_robin)")
+    raw: dict[str, RawFile] = {k: v for k, v in source.raw.items()}  # type: ignore[misc]
+    prev = prepare(prev_cfg, raw, as_of)
+    if prev.blocked:
+        return warn(f"its files have errors ({prev.blocked})")
+    standings(prev)
+    order = [d.id for d in league.divisions]
+    out: dict[str, tuple[str, str]] = {}
+    for g in prev.groups:
+        if g.done < g.rounds or g.done not in g.rankings:
+            return warn(f"its {g.name} is not complete")
+        ids = dict(zip(g.teams["sno"].to_list(), g.teams["team_id"].to_list(), strict=True))
+        ranking = g.rankings[g.done]
+        n = ranking.height
+        at = order.index(g.id) if g.id in order else None
+        for sno, rank in zip(ranking["sno"].to_list(), ranking["rank"].to_list(), strict=True):
+            place = f"{_ordinal(rank)} of {g.name}"
+            if at is None:
+                continue  # a division this season does not have: as typed
+            if rank <= g.promoted and at > 0:
+                out[ids[sno]] = (order[at - 1], f"{place}: promoted")
+            elif rank > n - g.relegated and at + 1 < len(order):
+                out[ids[sno]] = (order[at + 1], f"{place}: relegated")
+            else:
+                out[ids[sno]] = (g.id, place)
+    return out, []
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
+
+
+def take_earned_divisions(teams: pl.DataFrame, earned: dict[str, tuple[str, str]],
+                          found: list[Finding]) -> tuple[pl.DataFrame, list[Finding]]:
+    """Team regulations (promotion and relegation) — teams.csv with the division each team
+    earned in the previous season (:func:`earned_divisions`) where it gives none; a division
+    it gives that differs is kept (the office's: a withdrawal, a restructured league) with a
+    warning row saying what the previous season gave."""
+    if not earned:
+        return teams, found
+    if "division" not in teams.columns:
+        teams = teams.with_columns(pl.lit(None, pl.String).alias("division"))
+    findings = list(found)
+    divisions = []
+    for r in teams.select("line", "team_id", "division").iter_rows(named=True):
+        typed = (r["division"] or "").strip()
+        want = earned.get(r["team_id"])
+        if want is not None and typed and typed != want[0]:
+            findings.append(Finding("teams.csv", r["line"], "division", typed, Severity.WARNING,
+                                    f"the previous season puts it in {want[0]} ({want[1]}): "
+                                    "the file's division is kept"))
+        divisions.append(typed or (want[0] if want is not None else None))
+    return teams.with_columns(pl.Series("division", divisions, pl.String)), findings
 
 
 def number_teams(teams: pl.DataFrame, league: TeamRoundRobinConfig | None,

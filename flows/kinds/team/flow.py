@@ -34,7 +34,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
     step = build.step
     pub = build.publication(cfg, as_of)
     with step("validate"):
-        run = validate(cfg, quote(raw), as_of)
+        run = validate(cfg, quote(raw), as_of, quote(build.sources))
     if not run.blocked:
         for name, rule in RULE_TASKS:
             with step(name):

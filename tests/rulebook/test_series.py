@@ -512,28 +512,6 @@ def test_a_crosstable_s_cells_are_read_as_published():
         crosstable_event_result(rows[:4], source="rapid-3.xlsx")
 
 
-def test_a_series_reads_a_crosstable_inside_its_folder_and_refuses_a_broken_one(tmp_path):
-    """read_source: an ``.xlsx`` inside the series' folder is read as its cells (with its
-    checksum, for the next run), a file that is no workbook is the event's error, not a crash;
-    a name leading outside the folder is refused by the configuration."""
-    import shutil
-
-    from flows.pipeline.tasks import read_source
-    from transforms.core.results import source_name_ok
-
-    series = tmp_path / "circuit"
-    (series / "events").mkdir(parents=True)
-    shutil.copy(KESHMAT / "may.xlsx", series / "events" / "may.xlsx")
-    (series / "events" / "june.xlsx").write_bytes(b"not a zip")
-    got = read_source(series, tmp_path / "out" / "circuit", "events/may.xlsx")
-    assert got.rows is not None and got.digest and not got.error
-    assert event_result(got, AS_OF).finishes[0].name == "Kaloust Giorgio"
-    bad = read_source(series, tmp_path / "out" / "circuit", "events/june.xlsx")
-    assert bad.rows is None and "not an Excel workbook" in bad.error
-    assert read_source(series, tmp_path / "out", "events/july.xlsx").missing
-    assert source_name_ok("events/may.xlsx") and not source_name_ok("../may.xlsx")
-
-
 def test_a_team_event_gives_each_player_their_board_results_and_no_place():
     """A team league (the demo's district league) as a series reads it: every player who
     played a board of a finished match, with each game's opponent (by their number in the

@@ -69,3 +69,31 @@ def test_a_members_page_shows_the_rating_change_of_each_event_as_its_pages_compu
     page = pub.files[member_rel(key)]
     assert isinstance(page, str) and "Rating ±" in page
     assert re.search(rf"{re.escape(signed_tenths(f.rating_change))}\s+FIDE", page)
+
+
+def test_a_long_series_prints_its_totals_and_its_page_each_events_points():
+    """Over more than PRINTED_EVENTS complete events the printed standings (its PDF's HTML)
+    leave out each event's column and say where they are; the web page keeps them; up to
+    that many both show them."""
+    from flows.kinds.series.pages import PRINTED_EVENTS, event_label
+    from transforms.core.results import EventResult, Finish, RoundResult
+
+    def events(n: int) -> list[EventResult]:
+        return [EventResult(source=f"rapid-{i:02d}", name=f"Rapid {i}", start=None, end=None, rounds=1,
+                            done=1, finishes=tuple(
+                                Finish(key=str(k), name=f"Player {k}", section="", rank=k, points=1.0 / k,
+                                       rounds=(RoundResult(1, None, 1.0 / k, True),), federation="BEL")
+                                for k in range(1, 4))) for i in range(n)]
+
+    for n, lean in ((PRINTED_EVENTS, False), (PRINTED_EVENTS + 1, True)):
+        results = {e.source: e for e in events(n)}
+        series = parse_event_config(SERIES.replace('events = ["national-junior-2024"]', "events = [" + ", ".join(
+            f'"{s}"' for s in results) + "]").replace('identity = ["fide_id", "name"]', 'identity = ["name"]'))
+        run = run_series(series, [Source(s, text="") for s in results], AS_OF,
+                         lambda s, d, results=results: results[s.name])
+        pub = Publication(Path("unused"), ctx=event_context(series, AS_OF))
+        publish_site(pub, run)
+        last = event_label(n - 1)
+        web, printed = pub.files["standings.html"], pub.pdfs["standings.pdf"]
+        assert f">{last}<" in web
+        assert (f">{last}<" not in printed) is lean and ("on the web page" in printed) is lean

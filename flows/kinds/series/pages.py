@@ -67,13 +67,19 @@ def event_label(i: int) -> str:
     return f"E{i + 1}"
 
 
+PRINTED_EVENTS = 12
+"""A printed standings shows each event's points up to this many events complete (a line of
+a landscape page); beyond, the printed one shows the totals and says where each event's are
+(1,771 members over 30 events: a table of 70,000 cells took 53 s to print)."""
+
+
 def standings_section(run: SeriesRun, frame: pl.DataFrame, heading: str, page: str,
-                      anchor: str = "") -> Section:
+                      anchor: str = "", per_event: bool = True) -> Section:
     """One standings table: place, member, federation, rating, each event's series points (in
-    brackets where they do not count; ``–`` not played), events played, the total and the
-    tie-breaks."""
+    brackets where they do not count; ``–`` not played; not with ``per_event`` False), events
+    played, the total and the tie-breaks."""
     assert run.scores is not None
-    counted = [i for i, e in enumerate(run.events) if e.counted]
+    counted = [i for i, e in enumerate(run.events) if e.counted] if per_event else []
     cells: dict[tuple[str, int], str] = {}
     for r in run.scores.iter_rows(named=True):
         text = points_text(r["points"])
@@ -92,7 +98,9 @@ def standings_section(run: SeriesRun, frame: pl.DataFrame, heading: str, page: s
         **{event_label(i): pl.String for i in counted}, "played": pl.Int64, "points": pl.String,
         **{c: pl.String for c in codes}, "_href": pl.String})
     legend = "; ".join(f"{event_label(i)} {run.events[i].name}" for i in counted)
-    notes = [f"Events: {legend}." if legend else "No event is complete yet.",
+    notes = [f"Events: {legend}." if legend else
+             f"Each event's points: on the web page ({page.rsplit('/', 1)[-1]})." if run.held
+             else "No event is complete yet.",
              "Points in brackets do not count (" + counting_words(run) + ")."
              if run.scores.filter(~pl.col("counted")).height else "",
              "Members equal after every tie-break share the place."]
@@ -363,8 +371,14 @@ def publish_site(pub: Publication, run: SeriesRun) -> list[Section]:
     after = f"after {run.held} of {len(run.events)} events" if run.held else "no event complete yet"
     overall = standings_section(run, run.standings, run.cfg.event.name, "standings.html", "series")
     overall.link = {"href": "explained.html", "label": "How the standings are made"}
+    lean = run.held > PRINTED_EVENTS  # printed without each event's points
+
+    def printed_pdf(frame: pl.DataFrame, heading: str, page: str, anchor: str) -> dict[str, Any] | bool:
+        return {"sections": [standings_section(run, frame, heading, page, anchor, per_event=False)]} \
+            if lean else True
+
     pub.page("standings.html", title="Standings", subtitle=f"The series {after}.",
-             sections=[overall])
+             sections=[overall], pdf=printed_pdf(run.standings, run.cfg.event.name, "standings.html", "series"))
     sections = [overall]
     for c in rules.categories:
         rel = category_rel(c.id)
@@ -372,7 +386,8 @@ def publish_site(pub: Publication, run: SeriesRun) -> list[Section]:
         section.source, section.printed_apart = rel, rel.removesuffix(".html") + ".pdf"
         section.link = {"href": up(rel) + "explained.html", "label": "How the standings are made"}
         pub.page(rel, title=f"Standings: {c.name}", subtitle=f"{category_words(c, run)[0].upper()}"
-                 f"{category_words(c, run)[1:]}; the series {after}.", sections=[section])
+                 f"{category_words(c, run)[1:]}; the series {after}.", sections=[section],
+                 pdf=printed_pdf(run.categories[c.id], c.name, rel, file_part(c.id)))
         printed = standings_section(run, run.categories[c.id], c.name, "bulletin.html",
                                     file_part(c.id))  # its links from the bulletin's folder
         printed.source, printed.printed_apart = rel, section.printed_apart

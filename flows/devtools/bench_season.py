@@ -5,7 +5,8 @@ rounds (seeded random fields, taken over from TRF as ``chessfed import-trf`` doe
 Golden Knights events of 200 to 2,000 entries (the demo generator carried through its
 stages), ``--scale`` multiplying every size. The season is run by ``chessfed run`` in a fresh
 process ``sequential`` (``--jobs 1``), ``concurrent`` (``--jobs`` = cores) and on a Dask
-``LocalCluster`` (``--task-runner dask``), each into a new output folder; printed for each:
+``LocalCluster`` (``--task-runner dask``; ``--dask-address``: a cluster of ``dask scheduler``
+and ``dask worker`` processes already running), each into a new output folder; printed for each:
 the wall time, the peak memory of the process tree (sampled), the time of every step summed
 over the events, and orchestration (Prefect's start, its part inside the events and its end,
 from ``run.json``) against the work. The outputs of the three are compared (all but the
@@ -247,9 +248,18 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modes", default="sequential,concurrent,dask")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--work", default="/tmp/chessfed-season", help="where the season is generated and run")
+    ap.add_argument("--dask-address", default=None,
+                    help="run the dask mode on this running cluster (`dask scheduler` and `dask worker "
+                         "…`, as an office runs one over several machines; the workers and this "
+                         "process need PREFECT_API_URL naming one Prefect server) instead of a "
+                         "LocalCluster")
     ap.add_argument("--members", type=int, default=None,
                     help="the season's registry (default 100 per event; 0: no registry, no series)")
     args = ap.parse_args(argv)
+    if args.dask_address:
+        if not os.environ.get("PREFECT_API_URL"):
+            ap.error("--dask-address needs PREFECT_API_URL (the Prefect server the workers report to)")
+        MODES["dask"] = ["--dask-address", args.dask_address]
     work = Path(args.work)
     shutil.rmtree(work, ignore_errors=True)
     t = time.perf_counter()

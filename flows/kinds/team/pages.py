@@ -453,10 +453,10 @@ def player_page(pub: Publication, run: TeamRun, group: Group, player: dict[str, 
                                 notes=[str(change["note"])] if change["note"] else []))
     sections += title_norms.player_sections(group.norms, pno, player_names(group))
     for folder, name in pub.ctx.get("counted_in", ()):  # a series counting the event
-        sections.append(Section(f"{name}: the season", link={
+        sections.append(Section("The season", link={
             "href": "../" * page.count("/") + f"../{quote(folder)}/"
                     f"{season_rel(pub.out_dir.name, group.id, pno)}",
-            "label": f"{name}: the season — every event of the season, the series' standings"}))
+            "label": f"{name}: every event of the player's season, the series' standings"}))
     team_name = names.get(int(str(player["sno"])), "")
     made = title_norms.player_fact(group.norms, pno)
     meta = [team_name, f"board {player['roster_board']} of the roster", *(v for _, v in made),

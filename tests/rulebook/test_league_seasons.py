@@ -7,6 +7,7 @@ is the demo league's generator played to its last round."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from pathlib import Path
 
 import polars as pl
@@ -23,8 +24,10 @@ TOML = (ROOT / "inputs" / "district-league-2025" / "event.toml").read_text(encod
 AS_OF = dt.date(2026, 8, 1)
 
 
+@functools.lru_cache(maxsize=2)
 def season(through: int):
-    """The previous season (the demo league's files, ``through`` rounds played) as a Source."""
+    """The previous season (the demo league's files, ``through`` rounds played) as a Source
+    (made once per module: frames are not changed by the rulebook)."""
     cfg = parse_event_config(TOML.replace('id = "district-league-2025"', 'id = "district-league-2024"'))
     files = demo_league_files(cfg.require(TeamRules), cfg.require(TeamRoundRobinConfig), through=through)
     raw = {n: (f.with_row_index("line", offset=2).with_columns(pl.col("line").cast(pl.Int64),
@@ -61,8 +64,7 @@ def test_promoted_and_relegated_teams_change_division_the_others_stay():
 
 
 def test_a_typed_division_that_differs_is_kept_with_a_warning():
-    _, _, previous = season(through=10)
-    cfg, raw, _ = season(through=10)
+    cfg, raw, previous = season(through=10)
     last = prepare(cfg, raw, AS_OF)
     standings(last)
     g = next(g for g in last.groups if g.id == "premier")

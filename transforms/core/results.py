@@ -60,6 +60,11 @@ class Finish:
         return sum(r.played for r in self.rounds)
 
 
+class NoResults(ValueError):
+    """An event's results cannot be read by its kind (its files have errors): why, in the
+    office's words."""
+
+
 @dataclass(frozen=True, slots=True)
 class EventResult:
     """One event's results, as complete as its rounds are."""

@@ -9,12 +9,8 @@ import datetime as dt
 from transforms.core.config import EventConfig
 from transforms.core.ingest import RawFile
 from transforms.core.model import Kind
-from transforms.core.results import EventResult, Finish, RoundResult
+from transforms.core.results import EventResult, Finish, NoResults, RoundResult
 from transforms.swiss.event import category_ratings, prepare, rank_rounds
-
-
-class NoResults(ValueError):
-    """The event's results cannot be read (its files have errors): why, in the office's words."""
 
 
 def event_result(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *, source: str,

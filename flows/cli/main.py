@@ -22,7 +22,7 @@ import tempfile  # noqa: E402
 import threading  # noqa: E402
 import urllib.request  # noqa: E402
 import uuid  # noqa: E402
-from collections.abc import Iterator  # noqa: E402
+from collections.abc import Callable, Iterator  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import IO  # noqa: E402
@@ -239,49 +239,70 @@ def _run(args: argparse.Namespace) -> int:
         progress = logging.getLogger("chessfed.progress")
         progress.addHandler(handler)  # (its records go on to Prefect's: its API and console)
     folders = [f for f in event_folders(inputs) if not args.only or f.name in args.only]
+    from flows.pipeline import unchanged
+
+    unchanged.SKIPPED.clear()
     checked: dict[str, str] = {}
     changed: list[str] = []
+    server: OwnServer | None = None
+    started = False
+
+    def start() -> None:  # at the first event to build, while the check goes on
+        nonlocal server, started
+        if not started and not args.prefect_ephemeral:
+            server = start_server(os.environ)
+        started = True
+
     if not args.rebuild and folders:
         t_check = time.perf_counter()
-        checked, changed = unchanged_events(folders, Path(args.out), args.as_of, not args.dry_run_mail)
+        checked, changed = unchanged_events(folders, Path(args.out), args.as_of,
+                                            not args.dry_run_mail, first_to_build=start)
         if len(checked) == len(folders):
             return _report_unchanged(args, checked, t_check)
     # The run's own server stops when this process ends (atexit: after Prefect has sent the
     # run's last logs and events to it, which Python's shutdown does first). Decision: it
-    # starts after the check, so that a run with nothing changed starts no Prefect at all
-    # (starting it first would win the check's ~0.3 s on a changed run).
-    server = start_server(os.environ) if not args.prefect_ephemeral else None
+    # starts at the first event the check finds to build, so that a run with nothing changed
+    # starts no Prefect at all, and the rest of the check runs while it boots.
+    start()
     if local_renderers(args):  # they start while the server boots and the pipeline is imported
         from flows.pipeline import workers
 
         threading.Thread(target=workers.warm_up, name="chessfed-renderers", daemon=True).start()
-    return _run_events(args, inputs, server, [f for f in folders if f.name not in checked], changed)
+    return _run_events(args, inputs, server, [f for f in folders if f.name not in checked],
+                       changed, checked)
 
 
-def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None,
-                     send_mail: bool) -> tuple[dict[str, str], list[str]]:
+def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None, send_mail: bool,
+                     first_to_build: Callable[[], None] = lambda: None,
+                     ) -> tuple[dict[str, str], list[str]]:
     """The events (folder -> event name) whose published outputs still stand
-    (:mod:`flows.pipeline.unchanged`), checked one after another, each under its event's lock, until
-    the first that must be built (the run then starts Prefect and builds what needs it; an
-    event another run is writing counts as one to build, and the flow reports it busy); and
-    that first one's folder when the check found it changed (its flow builds it without
-    checking it again: the check reads every input and output, 0.4 s at 3,000 players; had
-    another run published it meanwhile, building it again makes the same files and sends no
-    letter twice)."""
+    (:mod:`flows.pipeline.unchanged`), each checked under its event's lock; and the folders the
+    check found changed (their flows build them without checking again: the check reads every
+    input and output that may have changed). ``first_to_build`` is called at the first event
+    to build (the run starts Prefect's server then, while the check goes on). An event another
+    run is writing is neither (the flow checks it again and reports it busy). Only the events
+    to build become task runs of the run's flow: at 500 events with one changed, the flow has
+    one task, not 500 that each check again (measured in docs/benchmarks.md). Had another run
+    published an event found changed meanwhile, building it again makes the same files and
+    sends no letter twice."""
     from flows.pipeline import publish_folder, standing
     from flows.pipeline.manifest import read_manifest
 
     found: dict[str, str] = {}
+    changed: list[str] = []
     for folder in folders:
         try:
             with publish_folder.event_lock(out / folder.name):
                 reason = standing.must_build(folder, out / folder.name, as_of, send_mail)
         except publish_folder.Busy:
-            return found, []
+            first_to_build()
+            continue
         if reason is not None:
-            return found, [folder.name]
+            first_to_build()
+            changed.append(folder.name)
+            continue
         found[folder.name] = read_manifest(out / folder.name).get("name") or folder.name
-    return found, []
+    return found, changed
 
 
 def _report_unchanged(args: argparse.Namespace, names: dict[str, str], t_check: float) -> int:
@@ -318,13 +339,15 @@ def local_renderers(args: argparse.Namespace) -> bool:
 
 
 def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None,
-                to_build: list[Path], changed: list[str] | None = None) -> int:
+                to_build: list[Path], changed: list[str] | None = None,
+                found_unchanged: dict[str, str] | None = None) -> int:
     """The run once Prefect is needed: the flow of every event (:func:`flows.pipeline.events.run_events`)
     on the task runner asked for, once the run's own server answers (``server``; none with
     PREFECT_API_URL or ``--prefect-ephemeral``, where Prefect starts its own ephemeral server
     when the flow starts); then, on a server that ends with the run, until it has recorded the
     run's task runs (:func:`history_recorded`). ``changed``: the event folders this run's check
-    found to build (:func:`unchanged_events`: not checked again)."""
+    found to build (:func:`unchanged_events`: not checked again); ``found_unchanged``: those it
+    found unchanged (folder -> event name: no task run, reported unchanged)."""
     t0 = time.perf_counter()
     from flows.pipeline import unchanged
     from flows.pipeline.events import events_flow, statuses
@@ -334,13 +357,13 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None
     wait_for_server(server)
     t_call = time.perf_counter()
     called_at = time.time()  # the wall clock, to compare with the manifests' times
-    unchanged.SKIPPED.clear()
     local = local_renderers(args)
     run = events_flow(args.task_runner, args.jobs, args.dask_address, events=len(to_build))
     with own_server_settings(server):
         state = run(inputs, Path(args.out), args.as_of, args.only or None, not args.dry_run_mail,
                     renderer="local" if local else "dask", rebuild=args.rebuild,
-                    changed=changed or [], return_state=True)
+                    changed=changed or [], found_unchanged=found_unchanged or {},
+                    return_state=True)
     try:
         status = statuses(state)
     except RuntimeError as e:  # the flow itself crashed: no event status to report

@@ -67,7 +67,9 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
     state (:func:`final_state`)."""
     started = time.perf_counter()
     step = Steps(event_dir.name)
-    inputs_sha = unchanged.inputs_fingerprint(event_dir)  # before reading: see unchanged.py
+    digests = unchanged.Digests.of_event(out_dir)  # kept for the next check (written whole)
+    inputs_sha = unchanged.inputs_fingerprint(event_dir, digests)  # before reading: see unchanged.py
+    digests.save()
 
     # read: event.toml, then the input files its kind and rules part ask for
     with step("read"):

@@ -118,7 +118,8 @@ def _run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bo
 def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
                only: list[str] | None = None, send_mail: bool = True,
                renderer: str = "local", rebuild: bool = False,
-               changed: list[str] | None = None) -> State:
+               changed: list[str] | None = None,
+               found_unchanged: dict[str, str] | None = None) -> State:
     """Run every event folder (one with an event.toml) under ``inputs`` into ``out/<folder>``,
     then write the run's index of events (``out/index.html``). ``inputs`` may also be a single
     event folder. ``send_mail=False`` (``--dry-run-mail``): the outbox is written, nothing is
@@ -128,7 +129,8 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
     run's process pool; ``dask``: the cluster the events run on, :func:`events_flow`). An
     event unchanged since its last complete run is not built again (:mod:`flows.pipeline.unchanged`)
     unless ``rebuild``; ``changed``: the event folders the caller's check has just found to
-    build (``chessfed run``: built without checking them again).
+    build (``chessfed run``: built without checking them again); ``found_unchanged``: those it
+    has found unchanged (folder -> event name): no task run, "ok".
 
     The flow run's final state: Completed with every event's status (folder -> "ok" or
     "error: …") as its result, Failed (the same result) when an event failed."""
@@ -136,16 +138,18 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
     folders = [f for f in event_folders(inputs) if not only or f.name in only]
     if renderer == "dask":
         share_prefect_api()
+    skip = found_unchanged or {}
     futures = {f.name: run_event.submit(f, out / f.name, as_of, send_mail, renderer, rebuild,
                                         f.name in (changed or ()))
-               for f in largest_first(folders)}
-    status: dict[str, str] = {}
-    names: dict[str, str] = {}
+               for f in largest_first(folders) if f.name not in skip}
+    status: dict[str, str] = {f.name: "ok" for f in folders if f.name in skip}
+    names: dict[str, str] = {f.name: skip[f.name] for f in folders if f.name in skip}
     for name, future in sorted(futures.items()):
         try:
             status[name], names[name] = future.result()
         except Exception as e:  # noqa: BLE001 - e.g. a Dask worker lost: that event's failure
             status[name] = f"error: {type(e).__name__}: {e}"
+    status = dict(sorted(status.items()))
     listed = listed_events(out, [f.name for f in folders])
     write_outputs(out, {"index.html": site_index(out, listed, status, names)})
     failed = sorted(n for n, s in status.items() if s != "ok")

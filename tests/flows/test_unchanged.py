@@ -102,6 +102,12 @@ def test_an_event_without_a_date_is_as_of_today_and_builds_again_the_next_day(tm
     assert "the run date changed" in unchanged.stale(event, out, None, True, today=AS_OF + dt.timedelta(days=1))
 
 
+def published_files(out: Path) -> dict[str, bytes]:
+    """Every file of the output folder but the checksums the checks keep
+    (flows/pipeline/digests.py: working state, rewritten when a check reads a file)."""
+    return {k: v for k, v in output_files(out).items() if not k.startswith(".chessfed/digests/")}
+
+
 def test_a_changed_template_or_source_file_builds_again(published, tmp_path, monkeypatch):
     event, out = published
     copies = tuple(shutil.copytree(root, tmp_path / "program" / root.name) for root in unchanged.PROGRAM)
@@ -159,13 +165,13 @@ def test_a_complete_run_leaves_its_key_and_a_second_run_builds_nothing(built):
     from flows.pipeline.events import run_events
 
     inputs, event, out = built
-    before = output_files(out)
+    before = published_files(out)
     manifest = json.loads((out / "tiny" / "manifest.json").read_text())
     assert set(manifest[unchanged.KEY]) >= {"program", "inputs", "as_of", "send_mail", "ledger"}
     unchanged.SKIPPED.clear()
     assert run_events(inputs, out) == {"tiny": "ok"}
     assert "tiny" in unchanged.SKIPPED
-    assert output_files(out) == before  # the manifest too: its timings are the first run's
+    assert published_files(out) == before  # the manifest too: its timings are the first run's
 
 
 def test_rebuild_builds_the_same_bytes_again(built):
@@ -247,3 +253,48 @@ def test_run_json_marks_the_events_a_cluster_found_unchanged(tmp_path):
                     ended=2.1, unchanged=found)
     assert s["events"]["kept"] == {"unchanged": True, "check_s": None}
     assert s["events"]["built"] == {"total_s": 1.0}
+
+
+def test_the_command_line_checks_every_event_and_hands_the_flow_only_those_to_build(
+        built, monkeypatch):
+    """Every event is checked before Prefect is needed; the flow gets the changed ones to build
+    and the unchanged ones by name (no task run for them: 500 events with one changed make one
+    task, not 500 that check again)."""
+    from flows.cli import main as cli
+
+    inputs, event, out = built
+    starts: list[object] = []
+    handed: dict[str, object] = {}
+
+    def server(env):
+        starts.append(env)
+        return None
+
+    def flow(args, inputs_, server_, to_build, changed=None, found_unchanged=None):
+        handed.update(to_build=[f.name for f in to_build], changed=changed,
+                      found_unchanged=found_unchanged)
+        return 0
+
+    monkeypatch.setattr(cli, "start_server", server)
+    monkeypatch.setattr(cli, "_run_events", flow)
+    other = shutil.copytree(event, inputs / "a-new-event")  # before "tiny": checked first
+    try:
+        assert cli.main(["run", str(inputs), "--out", str(out), "-q"]) == 0
+    finally:
+        shutil.rmtree(other)
+    name = json.loads((out / "tiny" / "manifest.json").read_text())["name"]
+    assert handed == {"to_build": ["a-new-event"], "changed": ["a-new-event"],
+                      "found_unchanged": {"tiny": name}}
+    assert len(starts) == 1  # started once, at the first event to build
+
+
+def test_the_flow_runs_no_task_for_an_event_the_caller_found_unchanged(built):
+    from flows.pipeline.events import run_events
+
+    inputs, event, out = built
+    unchanged.SKIPPED.clear()
+    manifest = (out / "tiny" / "manifest.json").stat().st_mtime_ns
+    assert run_events(inputs, out, found_unchanged={"tiny": "Tiny Open"}) == {"tiny": "ok"}
+    assert "tiny" not in unchanged.SKIPPED  # its task would have checked it and recorded that
+    assert (out / "tiny" / "manifest.json").stat().st_mtime_ns == manifest
+    assert "Tiny Open" in (out / "index.html").read_text()

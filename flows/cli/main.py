@@ -287,21 +287,23 @@ def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None, send
     sends no letter twice."""
     from flows.pipeline import publish_folder, standing
     from flows.pipeline.manifest import read_manifest
+    from flows.pipeline.unchanged import program_fixed
 
     found: dict[str, str] = {}
     changed: list[str] = []
-    for folder in folders:
-        try:
-            with publish_folder.event_lock(out / folder.name):
-                reason = standing.must_build(folder, out / folder.name, as_of, send_mail)
-        except publish_folder.Busy:
-            first_to_build()
-            continue
-        if reason is not None:
-            first_to_build()
-            changed.append(folder.name)
-            continue
-        found[folder.name] = read_manifest(out / folder.name).get("name") or folder.name
+    with program_fixed():
+        for folder in folders:
+            try:
+                with publish_folder.event_lock(out / folder.name):
+                    reason = standing.must_build(folder, out / folder.name, as_of, send_mail)
+            except publish_folder.Busy:
+                first_to_build()
+                continue
+            if reason is not None:
+                first_to_build()
+                changed.append(folder.name)
+                continue
+            found[folder.name] = read_manifest(out / folder.name).get("name") or folder.name
     return found, changed
 
 

@@ -82,3 +82,18 @@ def test_kept_checksums_of_files_gone_are_dropped_and_a_damaged_store_reads_ever
     kept.write_text("{not json")
     fresh = Digests(kept)
     assert fresh.entries == {} and fresh.hexdigest(a) == sha(b"a")
+
+
+def test_the_program_is_listed_once_for_a_whole_check(tmp_path, monkeypatch):
+    """``chessfed run`` checks every event against one fingerprint of the program
+    (``unchanged.program_fixed``); outside it every call lists the program's files again."""
+    import shutil
+
+    from flows.pipeline import unchanged
+
+    copies = tuple(shutil.copytree(root, tmp_path / root.name) for root in unchanged.PROGRAM)
+    monkeypatch.setattr(unchanged, "PROGRAM", copies)
+    with unchanged.program_fixed() as fixed:
+        (tmp_path / "transforms" / "new_rule.py").write_text("X = 1\n")
+        assert unchanged.program_fingerprint() == fixed
+    assert unchanged.program_fingerprint() != fixed

@@ -255,7 +255,17 @@ def main(argv: list[str] | None = None) -> int:
                          "LocalCluster")
     ap.add_argument("--members", type=int, default=None,
                     help="the season's registry (default 100 per event; 0: no registry, no series)")
+    ap.add_argument("--reruns-only", action="store_true",
+                    help="the season already in --work (a run of the first mode there): only the "
+                         "two reruns (nothing changed; one result changed), with this program")
     args = ap.parse_args(argv)
+    if args.reruns_only:
+        work = Path(args.work)
+        mode = args.modes.split(",")[0]
+        swiss = sorted(f.name for f in (work / "inputs").iterdir()
+                       if (f / "event.toml").exists() and 'kind = "swiss"' in (f / "event.toml").read_text())
+        print_reruns(rerun_season(work, mode, swiss))
+        return 0
     if args.dask_address:
         if not os.environ.get("PREFECT_API_URL"):
             ap.error("--dask-address needs PREFECT_API_URL (the Prefect server the workers report to)")
@@ -286,6 +296,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{'step':12}" + "".join(f"{m:>12}" for m in results))
     for k in names:
         print(f"{k:12}" + "".join(f"{r['steps'].get(k, 0.0):12.1f}" for r in results.values()))
+    print_reruns(reruns)
+    return 0
+
+
+def print_reruns(reruns: dict[str, dict]) -> None:
     for what, r in reruns.items():
         print(f"\n{what}: wall {r['wall_s']:.1f} s, peak {r['peak_mb']:.0f} MB; built again: "
               f"{', '.join(r['built']) or 'nothing'}")
@@ -294,7 +309,6 @@ def main(argv: list[str] | None = None) -> int:
                                             if k.endswith("_s") and v >= 0.05 and k not in ("work_s", "orchestration_s"))
                   + "; " + ", ".join(f"{k} {v:,}" for k, v in r["timings"][name].items()
                                      if k.startswith(("kept_", "built_"))))
-    return 0
 
 
 def rerun_season(work: Path, mode: str, swiss: list[str]) -> dict[str, dict]:

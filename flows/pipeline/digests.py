@@ -58,9 +58,11 @@ class Digests:
         """The checksums kept for the event published at ``out_dir``."""
         return cls(Path(out_dir).parent / FOLDER / f"{Path(out_dir).name}.json")
 
-    def hexdigest(self, path: Path) -> str:
-        """The file's sha256 (hex); raises OSError as reading it would."""
-        key = os.path.abspath(path)
+    def hexdigest(self, path: Path | str) -> str:
+        """The file's sha256 (hex); raises OSError as reading it would (a folder included)."""
+        key = os.fspath(path)
+        if not os.path.isabs(key):
+            key = os.path.abspath(key)
         st = os.stat(key)
         e = self.entries.get(key)
         if (e is not None and e[0] == st.st_ino and e[1] == st.st_size and e[2] == st.st_mtime_ns

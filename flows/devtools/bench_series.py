@@ -10,7 +10,9 @@ step (where the events are read). Not a test.
 from __future__ import annotations
 
 import argparse
+import csv
 import json
+import random
 import subprocess
 import sys
 import tempfile
@@ -59,6 +61,29 @@ def run(inputs: Path, out: Path, *extra: str) -> tuple[float, float, str]:
     return wall, float(t.get("validate_s", 0.0)), f"{steps}; {groups}"
 
 
+def players_of_the_circuit(players: int, seed: int = 2026) -> list[tuple[str, str, str]]:
+    """The circuit's regulars (seeded): five times the players of one event, each (FIDE id,
+    name, federation) — a player plays about a fifth of the events."""
+    from flows.devtools.demo.golden_knights import FIRST, LAST
+
+    rng = random.Random(seed)
+    return [(str(1_000_000 + k), f"{rng.choice(LAST)}, {rng.choice(FIRST)}", rng.choice(["ENG", "SCO", "WLS"]))
+            for k in range(players * 5)]
+
+
+def take_players(folder: Path, pool: list[tuple[str, str, str]], rng: random.Random) -> None:
+    """The generated event's players drawn from the circuit's (without repeats): their FIDE
+    id, name and federation (the series recognises them by FIDE id)."""
+    path = folder / "players.csv"
+    rows = list(csv.DictReader(path.open(encoding="utf-8")))
+    for row, (fide_id, name, fed) in zip(rows, rng.sample(pool, len(rows)), strict=True):
+        row["fide_id"], row["name"], row["federation"] = fide_id, name, fed
+    with path.open("w", encoding="utf-8", newline="") as fh:
+        w = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        w.writeheader()
+        w.writerows(rows)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--events", type=int, default=30)
@@ -68,8 +93,10 @@ def main(argv: list[str] | None = None) -> int:
         inputs, out = Path(tmp) / "inputs", Path(tmp) / "outputs"
         inputs.mkdir()
         names = [f"rapid-{i:03d}" for i in range(args.events)]
+        pool, rng = players_of_the_circuit(args.players), random.Random(7)
         for i, name in enumerate(names):
             swiss_event(inputs / name, args.players, 7, seed=100 + i, edition="2025", total=7)
+            take_players(inputs / name, pool, rng)
         (inputs / "bench-series").mkdir(parents=True)
         (inputs / "bench-series" / "event.toml").write_text(SERIES.format(
             as_of=AS_OF, events=", ".join(f'"{n}"' for n in names)), encoding="utf-8")

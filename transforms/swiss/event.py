@@ -356,7 +356,9 @@ def check_games(raw: RawFile, players: pl.DataFrame, results: pl.DataFrame
     texts = dict(zip(frame["file"], frame["text"])) if frame.height else {}
     games, findings = read_games(texts)
     matched, more = match_games(games, players, results)
-    return matched, [*read_findings, *findings, *more]
+    order = {f: i for i, f in enumerate(texts)}  # each game's rows together, in the files' order
+    return matched, [*read_findings, *sorted([*findings, *more], key=lambda f: (
+        order.get(f.file, -1), f.line or 0))]
 
 
 PLAYER_COLUMNS = {"player_id": pl.String, "name": pl.String, "section": pl.String,

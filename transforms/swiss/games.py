@@ -33,13 +33,14 @@ from transforms.core.model import ResultCode
 from transforms.core.pgn import PgnGame, round_and_board
 
 GAME_COLUMNS: dict[str, pl.DataType | type[pl.DataType]] = {
-    "file": pl.String, "game": pl.Int64, "line": pl.Int64, "section": pl.String,
+    "file": pl.String, "game": pl.Int64, "line": pl.Int64, "white": pl.String,
+    "black": pl.String, "round_tag": pl.String, "section": pl.String,
     "round": pl.Int64, "board": pl.Int64, "white_id": pl.String, "black_id": pl.String,
     "white_sno": pl.Int64, "black_sno": pl.Int64, "result": pl.String,
     "recorded": pl.String, "plies": pl.Int64, "matched": pl.Boolean, "usable": pl.Boolean,
     "pgn": pl.String}
 """The games frame: each game's ``file`` and place in it (``game``, 1-based; ``line`` where it
-begins), the pairing it is the game of (``section``, ``round``, ``board`` and the players as
+begins), its ``White``, ``Black`` and ``Round`` tags as read, the pairing it is the game of (``section``, ``round``, ``board`` and the players as
 results.csv has them; empty when unmatched), the PGN's ``result`` and results.csv's
 (``recorded``), its half-moves, whether it ``matched`` its pairing and is ``usable`` (matched,
 no error: what may be published), and its text as python-chess writes it."""
@@ -152,6 +153,9 @@ def match_games(games: Iterable[PgnGame], players: pl.DataFrame, results: pl.Dat
 
         h = g.headers
         record: dict[str, object] = {"file": g.file, "game": g.number, "line": g.line,
+                                     "white": visible(h.get("White", "")),
+                                     "black": visible(h.get("Black", "")),
+                                     "round_tag": visible(h.get("Round", "")),
                                      "result": g.result, "plies": g.plies, "matched": False,
                                      "usable": False, "pgn": g.pgn}
         out.append(record)
@@ -172,7 +176,8 @@ def match_games(games: Iterable[PgnGame], players: pl.DataFrame, results: pl.Dat
         if bye_side is not None:
             pid = sides.get("Black" if bye_side == "White" else "White")
             if pid is not None and (rnd, pid) in byes:
-                continue  # a bye entry agreeing with results.csv: not a game
+                out.pop()  # a bye entry agreeing with results.csv: not a game
+                continue
             finding(bye_side, h.get(bye_side, ""), Severity.WARNING,
                     f"a bye entry (no opponent) in round {rnd} for "
                     f"{h.get('Black' if bye_side == 'White' else 'White', '')!r}, but results.csv "

@@ -15,10 +15,10 @@ in the file (1-based) and, where one thing of it is at fault, the tag or the mov
 
 from __future__ import annotations
 
-import io
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from typing import TextIO, cast
 
 import chess
 import chess.pgn
@@ -68,6 +68,22 @@ class PgnGame:
     def where(self) -> str:
         """How a finding names the game: ``game 3``."""
         return f"game {self.number}"
+
+
+class _Lines:
+    """A text read line by line, as :func:`chess.pgn.read_game` reads its handle (``readline``),
+    keeping where it is (``pos``, a character offset) so that a finding names the line where a
+    game begins. The rulebook opens no file, not even an in-memory one (tests/rulebook/
+    test_architecture.py): the flow hands the text in."""
+
+    def __init__(self, text: str) -> None:
+        self.text, self.pos = text, 0
+
+    def readline(self) -> str:
+        end = self.text.find("\n", self.pos)
+        end = len(self.text) if end < 0 else end + 1
+        line, self.pos = self.text[self.pos:end], end
+        return line
 
 
 class _Builder(chess.pgn.GameBuilder):
@@ -151,12 +167,12 @@ def read_pgn(file: str, text: str) -> list[PgnGame]:
 
     The reader collects errors and goes on (python-chess's ``game.errors``): one bad game
     never hides the next."""
-    handle = io.StringIO(text)
+    handle = _Lines(text)
     builder = _Builder()
     games: list[PgnGame] = []
     while True:
-        start = handle.tell()
-        game = chess.pgn.read_game(handle, Visitor=lambda: builder)
+        start = handle.pos
+        game = chess.pgn.read_game(cast(TextIO, handle), Visitor=lambda: builder)
         if game is None:
             break
         number, line = len(games) + 1, _first_line(text, start)

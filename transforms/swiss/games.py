@@ -32,6 +32,38 @@ from transforms.core.ingest import visible
 from transforms.core.model import ResultCode
 from transforms.core.pgn import PgnGame, round_and_board
 
+REFERENCE = (
+    "The event's games as PGN, read with python-chess: one file per round or one for the "
+    "event, any names ending `.pgn`, read in name order (UTF-8; else ISO 8859-1, the PGN "
+    "standard's, with a warning). Optional; nothing of the games is published yet: the office "
+    "sees every game and its pairing in `office/games.html` and `office/games.csv`.",
+    "",
+    "- **Round**: `3`, or `3.2` (round 3, board 2, as pairing programs write it). The board "
+    "is not needed: a game is matched by its round and its players.",
+    "- **White**, **Black**: the players, found by `WhiteFideId`/`BlackFideId` where "
+    "players.csv has that `fide_id` (`0` or empty: none), else by the name as players.csv "
+    "writes it (case, spaces and commas aside: `Surname,Given` = `Surname, Given`), else by "
+    "`WhiteStartNo`/`BlackStartNo`. An opponent named `BYE` is a bye entry, not a game: it "
+    "should agree with a bye or absence in results.csv (else a warning).",
+    "- **Result**: `1-0`, `0-1`, `1/2-1/2` or `*`. The tag is the game's result; the "
+    "movetext's own marker only where the tag is `*` (exports that write only `*` as movetext "
+    "are read as their tag says). `*` is no result and contradicts nothing.",
+    "- Other tags are kept as read and never trusted (a page escapes them; an Elo or birth "
+    "tag of a minor is not published).",
+    "",
+    "Errors (the game is not published; nothing else waits — results.csv is the record): an "
+    "illegal or unreadable move, a `Result` that is not one of the four, a `Round` that is "
+    "not a round, a player not in players.csv, a game no pairing of its round has, White and "
+    "Black swapped against results.csv (not checked for a forfeit), a result that contradicts "
+    "results.csv (compared as points: `+/-` agrees with `1-0`), a second game for one "
+    "pairing. Warnings: a result where results.csv has none yet, a bye entry results.csv "
+    "does not have, a movetext marker that contradicts the tag in a game with moves, a file "
+    "with no game. A row names the file, the line where the game begins, the game number in "
+    "the file (`game 3`) with its tag or move (`game 3, move 12`), the value and the reason.",
+)
+"""What the input reference (``chessfed input-reference``) says of the games folder, one
+Markdown line each."""
+
 GAME_COLUMNS: dict[str, pl.DataType | type[pl.DataType]] = {
     "file": pl.String, "game": pl.Int64, "line": pl.Int64, "white": pl.String,
     "black": pl.String, "round_tag": pl.String, "section": pl.String,

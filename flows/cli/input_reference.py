@@ -36,8 +36,8 @@ from transforms.core import config
 from transforms.core.ingest import BOOLEANS, ColType, Column, Schema, Vocabulary
 from transforms.core.pgn import GAMES
 from transforms.fide.tiebreaks import REGISTRY, known_codes
-from transforms.swiss.games import REFERENCE as GAMES_REFERENCE
 from transforms.season.members import MEMBERS
+from transforms.swiss.games import REFERENCE as GAMES_REFERENCE
 
 COMMAND = "chessfed input-reference > inputs/README.md"
 

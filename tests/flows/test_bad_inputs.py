@@ -27,9 +27,9 @@ from tests.bad_input_events import GK_FILES, SWISS_FILES, write_event
 from transforms.core.config import config_finding
 from transforms.core.errors import ConfigError, Finding, Severity
 from transforms.core.ingest import unusable, validate_files
+from transforms.core.pgn import GAMES
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
 from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
-from transforms.core.pgn import GAMES
 from transforms.kinds import parse_event_config
 from transforms.national_junior.schemas import SCHEMAS as SWISS_SCHEMAS
 from transforms.swiss.event import run_swiss

@@ -86,7 +86,7 @@ class _Lines:
         return line
 
 
-class _Builder(chess.pgn.GameBuilder):
+class _Builder(chess.pgn.GameBuilder[chess.pgn.Game]):
     """python-chess's game builder (its documented visitor, ``read_game(Visitor=…)``) that
     also keeps the movetext's own termination marker, and its errors in ``game.errors``
     without logging them (its documented hook: the validation report says them)."""
@@ -151,8 +151,8 @@ def _illegal(game: chess.pgn.Game, error: Exception, file: str, number: int, lin
     move = f"{board.fullmove_number}{'.' if board.turn == chess.WHITE else '...'}"
     said = re.search(r"san: '([^']*)'", str(error))
     value = visible(said.group(1) if said else str(error)[:80])
-    kind = {chess.IllegalMoveError: "illegal", chess.AmbiguousMoveError: "ambiguous"}.get(
-        type(error), "unreadable")
+    kind = ("illegal" if isinstance(error, chess.IllegalMoveError) else
+            "ambiguous" if isinstance(error, chess.AmbiguousMoveError) else "unreadable")
     return Finding(file, line, f"game {number}, move {board.fullmove_number}", value, Severity.ERROR,
                    f"{kind} move {move} {value} in the position after "
                    f"{board.ply()} half-moves (FEN {board.fen()}): the game's moves stop there; "

@@ -54,7 +54,6 @@ from transforms.fide.trf import Tournament
 from transforms.swiss import rounds
 from transforms.swiss import scorecard as sc
 from transforms.swiss.config import Category, SwissConfig
-from transforms.swiss.games import match_games
 from transforms.swiss.exports import (
     RatingReport,
     as_played,
@@ -63,6 +62,7 @@ from transforms.swiss.exports import (
     public_trf,
     reported,
 )
+from transforms.swiss.games import match_games
 from transforms.swiss.parts import EntryRules, FixedSchedule, PairingRules, ResultRules
 from transforms.swiss.progress import round_by_round, tiebreak_separation
 from transforms.swiss.rounds import RoundSetup

@@ -198,7 +198,7 @@ def match_games(games: Iterable[PgnGame], players: pl.DataFrame, results: pl.Dat
                     "cannot be matched to its pairing")
             continue
         rnd, board = rb
-        sides = {}
+        sides: dict[str, str | None] = {}
         bye_side = next((s for s in ("White", "Black") if h.get(s, "").strip().casefold() in BYE_NAMES), None)
         for side in ("White", "Black"):
             if side == bye_side:
@@ -222,7 +222,7 @@ def match_games(games: Iterable[PgnGame], players: pl.DataFrame, results: pl.Dat
                     "cannot be matched to its pairing")
         if unknown:
             continue
-        w, b = sides["White"], sides["Black"]
+        w, b = str(sides["White"]), str(sides["Black"])
         row = rows.get((rnd, w))
         if row is None or {row["white_id"], row["black_id"]} != {w, b}:
             said = ""

@@ -16,8 +16,8 @@ from flows.kinds import norms as title_norms
 from flows.kinds.base import Build
 from flows.kinds.swiss import ratings as swiss_ratings
 from flows.kinds.swiss import site
-from flows.kinds.swiss.games import publish_games
 from flows.kinds.swiss.common import player_rel
+from flows.kinds.swiss.games import publish_games
 from flows.kinds.swiss.letters import swiss_letters
 from flows.kinds.swiss.parts import SwissPart, swiss_parts
 from flows.mail.letters import Letter, without_addresses

@@ -243,6 +243,39 @@ def _inside_lines() -> re.Pattern[str]:
     return re.compile("[" + "".join(f"\\u{ord(c):04x}" for c in chars) + "]")
 
 
+def read_pgn_folder(folder: Path, limits: ReadLimits | None = None) -> tuple[pl.DataFrame, list[Finding]]:
+    """DESIGN.md Inputs (games) — every ``*.pgn`` of an event's games folder as text, sorted by
+    name (a file per round or one per event): a frame of ``file`` (``games/<name>.pgn``) and
+    ``text``, and the findings of reading them. A file larger than ``[limits] file_bytes`` is
+    not read (an error). Decision: UTF-8 (a BOM accepted), else ISO 8859-1, the PGN
+    standard's own character set (4.1), with a warning that says so (the names may then read
+    wrong). Nothing raises on any bytes."""
+    import polars as pl
+
+    from transforms.core.ingest import ReadLimits, file_too_large
+
+    limits = limits or ReadLimits()
+    files, texts, findings = [], [], []
+    for path in sorted(p for p in folder.glob("*.pgn") if p.is_file()):
+        name = f"{folder.name}/{path.name}"
+        size = path.stat().st_size
+        if size > limits.file_bytes:
+            findings.append(file_too_large(name, size, limits))
+            continue
+        data = path.read_bytes()
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as e:
+            text = data.decode("latin-1")
+            findings.append(Finding(name, data.count(b"\n", 0, e.start) + 1, "", f"byte 0x{data[e.start]:02X}",
+                                    Severity.WARNING, "not UTF-8: read as ISO 8859-1, the PGN "
+                                    "standard's character set (check the names; save the file as "
+                                    "UTF-8 to be sure)"))
+        files.append(name)
+        texts.append(text)
+    return pl.DataFrame({"file": files, "text": texts}, schema={"file": pl.String, "text": pl.String}), findings
+
+
 def load_event_config(folder: Path, suffix: str = "") -> EventConfig:
     """DESIGN.md Inputs (event.toml) — an event folder's ``event.toml{suffix}`` read and
     loaded (:func:`transforms.kinds.parse_event_config`: ConfigError naming the file and the

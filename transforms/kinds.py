@@ -129,6 +129,10 @@ class KindSpec:
     sources: Callable[[EventConfig], tuple[str, ...]] | None = None
     """The other events an event of this kind reads (a series' ``[series] events``): the
     pipeline reads them with it (:class:`transforms.core.results.Source`)."""
+    games: bool = False
+    """Whether its events read their games, ``games/*.pgn`` (:mod:`transforms.core.pgn`),
+    matched to their pairings (the individual kinds over the board; team and correspondence
+    events not yet)."""
 
 
 @dataclass(frozen=True)
@@ -168,7 +172,7 @@ KINDS: dict[EventKind, KindSpec] = {
                                                "norms": Table(NormsConfig)},
                               swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED, _check_swiss,
                               parts=(NJ_NAME,), players_per_category=SWISS_PLAYERS_PER_CATEGORY,
-                              results=swiss_result),
+                              results=swiss_result, games=True),
     EventKind.ROUND_ROBIN: KindSpec(EventKind.ROUND_ROBIN,
                                     {"round_robin": Table(RoundRobinConfig, required=True),
                                      "fide_report": Table(RatingReportRules),
@@ -177,7 +181,7 @@ KINDS: dict[EventKind, KindSpec] = {
                                     swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED,
                                     rules=("round_robin",),
                                     players_per_category=ROUND_ROBIN_PLAYERS_PER_CATEGORY,
-                                    results=swiss_result),
+                                    results=swiss_result, games=True),
     EventKind.CORRESPONDENCE: KindSpec(EventKind.CORRESPONDENCE,
                                        {"golden_knights": Table(GKRules, required=True)},
                                        gk_schemas.SCHEMAS, gk_schemas.REQUIRED),

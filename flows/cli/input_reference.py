@@ -34,8 +34,10 @@ from flows.io import atomic_write
 from transforms import kinds
 from transforms.core import config
 from transforms.core.ingest import BOOLEANS, ColType, Column, Schema, Vocabulary
+from transforms.core.pgn import GAMES
 from transforms.fide.tiebreaks import REGISTRY, known_codes
 from transforms.season.members import MEMBERS
+from transforms.swiss.games import REFERENCE as GAMES_REFERENCE
 
 COMMAND = "chessfed input-reference > inputs/README.md"
 
@@ -436,6 +438,8 @@ def input_files() -> list[str]:
                     "if there.", ""]
         for name, schema in specs[0].schemas.items():
             out += file_section(schema, name in specs[0].required)
+        if specs[0].games:
+            out += [f"### `{GAMES}*.pgn` (optional)", "", *GAMES_REFERENCE, ""]
     out += ["## The season (beside the event folders)", "",
             "Files of the inputs folder itself, shared by every event of the season: "
             "`chessfed season-check INPUTS` checks them and every event's players against "

@@ -31,6 +31,7 @@ from flows.site.pages import Publication
 from transforms.core.config import EventConfig
 from transforms.core.errors import ConfigError
 from transforms.core.ingest import RawFile, ReadLimits
+from transforms.core.pgn import GAMES
 from transforms.core.results import Source, is_crosstable, is_file
 from transforms.kinds import event_sources, kind_of, read_limits
 
@@ -64,6 +65,8 @@ def read_inputs(event_dir: Path, names: list[str], suffix: str = "") -> dict[str
 
 def read_files(event_dir: Path, names: list[str], suffix: str = "") -> dict[str, RawFile]:
     """Read every CSV the event has among ``names`` as strings (absent files are skipped),
+    and, for a kind that reads games, its ``games/*.pgn`` (:func:`flows.io.read_pgn_folder`;
+    not for a last good publication's copies: its games are not kept yet),
     each under the limits its event.toml sets (:func:`transforms.kinds.read_limits`; the
     defaults where event.toml cannot be used); ``suffix``: what the files' names carry after
     the input's name (a last good publication's copies: ``players.csv.txt``)."""
@@ -76,6 +79,9 @@ def read_files(event_dir: Path, names: list[str], suffix: str = "") -> dict[str,
         path = event_dir / f"{name}{suffix}"
         if path.exists():
             out[name] = io.read_csv_strings(path, read_limits(cfg, name) if cfg else ReadLimits())
+    games = event_dir / GAMES.rstrip("/")
+    if cfg is not None and kind_of(cfg).games and not suffix and games.is_dir():
+        out[GAMES] = io.read_pgn_folder(games, read_limits(cfg, GAMES))
     return out
 
 

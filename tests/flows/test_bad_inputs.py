@@ -27,6 +27,7 @@ from tests.bad_input_events import GK_FILES, SWISS_FILES, write_event
 from transforms.core.config import config_finding
 from transforms.core.errors import ConfigError, Finding, Severity
 from transforms.core.ingest import unusable, validate_files
+from transforms.core.pgn import GAMES
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
 from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
 from transforms.kinds import parse_event_config
@@ -69,6 +70,7 @@ def run_files(kind: str, files: Files, tmp: Path) -> Outcome:
     folder = tmp / kind
     folder.mkdir(parents=True, exist_ok=True)
     for name, data in files.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
     try:
         cfg = check_config(folder)
@@ -77,6 +79,8 @@ def run_files(kind: str, files: Files, tmp: Path) -> Outcome:
                        computed=False)
     if kind == "swiss":
         raw = {n: io.read_csv_strings(folder / n) for n in SWISS_SCHEMAS if (folder / n).exists()}
+        if (folder / "games").is_dir():  # as flows/pipeline/tasks.py read_files
+            raw[GAMES] = io.read_pgn_folder(folder / "games")
         run = run_swiss(cfg, raw, cfg.event.as_of)
         out = Outcome(list(run.findings), blocked=run.blocked)
         for c in run.categories:
@@ -175,6 +179,13 @@ def remove(file: str) -> Callable[[Files], None]:
     return edit
 
 
+def add(file: str, data: bytes) -> Callable[[Files], None]:
+    """Add a file (e.g. a PGN in the event's games folder)."""
+    def edit(files: Files) -> None:
+        files[file] = data
+    return edit
+
+
 def both(*edits: Callable[[Files], None]) -> Callable[[Files], None]:
     def edit(files: Files) -> None:
         for e in edits:
@@ -213,11 +224,31 @@ P, R, A = "players.csv", "results.csv", "associations.csv"
 WD, BY, RL, NL = "withdrawals.csv", "bye_requests.csv", "ratings.csv", "national_ratings.csv"
 M, EN, SE, G = "members.csv", "entries.csv", "sections.csv", "games.csv"
 OV, TO, T = "time_oversteps.csv", "overrides.csv", "event.toml"
+PGN = "games/round-1.pgn"
+PGN_GAME = ('[Event "Tiny"]\n[Round "1.{board}"]\n[White "{white}"]\n[Black "{black}"]\n'
+            '[Result "{result}"]\n\n{moves}\n\n')
+PGN_ROUND_1 = (PGN_GAME.format(board=1, white="Rao, Arjun", black="Sen, Dev", result="1-0",
+                               moves="1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf8 1-0")
+               + PGN_GAME.format(board=2, white="Nair, Esha", black="Iyer, Bala", result="0-1",
+                                 moves="1. f3 e5 2. g4 Qh4# 0-1"))
+"""Round 1 of the tiny Swiss as PGN: board 1 with an illegal move (4. Qxf8, the queen
+cannot reach f8), board 2 a legal game."""
 NO_ROUND = "results.csv has errors"
 HEADER_LATIN1 = SWISS_FILES[P].splitlines()[0].replace("registered_at", "registered_\\xe0t")
 LATIN1 = 'S7,"M\xfcller, Jan",open,F,2008-07-16,IND,AP,25000107,1400,,quota,,2024-08-23T10:00,2000,true,s7@p.example'
 
 KINDS = [
+    # games/*.pgn (issue 48): an illegal move is an error on its game; the results, standings
+    # and pairing are results.csv's and go on
+    Kind("pgn-illegal-move", "swiss", add(PGN, PGN_ROUND_1.encode()),
+         ((PGN, 1, "game 1, move 4", "Qxf8", E, "illegal move 4. Qxf8"),), same_as_clean=True),
+    Kind("pgn-unmatched-game", "swiss", add(PGN, PGN_GAME.format(
+        board=3, white="Das, Chitra", black="Rao, Arjun", result="1-0", moves="*").encode()),
+         ((PGN, 1, "game 1, Round", "1.3", E, "results.csv has no game of Das, Chitra and Rao, "
+           "Arjun in round 1"),), same_as_clean=True),
+    Kind("pgn-latin1", "swiss", add(PGN, PGN_GAME.format(
+        board=2, white="Nair, Esha", black="Iyer, Bala", result="0-1", moves="1. f3 e5 2. g4 Qh4# 0-1 {M\xfcller}"
+    ).encode("latin-1")), ((PGN, 7, "", "byte 0xFC", W, "read as ISO 8859-1"),), same_as_clean=True),
     # players.csv: malformed values of every type (row 8: S7, who has no game yet)
     Kind("date", "swiss", cell(P, 8, "birth_date", "2008-02-30"),
          ((P, 8, "birth_date", "2008-02-30", E, "not a date (YYYY-MM-DD)"),), WITHOUT_S7),

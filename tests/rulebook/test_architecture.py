@@ -30,7 +30,9 @@ ROOT = Path(__file__).resolve().parents[2]
 TRANSFORMS = ROOT / "transforms"
 PACKAGES = ("flows", "transforms", "tests")
 
-ALLOWED_IMPORTS = {"polars", "transforms", "__future__"}
+ALLOWED_IMPORTS = {"polars", "transforms", "__future__", "chess"}
+"""polars; python-chess (``chess``: the PGN standard's reader and the rules of chess, the
+field's own library; pure — it reads the text the rulebook hands it, issue 48)."""
 STDLIB_OK = {"dataclasses", "datetime", "decimal", "enum", "typing", "types", "collections",
              "itertools", "functools", "math", "re", "random", "tomllib", "heapq", "bisect",
              "operator", "statistics", "string", "abc", "copy", "contextlib", "hashlib",

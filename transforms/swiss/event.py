@@ -39,6 +39,7 @@ from transforms.core.ingest import (
     validate_files,
 )
 from transforms.core.model import DutchEdition
+from transforms.core.pgn import GAMES, read_games
 from transforms.core.results import EventResult
 from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import Departure, check_pairing, pair_round
@@ -61,6 +62,7 @@ from transforms.swiss.exports import (
     public_trf,
     reported,
 )
+from transforms.swiss.games import match_games
 from transforms.swiss.parts import EntryRules, FixedSchedule, PairingRules, ResultRules
 from transforms.swiss.progress import round_by_round, tiebreak_separation
 from transforms.swiss.rounds import RoundSetup
@@ -184,6 +186,10 @@ class SwissRun:
     state_totals: pl.DataFrame | None = None
     """Statistics by state association over every category with ``CategoryRun.statistics``
     (:func:`~transforms.swiss.statistics.total_by_state`; the standings step)."""
+    games: pl.DataFrame | None = None
+    """The event's games (``games/*.pgn``), every one matched to its pairing or not
+    (:func:`~transforms.swiss.games.match_games`: :data:`~transforms.swiss.games.GAME_COLUMNS`);
+    None when the event has no games folder."""
     rating_lists: RatingsConfig | None = field(init=False, default=None)
     """The rating lists the event is rated for (:func:`rating_lists`; None: it shows no
     rating change), decided with the run from its configuration."""
@@ -332,7 +338,27 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
         card = sc.scorecard_from_results(cr, cp.select("player_id", "sno"), through_round=done,
                                          pab_points=cfg.require(SwissConfig).pab_points)
         run.categories.append(CategoryRun(cat, cp, cr, done, card, rounds=per_category[cat.id]))
+    if GAMES in raw:
+        run.games, more = check_games(raw[GAMES], players, results)
+        run.findings += more
     return run
+
+
+def check_games(raw: RawFile, players: pl.DataFrame, results: pl.DataFrame
+                ) -> tuple[pl.DataFrame, list[Finding]]:
+    """DESIGN.md Inputs (games) — the event's PGN files (``raw``: a frame of ``file`` and
+    ``text``, and the findings of reading them) read (:func:`~transforms.core.pgn.read_games`)
+    and every game matched to its pairing among the accepted players (with ``sno``) and the
+    usable results.csv rows (:func:`~transforms.swiss.games.match_games`). Decision: the games
+    hold back nothing: results.csv is the record the standings come from; a game that
+    disagrees with it is not published until the office makes the two agree."""
+    frame, read_findings = raw
+    texts = dict(zip(frame["file"], frame["text"])) if frame.height else {}
+    games, findings = read_games(texts)
+    matched, more = match_games(games, players, results)
+    order = {f: i for i, f in enumerate(texts)}  # each game's rows together, in the files' order
+    return matched, [*read_findings, *sorted([*findings, *more], key=lambda f: (
+        order.get(f.file, -1), f.line or 0))]
 
 
 PLAYER_COLUMNS = {"player_id": pl.String, "name": pl.String, "section": pl.String,

@@ -17,6 +17,7 @@ from flows.kinds.base import Build
 from flows.kinds.swiss import ratings as swiss_ratings
 from flows.kinds.swiss import site
 from flows.kinds.swiss.common import player_rel
+from flows.kinds.swiss.games import publish_games
 from flows.kinds.swiss.letters import swiss_letters
 from flows.kinds.swiss.parts import SwissPart, swiss_parts
 from flows.mail.letters import Letter, without_addresses
@@ -133,6 +134,7 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
             for d in c.audit:
                 pub.outcome.notes.append(f"pairing audit {d['category']} round {d['round']}: {d['difference']}")
     publish_validation(pub, cfg, run.findings, as_of)
+    publish_games(pub, run)  # office/games.{csv,html}: nothing of the games is public yet
     publish_bulletin(pub, bulletin, as_of)
     if not run.blocked:
         # the rounds' and the players' pages after the bulletin: its PDF, the longest to

@@ -1,0 +1,277 @@
+"""A Swiss event's games (``games/*.pgn``, kinds ``swiss`` and ``round_robin``) matched to its
+pairings: each game read (:mod:`transforms.core.pgn`) is given the results.csv row it is the
+game of, by its round and its players, and checked against it.
+
+How a game finds its pairing (DESIGN.md Inputs, games; docs/decisions.md):
+- its round from the ``Round`` tag (``3``, or ``3.2``: round 3, board 2);
+- each player by the ``WhiteFideId``/``BlackFideId`` tag where players.csv has that FIDE id,
+  else by the name as players.csv writes it (case, spaces and the space after the comma
+  aside: ``Surname,Given`` is ``Surname, Given``), else by a start number tag
+  (``WhiteStartNo``/``BlackStartNo``, where the tags carry one);
+- the pairing: the row of that round with those two players. The board is not a key: a
+  board alone never matches a game (a typo in a board would publish a game under the wrong
+  names), and a board other than results.csv's is no finding (the boards of an event taken
+  over from a TRF are chessfed's, not the pairing program's: the HBCC events differ on a
+  third of their boards); the games frame carries results.csv's board.
+
+Every game stays in the games frame (:data:`GAME_COLUMNS`) with ``matched`` saying whether it
+found its pairing; the next steps publish only the matched, usable ones.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+import polars as pl
+
+from transforms.core.errors import Finding, Severity
+from transforms.core.ingest import visible
+from transforms.core.model import ResultCode
+from transforms.core.pgn import PgnGame, round_and_board
+
+REFERENCE = (
+    "The event's games as PGN, read with python-chess: one file per round or one for the "
+    "event, any names ending `.pgn`, read in name order (UTF-8; else ISO 8859-1, the PGN "
+    "standard's, with a warning). Optional; nothing of the games is published yet: the office "
+    "sees every game and its pairing in `office/games.html` and `office/games.csv`.",
+    "",
+    "- **Round**: `3`, or `3.2` (round 3, board 2, as pairing programs write it). The board "
+    "is not needed: a game is matched by its round and its players.",
+    "- **White**, **Black**: the players, found by `WhiteFideId`/`BlackFideId` where "
+    "players.csv has that `fide_id` (`0` or empty: none), else by the name as players.csv "
+    "writes it (case, spaces and commas aside: `Surname,Given` = `Surname, Given`), else by "
+    "`WhiteStartNo`/`BlackStartNo`. An opponent named `BYE` is a bye entry, not a game: it "
+    "should agree with a bye or absence in results.csv (else a warning).",
+    "- **Result**: `1-0`, `0-1`, `1/2-1/2` or `*`. The tag is the game's result; the "
+    "movetext's own marker only where the tag is `*` (exports that write only `*` as movetext "
+    "are read as their tag says). `*` is no result and contradicts nothing.",
+    "- Other tags are kept as read and never trusted (a page escapes them; an Elo or birth "
+    "tag of a minor is not published).",
+    "",
+    "Errors (the game is not published; nothing else waits — results.csv is the record): an "
+    "illegal or unreadable move, a `Result` that is not one of the four, a `Round` that is "
+    "not a round, a player not in players.csv, a game no pairing of its round has, White and "
+    "Black swapped against results.csv (not checked for a forfeit), a result that contradicts "
+    "results.csv (compared as points: `+/-` agrees with `1-0`), a second game for one "
+    "pairing. Warnings: a result where results.csv has none yet, a bye entry results.csv "
+    "does not have, a movetext marker that contradicts the tag in a game with moves, a file "
+    "with no game. A row names the file, the line where the game begins, the game number in "
+    "the file (`game 3`) with its tag or move (`game 3, move 12`), the value and the reason.",
+)
+"""What the input reference (``chessfed input-reference``) says of the games folder, one
+Markdown line each."""
+
+GAME_COLUMNS: dict[str, pl.DataType | type[pl.DataType]] = {
+    "file": pl.String, "game": pl.Int64, "line": pl.Int64, "white": pl.String,
+    "black": pl.String, "round_tag": pl.String, "section": pl.String,
+    "round": pl.Int64, "board": pl.Int64, "white_id": pl.String, "black_id": pl.String,
+    "white_sno": pl.Int64, "black_sno": pl.Int64, "result": pl.String,
+    "recorded": pl.String, "plies": pl.Int64, "matched": pl.Boolean, "usable": pl.Boolean,
+    "pgn": pl.String}
+"""The games frame: each game's ``file`` and place in it (``game``, 1-based; ``line`` where it
+begins), its ``White``, ``Black`` and ``Round`` tags as read, the pairing it is the game of (``section``, ``round``, ``board`` and the players as
+results.csv has them; empty when unmatched), the PGN's ``result`` and results.csv's
+(``recorded``), its half-moves, whether it ``matched`` its pairing and is ``usable`` (matched,
+no error: what may be published), and its text as python-chess writes it."""
+
+BYE_NAMES = frozenset({"bye", "-", "none", "n.n."})
+"""Names a pairing program writes for "no opponent" (Vega: ``BYE``), compared ignoring case."""
+
+FORFEITS = frozenset({ResultCode.WHITE_FORFEIT_WIN.value, ResultCode.BLACK_FORFEIT_WIN.value,
+                      ResultCode.DOUBLE_FORFEIT.value})
+"""results.csv's forfeits: no game was played, so the colours an export gives them mean
+nothing (a crosstable prints them without a colour)."""
+
+POINTS = {"1-0": (1.0, 0.0), "0-1": (0.0, 1.0), "1/2-1/2": (0.5, 0.5)}
+"""A PGN result as White's and Black's points."""
+
+
+def name_key(name: str) -> str:
+    """DESIGN.md Inputs (games) — how a PGN name is compared with players.csv's: Unicode NFC,
+    ignoring case, and a comma counted as a space, runs of them as one (``Surname,Given`` =
+    ``surname, given`` = ``Surname Given``: Vega's PGN writes ``Mai, Nhuan Phat`` for the
+    crosstable's ``Mai Nhuan Phat``)."""
+    text = unicodedata.normalize("NFC", name).casefold()
+    return re.sub(r"[\s,]+", " ", text).strip()
+
+
+def recorded_points(code: str | None) -> tuple[float, float] | None:
+    """FIDE C.04.1 — the points a results.csv code gives White and Black, a forfeit as its
+    points (the PGN standard has no forfeit); None for no result yet or a bye."""
+    if code is None or code == "":
+        return None
+    rc = ResultCode(code)
+    if rc.is_bye or rc.black is None:
+        return None
+    return rc.white.points, rc.black.points
+
+
+@dataclass(frozen=True)
+class _Players:
+    """The accepted players as a PGN names them."""
+
+    by_fide: Mapping[str, str]
+    by_name: Mapping[str, str]
+    by_sno: Mapping[int, tuple[str, ...]]
+    section: Mapping[str, str]
+    sno: Mapping[str, int]
+    name: Mapping[str, str]
+
+    @classmethod
+    def of(cls, players: pl.DataFrame) -> _Players:
+        rows = players.select("player_id", "name", "fide_id", "sno", "section").rows()
+        fide: dict[str, list[str]] = {}
+        names: dict[str, list[str]] = {}
+        snos: dict[int, list[str]] = {}
+        for pid, name, fid, sno, _ in rows:
+            if fid:
+                fide.setdefault(str(fid).lstrip("0"), []).append(pid)
+            names.setdefault(name_key(name), []).append(pid)
+            snos.setdefault(sno, []).append(pid)
+        return cls({k: v[0] for k, v in fide.items() if len(v) == 1},
+                   {k: v[0] for k, v in names.items() if len(v) == 1},
+                   {k: tuple(v) for k, v in snos.items()},
+                   {r[0]: r[4] for r in rows}, {r[0]: r[3] for r in rows}, {r[0]: r[1] for r in rows})
+
+    def find(self, headers: Mapping[str, str], side: str, section: str | None) -> str | None:
+        """The player a side's tags name: by FIDE id, else name, else start number (within
+        ``section`` where the other side's is known)."""
+        fid = headers.get(f"{side}FideId", "").strip().lstrip("0")
+        if fid.isdigit() and fid in self.by_fide:
+            return self.by_fide[fid]
+        pid = self.by_name.get(name_key(headers.get(side, "")))
+        if pid is not None:
+            return pid
+        sno = headers.get(f"{side}StartNo", "").strip()
+        if sno.isdigit():
+            found = [p for p in self.by_sno.get(int(sno), ()) if section is None or self.section[p] == section]
+            if len(found) == 1:
+                return found[0]
+        return None
+
+
+def match_games(games: Iterable[PgnGame], players: pl.DataFrame, results: pl.DataFrame
+                ) -> tuple[pl.DataFrame, list[Finding]]:
+    """DESIGN.md Inputs (games) — every game given its pairing in results.csv (the checked
+    rows, with ``section``) and checked against it; returns the games frame
+    (:data:`GAME_COLUMNS`, every game, matched or not) and the findings, in the games' order.
+
+    Decisions (docs/decisions.md, "Games"): errors — a ``Round`` tag that is not a round, a
+    player the tags name who is not in players.csv, a game no pairing of its round has, a
+    game in the wrong colours (White and Black swapped against results.csv), a PGN result
+    that contradicts the recorded one (compared as each player's points: a forfeit ``+/-``
+    agrees with ``1-0``; a forfeit's colours are not checked: no game was played), a second
+    game for one pairing (the first in file order keeps it); warnings — a PGN result where
+    results.csv has none yet,
+    a bye entry (``Black "BYE"``) where results.csv has no bye or absence of the player.
+    ``*`` is no result and contradicts nothing."""
+    who = _Players.of(players)
+    rows: dict[tuple[int, str], dict[str, object]] = {}
+    byes: dict[tuple[int, str], dict[str, object]] = {}
+    for r in results.iter_rows(named=True):
+        (byes if r["black_id"] is None else rows)[(r["round"], r["white_id"])] = r
+        if r["black_id"] is not None:
+            rows[(r["round"], r["black_id"])] = r
+    taken: dict[int, PgnGame] = {}  # results.csv line -> the game that has it
+    out: list[dict[str, object]] = []
+    findings: list[Finding] = []
+    for g in games:
+        def finding(tag: str, value: str, severity: Severity, reason: str, g: PgnGame = g) -> None:
+            findings.append(Finding(g.file, g.line, f"{g.where}, {tag}" if tag else g.where,
+                                    visible(value), severity, reason))
+
+        h = g.headers
+        record: dict[str, object] = {"file": g.file, "game": g.number, "line": g.line,
+                                     "white": visible(h.get("White", "")),
+                                     "black": visible(h.get("Black", "")),
+                                     "round_tag": visible(h.get("Round", "")),
+                                     "result": g.result, "plies": g.plies, "matched": False,
+                                     "usable": False, "pgn": g.pgn}
+        out.append(record)
+        rb = round_and_board(h.get("Round", ""))
+        if rb is None:
+            finding("Round", h.get("Round", ""), Severity.ERROR,
+                    "not a round (expected the round, or round.board as in 3.2): the game "
+                    "cannot be matched to its pairing")
+            continue
+        rnd, board = rb
+        sides: dict[str, str | None] = {}
+        bye_side = next((s for s in ("White", "Black") if h.get(s, "").strip().casefold() in BYE_NAMES), None)
+        for side in ("White", "Black"):
+            if side == bye_side:
+                continue
+            other = sides.get("White")
+            sides[side] = who.find(h, side, who.section.get(other) if other else None)
+        if bye_side is not None:
+            pid = sides.get("Black" if bye_side == "White" else "White")
+            if pid is not None and (rnd, pid) in byes:
+                out.pop()  # a bye entry agreeing with results.csv: not a game
+                continue
+            finding(bye_side, h.get(bye_side, ""), Severity.WARNING,
+                    f"a bye entry (no opponent) in round {rnd} for "
+                    f"{h.get('Black' if bye_side == 'White' else 'White', '')!r}, but results.csv "
+                    "has no bye or absence of that player in that round")
+            continue
+        unknown = [s for s in ("White", "Black") if sides[s] is None]
+        for side in unknown:
+            finding(side, h.get(side, ""), Severity.ERROR,
+                    "not a player of players.csv (by FIDE id, name or start number): the game "
+                    "cannot be matched to its pairing")
+        if unknown:
+            continue
+        w, b = str(sides["White"]), str(sides["Black"])
+        row = rows.get((rnd, w))
+        if row is None or {row["white_id"], row["black_id"]} != {w, b}:
+            said = ""
+            if board is not None:
+                at = next((r for r in rows.values() if r["round"] == rnd and r["board"] == board), None)
+                if at is not None:
+                    said = (f"; results.csv has {who.name[str(at['white_id'])]} – "
+                            f"{who.name[str(at['black_id'])]} on board {board}")
+            finding("Round", h.get("Round", ""), Severity.ERROR,
+                    f"results.csv has no game of {who.name[w]} and {who.name[b]} in round "
+                    f"{rnd}{said}: the game stays unmatched (not published)")
+            continue
+        forfeit = row["result"] in FORFEITS  # no game: no colours to check (FIDE C.04.1)
+        swapped = row["white_id"] == b and not forfeit
+        record.update(section=row["section"], round=rnd, board=row["board"],
+                      white_id=row["white_id"], black_id=row["black_id"],
+                      white_sno=who.sno[str(row["white_id"])], black_sno=who.sno[str(row["black_id"])],
+                      recorded=row["result"] or None)
+        line = int(row["line"])  # type: ignore[call-overload]
+        if line in taken:
+            first = taken[line]
+            finding("Round", h.get("Round", ""), Severity.ERROR,
+                    f"a second game for round {rnd} board {row['board']} ({who.name[w]} – "
+                    f"{who.name[b]}): game {first.number} of {first.file} has it already")
+            continue
+        taken[line] = g
+        record["matched"] = True
+        ok = g.usable
+        if swapped:
+            ok = False
+            finding("White", h.get("White", ""), Severity.ERROR,
+                    f"White and Black are swapped against results.csv line {line} (round {rnd} "
+                    f"board {row['board']}: {who.name[str(row['white_id'])]} had White): one of "
+                    "the two files is wrong")
+        if g.result in POINTS:
+            pw, pb = POINTS[g.result]
+            mine = (pb, pw) if swapped else (pw, pb)
+            recorded = recorded_points(row["result"])  # type: ignore[arg-type]
+            if row["result"] is None:
+                finding("Result", g.result, Severity.WARNING,
+                        f"results.csv line {line} has no result yet for this game (round {rnd} "
+                        f"board {row['board']})")
+            elif recorded is not None and recorded != mine:
+                ok = False
+                finding("Result", g.result, Severity.ERROR,
+                        f"contradicts results.csv line {line}: {row['result']} (round {rnd} "
+                        f"board {row['board']}, {who.name[str(row['white_id'])]} – "
+                        f"{who.name[str(row['black_id'])]}); the recorded result stands, the "
+                        "game is not published until the two agree")
+        record["usable"] = ok
+    frame = pl.DataFrame(out, schema=GAME_COLUMNS) if out else pl.DataFrame(schema=GAME_COLUMNS)
+    return frame, findings

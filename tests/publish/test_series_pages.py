@@ -92,8 +92,9 @@ def test_a_long_series_prints_its_totals_and_its_page_each_events_points():
         run = run_series(series, [Source(s, text="") for s in results], AS_OF,
                          lambda s, d, results=results: results[s.name])
         pub = Publication(Path("unused"), ctx=event_context(series, AS_OF))
-        publish_site(pub, run)
+        bulletin = publish_site(pub, run)  # the bulletin's sections
         last = event_label(n - 1)
         web, printed = pub.files["standings.html"], pub.pdfs["standings.pdf"]
         assert f">{last}<" in web
         assert (f">{last}<" not in printed) is lean and ("on the web page" in printed) is lean
+        assert (f"'{last}'" not in repr(bulletin)) is lean  # the bulletin prints as the standings

@@ -35,9 +35,10 @@ demo: install
 	$(BIN)/chessfed run inputs --out outputs || [ $$? -eq 1 ]  # 1: published; the demo's inputs have rejected rows on purpose
 
 # -rs: a skipped test says why (the browser tests skip where Chromium is not installed;
-# CHESSFED_REQUIRE_BROWSER=1, as .ci/run sets it, makes that a failure).
+# CHESSFED_REQUIRE_BROWSER=1, as .ci/run sets it, makes that a failure). --durations=25: the
+# slowest tests and fixtures at the end, where keeping `make test` near ten minutes starts.
 test: install
-	$(BIN)/python -m pytest -rs
+	$(BIN)/python -m pytest -rs --durations=25
 
 # The tiers (tests/conftest.py TIERS; markers in pyproject.toml): the rulebook and the command
 # line, without the slow ones — under a minute. `make test` runs every tier. --tiers: the other

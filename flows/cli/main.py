@@ -286,12 +286,13 @@ def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None, send
     published an event found changed meanwhile, building it again makes the same files and
     sends no letter twice."""
     from flows.pipeline import publish_folder, standing
+    from flows.pipeline.counted_in import siblings_fixed
     from flows.pipeline.manifest import read_manifest
     from flows.pipeline.unchanged import program_fixed
 
     found: dict[str, str] = {}
     changed: list[str] = []
-    with program_fixed():
+    with program_fixed(), siblings_fixed():
         for folder in folders:
             try:
                 with publish_folder.event_lock(out / folder.name):

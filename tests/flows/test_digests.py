@@ -97,3 +97,40 @@ def test_the_program_is_listed_once_for_a_whole_check(tmp_path, monkeypatch):
         (tmp_path / "transforms" / "new_rule.py").write_text("X = 1\n")
         assert unchanged.program_fingerprint() == fixed
     assert unchanged.program_fingerprint() != fixed
+
+
+def test_the_sibling_events_are_looked_at_once_for_a_whole_check(tmp_path):
+    """Inside ``counted_in.siblings_fixed`` the event folders' event.toml files are stat'ed
+    once (a series added meanwhile is seen at the next check); outside, at every call."""
+    from flows.pipeline.counted_in import series_naming, siblings_fixed
+
+    (tmp_path / "rapid-1").mkdir()
+    (tmp_path / "rapid-1" / "event.toml").write_text('[event]\nkind = "swiss"\n')
+    series = tmp_path / "circuit"
+    with siblings_fixed():
+        assert series_naming(tmp_path / "rapid-1") == ()
+        series.mkdir()
+        (series / "event.toml").write_text(SERIES_TOML)
+        assert series_naming(tmp_path / "rapid-1") == ()
+    assert series_naming(tmp_path / "rapid-1") == (("circuit", "Circuit"),)
+
+
+SERIES_TOML = """[event]
+id = "circuit"
+name = "Circuit"
+kind = "series"
+start = 2026-01-01
+end = 2026-12-31
+venue = "Club"
+organiser = "Club"
+currency = "EUR"
+contact = "Club"
+
+[publish]
+sender = "Club <club@example.org>"
+
+[series]
+events = ["rapid-1"]
+points = "game-points"
+identity = ["name"]
+"""

@@ -287,7 +287,7 @@ def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None, send
     sends no letter twice."""
     from flows.pipeline import publish_folder, standing
     from flows.pipeline.counted_in import siblings_fixed
-    from flows.pipeline.manifest import read_manifest
+    from flows.pipeline.manifest import manifest_head
     from flows.pipeline.unchanged import program_fixed
 
     found: dict[str, str] = {}
@@ -304,7 +304,7 @@ def unchanged_events(folders: list[Path], out: Path, as_of: dt.date | None, send
                 first_to_build()
                 changed.append(folder.name)
                 continue
-            found[folder.name] = read_manifest(out / folder.name).get("name") or folder.name
+            found[folder.name] = manifest_head(out / folder.name).get("name") or folder.name
     return found, changed
 
 
@@ -412,14 +412,14 @@ def run_summary(out: Path, status: dict[str, str], *, started: float, imported: 
     when not known here) was not built: its entry says so (its manifest's timings are those of
     the run that built it). ``prefect_in_events_s``: the flow's time beyond the longest event's
     steps (the events run side by side)."""
-    from flows.pipeline.manifest import fresh_manifest, manifest_table
+    from flows.pipeline.manifest import manifest_head, manifest_table
 
     events: dict[str, dict[str, object]] = {}
     for name in status:
         if unchanged and name in unchanged:
             events[name] = {"unchanged": True, "check_s": unchanged[name]}
             continue
-        t = manifest_table(fresh_manifest(out / name), "timings")
+        t = manifest_table(manifest_head(out / name), "timings")
         if not t:
             continue
         events[name] = {k: t[k] for k in ("total_s", "work_s", "orchestration_s") if k in t}

@@ -52,6 +52,30 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     return _parsed(str(p), st.st_ino, st.st_size, st.st_mtime_ns)
 
 
+BULKY = ("inputs", "outputs", CACHE)
+"""The manifest's entries that grow with the event (every file, the groups kept): what
+:func:`manifest_head` leaves out."""
+
+
+def manifest_head(folder: Path) -> dict[str, Any]:
+    """An event's published manifest without its :data:`BULKY` entries (its name, dates,
+    publication, mail, timings, notes, rebuild key), to read: parsed once per file (its inode,
+    size and time) and kept for a whole run's events — the run's end reads every event's (500
+    events: the outcome of each, the index, the run's summary), which :func:`read_manifest`
+    keeps only a few of."""
+    p = manifest_path(folder)
+    try:
+        st = p.stat()
+    except OSError:
+        return {}
+    return _head(str(p), st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+@lru_cache(maxsize=4096)
+def _head(file: str, ino: int, size: int, mtime_ns: int) -> dict[str, Any]:
+    return {k: v for k, v in _parsed(file, ino, size, mtime_ns).items() if k not in BULKY}
+
+
 def fresh_manifest(folder: Path) -> dict[str, Any]:
     """An event's manifest read anew, to change and write back (:func:`manifest_text`)."""
     try:
@@ -71,8 +95,11 @@ def _parsed(file: str, ino: int, size: int, mtime_ns: int) -> dict[str, Any]:
 
 
 def manifest_text(manifest: dict[str, Any]) -> str:
-    """A manifest as it is written (indented JSON, one trailing newline)."""
-    return json.dumps(manifest, indent=2, sort_keys=False) + "\n"
+    """A manifest as it is written: JSON, each top-level key on a line of its own, its value
+    without spaces (a series over 334 events: 41.6 MB indented, 16.5 MB so; written and read
+    several times a run)."""
+    return "{\n" + ",\n".join(f"{json.dumps(k)}: {json.dumps(v, separators=(',', ':'))}"
+                               for k, v in manifest.items()) + "\n}\n"
 
 
 def manifest_table(manifest: dict[str, Any], key: str) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import quote
 
-from flows.pipeline.manifest import FILE, read_manifest
+from flows.pipeline.manifest import FILE, manifest_head
 from flows.site import render
 
 
@@ -70,7 +70,7 @@ def outcome(out: Path, name: str, status: str, *, unchanged: bool = False) -> Ou
     manifest says: published clean, with rejected rows, held at its last good state (and why),
     published in part, failed; and its letters pending or failed (how many, why)."""
     folder = Path(out) / name
-    manifest = read_manifest(folder)
+    manifest = manifest_head(folder)
     shown = manifest.get("publication") if isinstance(manifest.get("publication"), dict) else {}
     codes: list[int] = []
     if status != "ok":
@@ -138,7 +138,7 @@ def site_index(out: Path, folders: list[str], status: dict[str, str],
     else what its last published manifest says."""
     events = []
     for name in folders:
-        manifest = read_manifest(out / name)
+        manifest = manifest_head(out / name)
         title = names.get(name) or manifest.get("name") or name
         shown = manifest.get("publication") if isinstance(manifest.get("publication"), dict) else {}
         kind = shown.get("status", "current" if manifest.get("as_of") else "not published")

@@ -43,7 +43,7 @@ from typing import Any
 from flows.mail import outbox
 from flows.pipeline.counted_in import series_naming
 from flows.pipeline.digests import Digests
-from flows.pipeline.manifest import REBUILD, fresh_manifest
+from flows.pipeline.manifest import REBUILD, read_manifest
 from flows.site import render
 
 KEY = REBUILD
@@ -220,7 +220,7 @@ def stale(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool
 
 def _stale(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
            today: dt.date | None, mail: bool, digests: Digests) -> str | None:
-    manifest = fresh_manifest(out_dir)
+    manifest = read_manifest(out_dir)  # (read only: parsed once for the check and the run)
     if not manifest:
         return "not published yet"
     key = manifest.get(KEY)
@@ -261,7 +261,7 @@ def mail_due(out_dir: Path, key: dict[str, Any] | None = None) -> int:
     unknown fate with their content (:func:`flows.mail.outbox.done`, the rule the delivery
     itself uses)."""
     if key is None:
-        key = fresh_manifest(out_dir).get(KEY)
+        key = read_manifest(out_dir).get(KEY)
     if not isinstance(key, dict) or not key.get("sends"):
         return 0
     ledger = outbox.read_ledger(Path(out_dir) / outbox.LEDGER)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 
+from flows.io import atomic_write
 from flows.mail import outbox
 from flows.pipeline import unchanged
 from flows.site import render
@@ -36,7 +37,9 @@ def publish(event: Path, out: Path, *, send_mail: bool = True, sends: bool = Fal
         messages or {})
     outputs = [{"path": rel, "sha256": hashlib.sha256(text.encode()).hexdigest()}
                for rel, text in files.items()]
-    (out / "manifest.json").write_text(json.dumps({"outputs": outputs, unchanged.KEY: key}))
+    # as a run writes it (flows/io.py atomic_write: a new file each time; read_manifest knows
+    # a manifest by its inode, size and time)
+    atomic_write(out / "manifest.json", json.dumps({"outputs": outputs, unchanged.KEY: key}))
 
 
 @pytest.fixture

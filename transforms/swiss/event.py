@@ -62,7 +62,7 @@ from transforms.swiss.exports import (
     public_trf,
     reported,
 )
-from transforms.swiss.games import match_games
+from transforms.swiss.games import GameRecord, match_games, published_games
 from transforms.swiss.parts import EntryRules, FixedSchedule, PairingRules, ResultRules
 from transforms.swiss.progress import round_by_round, tiebreak_separation
 from transforms.swiss.rounds import RoundSetup
@@ -190,6 +190,9 @@ class SwissRun:
     """The event's games (``games/*.pgn``), every one matched to its pairing or not
     (:func:`~transforms.swiss.games.match_games`: :data:`~transforms.swiss.games.GAME_COLUMNS`);
     None when the event has no games folder."""
+    published_games: tuple[GameRecord, ...] = ()
+    """The matched, usable games as the public site and the bulletin show them
+    (:func:`~transforms.swiss.games.published_games`), by category, round and board."""
     rating_lists: RatingsConfig | None = field(init=False, default=None)
     """The rating lists the event is rated for (:func:`rating_lists`; None: it shows no
     rating change), decided with the run from its configuration."""
@@ -341,6 +344,9 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
     if GAMES in raw:
         run.games, more = check_games(raw[GAMES], players, results)
         run.findings += more
+        run.published_games = published_games(
+            run.games, players, event=cfg.event.name, site=cfg.event.venue, start=cfg.event.start,
+            sections={c.id: c.name for c in cfg.require(SwissConfig).categories})
     return run
 
 

@@ -20,6 +20,7 @@ found its pairing; the next steps publish only the matched, usable ones.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -30,7 +31,7 @@ import polars as pl
 from transforms.core.errors import Finding, Severity
 from transforms.core.ingest import visible
 from transforms.core.model import ResultCode
-from transforms.core.pgn import PgnGame, round_and_board
+from transforms.core.pgn import PUBLISHED_TAGS, GameMoves, PgnGame, game_moves, round_and_board
 
 REFERENCE = (
     "The event's games as PGN, read with python-chess: one file per round or one for the "
@@ -275,3 +276,67 @@ def match_games(games: Iterable[PgnGame], players: pl.DataFrame, results: pl.Dat
         record["usable"] = ok
     frame = pl.DataFrame(out, schema=GAME_COLUMNS) if out else pl.DataFrame(schema=GAME_COLUMNS)
     return frame, findings
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A matched, usable game as the public site and the bulletin show it: its pairing as
+    results.csv has it, the players as players.csv names them, and its moves
+    (:func:`~transforms.core.pgn.game_moves`)."""
+
+    section: str
+    round: int
+    board: int
+    white_sno: int
+    black_sno: int
+    white: str
+    """White's name as players.csv writes it (the public pages' name, not the PGN's)."""
+    black: str
+    result: str
+    """The PGN's result (it agrees with results.csv: else the game is not usable)."""
+    date: str
+    """The published ``Date`` tag (``2026.03.14``)."""
+    moves: GameMoves
+
+    @property
+    def key(self) -> str:
+        """How the office names the game in event.toml: ``round.board`` (``3.2``)."""
+        return f"{self.round}.{self.board}"
+
+
+PGN_DATE = re.compile(r"\[Date \"(\d{4}\.(?:\d\d|\?\?)\.(?:\d\d|\?\?))\"\]")
+"""A ``Date`` tag that is a date as the PGN standard writes one (``2026.03.14``, ``2026.03.??``)."""
+
+
+def published_games(games: pl.DataFrame, players: pl.DataFrame, *, event: str, site: str,
+                    start: dt.date, sections: Mapping[str, str]) -> tuple[GameRecord, ...]:
+    """DESIGN.md Inputs (games) — every matched, usable game of the games frame
+    (:func:`match_games`) as published, in the order of ``sections`` (category id -> name),
+    round and board.
+
+    Decision (issue 48; docs/decisions.md, "Games"): a published game carries the PGN
+    standard's seven tags only, written from the record — ``Event`` the event's name (with the
+    category's where the event has more than one), ``Site`` its venue, ``Date`` the game's own
+    ``Date`` tag where it is a PGN date (else the event's first day), ``Round`` as
+    ``round.board`` of results.csv, ``White`` and ``Black`` as players.csv names them (the
+    names the public pages show), ``Result``. No other tag of the file is published: not an
+    Elo, a FIDE id, a title, a birth date, a club — whatever the file holds."""
+    if games.is_empty():
+        return ()
+    names = dict(zip(players["player_id"].to_list(), players["name"].to_list(), strict=True))
+    order = {s: i for i, s in enumerate(sections)}
+    rows = sorted((r for r in games.iter_rows(named=True) if r["usable"]),
+                  key=lambda r: (order.get(r["section"], len(order)), r["round"], r["board"]))
+    out = []
+    for r in rows:
+        date = PGN_DATE.search(r["pgn"])
+        name = event if len(sections) <= 1 else f"{event} — {sections.get(r['section'], r['section'])}"
+        tags = {"Event": name, "Site": site or "?",
+                "Date": date.group(1) if date else f"{start:%Y.%m.%d}",
+                "Round": f"{r['round']}.{r['board']}", "White": names[r["white_id"]],
+                "Black": names[r["black_id"]], "Result": r["result"]}
+        assert set(tags) == set(PUBLISHED_TAGS)
+        out.append(GameRecord(r["section"], r["round"], r["board"], r["white_sno"], r["black_sno"],
+                              names[r["white_id"]], names[r["black_id"]], r["result"],
+                              tags["Date"], game_moves(r["pgn"], tags)))
+    return tuple(out)

@@ -36,8 +36,11 @@ from transforms.core.pgn import PUBLISHED_TAGS, GameMoves, PgnGame, game_moves, 
 REFERENCE = (
     "The event's games as PGN, read with python-chess: one file per round or one for the "
     "event, any names ending `.pgn`, read in name order (UTF-8; else ISO 8859-1, the PGN "
-    "standard's, with a warning). Optional; nothing of the games is published yet: the office "
-    "sees every game and its pairing in `office/games.html` and `office/games.csv`.",
+    "standard's, with a warning). Optional. The office sees every game and its pairing in "
+    "`office/games.html` and `office/games.csv`; every game matched to its pairing without an "
+    "error is published (`games/`: a page with a board to step through, its PGN, each round's "
+    "and the event's PGN), its PGN with the seven tags Event, Site, Date, Round, White, Black "
+    "and Result only, written from the record (event.toml, results.csv, players.csv).",
     "",
     "- **Round**: `3`, or `3.2` (round 3, board 2, as pairing programs write it). The board "
     "is not needed: a game is matched by its round and its players.",
@@ -49,8 +52,8 @@ REFERENCE = (
     "- **Result**: `1-0`, `0-1`, `1/2-1/2` or `*`. The tag is the game's result; the "
     "movetext's own marker only where the tag is `*` (exports that write only `*` as movetext "
     "are read as their tag says). `*` is no result and contradicts nothing.",
-    "- Other tags are kept as read and never trusted (a page escapes them; an Elo or birth "
-    "tag of a minor is not published).",
+    "- Other tags are read and never trusted: none is published (an Elo, a FIDE id, a birth "
+    "date reach no public file).",
     "",
     "Errors (the game is not published; nothing else waits — results.csv is the record): an "
     "illegal or unreadable move, a `Result` that is not one of the four, a `Round` that is "

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
+from transforms.core.config import ConfigError
 from transforms.core.errors import Finding, Severity
 from transforms.core.ingest import visible
 from transforms.core.model import ResultCode
@@ -343,3 +344,92 @@ def published_games(games: pl.DataFrame, players: pl.DataFrame, *, event: str, s
                               names[r["white_id"]], names[r["black_id"]], r["result"],
                               tags["Date"], game_moves(r["pgn"], tags)))
     return tuple(out)
+
+
+GAME_KEY = re.compile(r"(?:(?P<category>[^:\s]+):)?(?P<round>[1-9]\d{0,3})\.(?P<board>[1-9]\d{0,3})")
+"""How event.toml names a game: ``3.2`` (round 3, board 2, in every category that has it) or
+``girls:3.2`` (in one category)."""
+DIAGRAM = re.compile(rf"(?P<game>{GAME_KEY.pattern}) after (?P<move>[1-9]\d{{0,3}})(?P<side>\.\.\.|\.)")
+"""A diagram event.toml asks for: ``3.2 after 12.`` (after White's 12th move) or ``3.2 after
+12...`` (after Black's)."""
+
+
+@dataclass(frozen=True)
+class GamesConfig:
+    """``[games]``: what the office chooses of the event's games (``games/*.pgn``): the games
+    the bulletin prints, and the positions its diagrams show."""
+
+    bulletin: tuple[str, ...] = ()
+    """The games the bulletin prints, in this order: ``"3.2"`` (round 3, board 2) or
+    ``"girls:3.2"`` (of one category)."""
+    diagrams: tuple[str, ...] = ()
+    """The positions a bulletin game's diagrams show (``"3.2 after 12..."``: after Black's
+    12th move; ``"3.2 after 20."``: after White's 20th); a game none names shows its final
+    position."""
+
+    def __post_init__(self) -> None:
+        for i, key in enumerate(self.bulletin):
+            if not GAME_KEY.fullmatch(key):
+                raise ConfigError("", f"bulletin[{i}]", f"{key!r} is not a game: write round.board "
+                                  "(\"3.2\") or category:round.board (\"girls:3.2\")")
+        for i, key in enumerate(self.diagrams):
+            m = DIAGRAM.fullmatch(key)
+            if m is None:
+                raise ConfigError("", f"diagrams[{i}]", f"{key!r} is not a position: write "
+                                  "\"3.2 after 12.\" (after White's 12th move) or \"3.2 after 12...\"")
+            if m.group("game") not in self.bulletin:
+                raise ConfigError("", f"diagrams[{i}]", f"{m.group('game')!r} is not one of "
+                                  "the bulletin's games (games.bulletin)")
+
+
+@dataclass(frozen=True)
+class BulletinGame:
+    """A game the bulletin prints, with the positions of its diagrams."""
+
+    game: GameRecord
+    diagrams: tuple[int, ...]
+    """The half-moves after which a diagram shows the position (0: the start), in order."""
+
+
+def bulletin_games(games: tuple[GameRecord, ...], chosen: GamesConfig | None
+                   ) -> tuple[tuple[BulletinGame, ...], list[Finding]]:
+    """DESIGN.md Inputs (games) — the published games the office chose for the bulletin
+    (``[games] bulletin``), in its order, each with its diagrams (``[games] diagrams``, else
+    the final position). Decision: a key names the game of that round and board in every
+    category that has one (``girls:3.2``: in one); a key naming no published game (none in the
+    PGN, or one held back by a finding) and a diagram after a move the game does not have are
+    warnings on event.toml — the bulletin prints the rest."""
+    if chosen is None or not chosen.bulletin:
+        return (), []
+    findings: list[Finding] = []
+    out: list[BulletinGame] = []
+    wanted: dict[str, list[str]] = {}
+    for d in chosen.diagrams:
+        m = DIAGRAM.fullmatch(d)
+        assert m is not None  # (GamesConfig checked it)
+        wanted.setdefault(m.group("game"), []).append(d)
+    for i, key in enumerate(chosen.bulletin):
+        m = GAME_KEY.fullmatch(key)
+        assert m is not None
+        found = [g for g in games if g.round == int(m.group("round")) and g.board == int(m.group("board"))
+                 and m.group("category") in (None, g.section)]
+        if not found:
+            findings.append(Finding("event.toml", None, f"games.bulletin[{i}]", key, Severity.WARNING,
+                                    "no published game is round.board " + key.split(":")[-1]
+                                    + (f" of category {m.group('category')!r}" if m.group("category") else "")
+                                    + " (not in games/, or held back: see its row of the validation "
+                                    "report): the bulletin prints the others"))
+        for g in found:
+            plies: list[int] = []
+            for d in wanted.get(key, []):
+                dm = DIAGRAM.fullmatch(d)
+                assert dm is not None
+                ply = 2 * int(dm.group("move")) - (1 if dm.group("side") == "." else 0)
+                if ply > len(g.moves.plies):
+                    findings.append(Finding("event.toml", None, "games.diagrams", d, Severity.WARNING,
+                                            f"the game {key} has {len(g.moves.plies)} half-moves: "
+                                            "no diagram after this move"))
+                elif ply not in plies:
+                    plies.append(ply)
+            out.append(BulletinGame(g, tuple(sorted(plies)) or (len(g.moves.plies),)))
+    return tuple(out), findings

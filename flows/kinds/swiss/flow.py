@@ -17,7 +17,7 @@ from flows.kinds.base import Build
 from flows.kinds.swiss import ratings as swiss_ratings
 from flows.kinds.swiss import site
 from flows.kinds.swiss.common import player_rel
-from flows.kinds.swiss.games import publish_games, publish_public_games
+from flows.kinds.swiss.games import bulletin_sections, publish_games, publish_public_games
 from flows.kinds.swiss.letters import swiss_letters
 from flows.kinds.swiss.parts import SwissPart, swiss_parts
 from flows.mail.letters import Letter, without_addresses
@@ -130,6 +130,7 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
             title_norms.office_files(pub, norms_cfg, cfg.table(RatingReportRules), cfg.event, groups)
             title_norms.norms_page(pub, norms_cfg, groups)
         bulletin += site.publish_results(pub, run, highlights, parts)
+        bulletin += bulletin_sections(run)  # [games] bulletin: the chosen games, with diagrams
         for c in run.categories:
             for d in c.audit:
                 pub.outcome.notes.append(f"pairing audit {d['category']} round {d['round']}: {d['difference']}")

@@ -12,6 +12,7 @@ escaping, never as markup."""
 
 from __future__ import annotations
 
+import base64
 from functools import lru_cache
 
 import chess
@@ -208,3 +209,38 @@ def games_index(pub: Publication, run: SwissRun, games: tuple[GameRecord, ...]) 
              subtitle=f"{plural(len(games), 'game')} with their moves: the result leads to the "
                       "game's page, where the board steps through the moves.",
              sections=secs, jumps=downloads, pdf=False)
+
+
+def diagram_src(fen: str, last: str = "") -> str:
+    """A diagram as an image the page and its PDF both show: python-chess's board as an SVG
+    ``data:`` address (WeasyPrint draws it; nothing is fetched)."""
+    svg = board_svg(fen, last, size=BOARD_SIZE)
+    return "data:image/svg+xml;base64," + base64.b64encode(str(svg).encode()).decode("ascii")
+
+
+def bulletin_sections(run: SwissRun) -> list[Section]:
+    """The bulletin's games (``[games] bulletin``, :attr:`SwissRun.bulletin_games`): one section
+    with each game's players, round and board, its diagrams and its moves in figurine notation
+    with the PGN's comments (no clocks: paper), linking the game's page; none when the office
+    chose none or the standings wait."""
+    if not run.bulletin_games or run.blocked:
+        return []
+    names = {c.cat.id: c.cat.name for c in run.categories}
+    blocks = []
+    for b in run.bulletin_games:
+        g = b.game
+        diagrams = []
+        for ply in b.diagrams:
+            p = g.moves.plies[ply - 1] if ply else None
+            fen = p.fen if p else g.moves.start
+            caption = (f"After {p.number}.{'' if p.white else '..'} {p.san}" if p else "Start position")
+            diagrams.append({"src": diagram_src(fen, p.uci if p else ""), "caption": caption})
+        rows = move_rows(g.moves.plies)
+        blocks.append(Markup(render.environment().get_template("bulletin_game.html").render(
+            white=g.white, black=g.black, result=RESULT_TEXT.get(g.result, g.result),
+            category=names.get(g.section, g.section), round=g.round, board=g.board,
+            href=game_rel(g.section, g.round, g.board), diagrams=diagrams, moves=rows,
+            comment=g.moves.comment)))
+    return [Section(f"Games ({len(blocks)})", anchor="games", blocks=blocks, intro=[
+        "The games the office chose, in figurine notation (♔ king, ♕ queen, ♖ rook, ♗ bishop, "
+        "♘ knight). Every game with its moves is on the site, with a board to step through."])]

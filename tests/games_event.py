@@ -54,9 +54,14 @@ ROUND_1 = (tags("1.1", f"Rao, Arjun {SCRIPT}", "Sen, Dev", "1-0", WhiteFideId="2
            + tags("1.3", "Das, Chitra", "Bose, Farid", "1-0") + "1. e4 c5 1-0\n\n")
 
 
+GAMES_TABLE = '\n[games]\nbulletin = ["1.1", "1.2"]\ndiagrams = ["1.1 after 6.", "1.1 after 17."]\n'
+"""The bulletin prints boards 1 and 2 of round 1: board 1 with diagrams after 6. Nxf7 and at
+the end, board 2 at its final position."""
+
+
 def games_event(folder: Path) -> Path:
-    """The event folder, its games folder written."""
-    write_event(folder, SWISS_FILES)
+    """The event folder, its games folder written, and ``[games]`` (:data:`GAMES_TABLE`)."""
+    write_event(folder, {**SWISS_FILES, "event.toml": SWISS_FILES["event.toml"] + GAMES_TABLE})
     (folder / "games").mkdir(exist_ok=True)
     (folder / "games" / "round-1.pgn").write_text(ROUND_1, encoding="utf-8")
     return folder

@@ -6,6 +6,7 @@ pages, and nothing of a PGN's tags beyond what the public pages show — through
 
 from __future__ import annotations
 
+import io
 import posixpath
 import re
 from pathlib import Path
@@ -13,6 +14,7 @@ from pathlib import Path
 import chess
 import chess.pgn
 import pytest
+from pypdf import PdfReader
 
 from flows.kinds.swiss.common import game_rel, player_rel
 from flows.site import render
@@ -179,3 +181,25 @@ def test_the_pages_are_the_same_bytes_when_built_again(built, tmp_path):
     _, again = build_site(games_event(tmp_path / "tiny"))
     assert {k: v for k, v in again.files.items() if k.startswith(("games/", "pairings/", "players/"))} == \
         {k: v for k, v in pub.files.items() if k.startswith(("games/", "pairings/", "players/"))}
+
+
+def test_the_bulletin_prints_the_chosen_games_with_diagrams_and_figurine_moves(built):
+    """``[games] bulletin``: board 1 with diagrams after 6. ♘xf7 and after 17. d3, board 2 at
+    its final position; the moves in figurine notation with the PGN's comments, escaped; in the
+    web bulletin and its PDF (the diagrams as python-chess's SVG in ``data:`` images)."""
+    run, pub = built
+    assert [(b.game.key, b.diagrams) for b in run.bulletin_games] == [("1.1", (11, 33)), ("1.2", (20,))]
+    for html in (pub.files["bulletin.html"], pub.pdfs["bulletin.pdf"]):
+        assert html.count('<article class="bulletin-game">') == 2
+        assert html.count('<img src="data:image/svg+xml;base64,') == 3
+        assert "<figcaption>After 6. ♘xf7</figcaption>" in html and "<figcaption>After 10... exd5</figcaption>" in html
+        assert "Rao, Arjun – Sen, Dev" in html and "Open, round 1, board 1" in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>alert" not in html
+    reader = PdfReader(io.BytesIO(render.html_to_pdf(pub.pdfs["bulletin.pdf"])))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    assert "Rao, Arjun – Sen, Dev" in text and "After 6. ♘xf7" in text and "After 17. d3" in text
+    assert "<script>alert(1)</script>" in text  # a comment, printed as text
+    # the diagrams drawn (as vector paths: a rectangle per square), not left out
+    squares = sum(page.get_contents().get_data().count(b" re") for page in reader.pages
+                  if "After" in page.extract_text())
+    assert squares >= 3 * 64

@@ -351,3 +351,33 @@ def test_published_games_are_the_usable_ones_named_as_players_csv_names_them(tin
     assert '[White "Rao, Arjun"]' in run.published_games[0].moves.pgn
     assert '[Event "Tiny Swiss — Open"]' in run.published_games[0].moves.pgn  # two categories
     assert "BirthDate" not in run.published_games[0].moves.pgn
+
+
+def test_the_office_chooses_the_bulletins_games_and_their_diagrams(tiny):
+    """Decision (issue 48): ``[games] bulletin`` names games as round.board (every category's)
+    or category:round.board; ``diagrams`` positions after a move (``12.`` White's, ``12...``
+    Black's), else the final position; a key naming no published game and a diagram after a
+    move the game does not have are warnings on event.toml."""
+    text = (tags("1.1", "Rao, Arjun", "Sen, Dev", "1-0") + MATE
+            + tags("1.2", "Nair, Esha", "Iyer, Bala", "0-1") + "1. d4 d5 0-1\n\n")
+    toml = (tiny / "event.toml").read_text()
+    (tiny / "event.toml").write_text(toml + '\n[games]\nbulletin = ["open:1.1", "1.2", "2.1"]\n'
+                                     'diagrams = ["open:1.1 after 2.", "open:1.1 after 3...", '
+                                     '"1.2 after 9."]\n')
+    run = run_with_games(tiny, {"games/r1.pgn": text})
+    got = [(b.game.key, b.diagrams) for b in run.bulletin_games]
+    assert got == [("1.1", (3, 6)), ("1.2", (2,))]  # 1.2: no 9th move, its final position
+    rows = [(f.column, f.value, f.severity) for f in run.findings if f.file == "event.toml"]
+    assert rows == [("games.diagrams", "1.2 after 9.", W), ("games.bulletin[2]", "2.1", W)]
+
+
+@pytest.mark.parametrize("table, said", [
+    ('bulletin = ["3-2"]', "is not a game"),
+    ('bulletin = ["3.2"]\ndiagrams = ["3.2 at 12"]', "is not a position"),
+    ('bulletin = ["3.2"]\ndiagrams = ["4.1 after 12."]', "is not one of the bulletin's games"),
+])
+def test_a_games_table_that_names_no_game_is_refused_at_load(table, said):
+    from transforms.core.config import ConfigError
+    toml = ROOT / "inputs" / "club-open-2025" / "event.toml"
+    with pytest.raises(ConfigError, match=said):
+        parse_event_config(toml.read_text() + f"\n[games]\n{table}\n")

@@ -28,8 +28,7 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from transforms.core.config import ConfigError
-from transforms.core.errors import Finding, Severity
+from transforms.core.errors import ConfigError, Finding, Severity
 from transforms.core.ingest import visible
 from transforms.core.model import ResultCode
 from transforms.core.pgn import PUBLISHED_TAGS, GameMoves, PgnGame, game_moves, round_and_board

@@ -381,3 +381,10 @@ def test_a_games_table_that_names_no_game_is_refused_at_load(table, said):
     toml = ROOT / "inputs" / "club-open-2025" / "event.toml"
     with pytest.raises(ConfigError, match=said):
         parse_event_config(toml.read_text() + f"\n[games]\n{table}\n")
+
+
+def test_a_real_export_of_results_only_publishes_no_game(hbcc):
+    """Decision (issue 48): the HBCC exports hold no moves (SOURCE.md): every game is matched,
+    none is published (results.csv publishes the results; a page would show an empty board)."""
+    run = run_with_games(hbcc["hbcc_2025_february_blitz"], hbcc_games("hbcc_2025_february_blitz"))
+    assert int(run.games["usable"].sum()) >= 223 and run.published_games == ()

@@ -313,7 +313,7 @@ PGN_DATE = re.compile(r"\[Date \"(\d{4}\.(?:\d\d|\?\?)\.(?:\d\d|\?\?))\"\]")
 
 def published_games(games: pl.DataFrame, players: pl.DataFrame, *, event: str, site: str,
                     start: dt.date, sections: Mapping[str, str]) -> tuple[GameRecord, ...]:
-    """DESIGN.md Inputs (games) — every matched, usable game of the games frame
+    """DESIGN.md Inputs (games) — every matched, usable game with moves of the games frame
     (:func:`match_games`) as published, in the order of ``sections`` (category id -> name),
     round and board.
 
@@ -323,12 +323,14 @@ def published_games(games: pl.DataFrame, players: pl.DataFrame, *, event: str, s
     ``Date`` tag where it is a PGN date (else the event's first day), ``Round`` as
     ``round.board`` of results.csv, ``White`` and ``Black`` as players.csv names them (the
     names the public pages show), ``Result``. No other tag of the file is published: not an
-    Elo, a FIDE id, a title, a birth date, a club — whatever the file holds."""
+    Elo, a FIDE id, a title, a birth date, a club — whatever the file holds. A game without a
+    single move (an export of results only, as Vega writes one per round) is not published:
+    results.csv already publishes its result, and a page would show an empty board."""
     if games.is_empty():
         return ()
     names = dict(zip(players["player_id"].to_list(), players["name"].to_list(), strict=True))
     order = {s: i for i, s in enumerate(sections)}
-    rows = sorted((r for r in games.iter_rows(named=True) if r["usable"]),
+    rows = sorted((r for r in games.iter_rows(named=True) if r["usable"] and r["plies"]),
                   key=lambda r: (order.get(r["section"], len(order)), r["round"], r["board"]))
     out = []
     for r in rows:

@@ -40,10 +40,12 @@ SHOWN = [("file", "File"), ("game", "Game"), ("line", "Line"), ("round_tag", "Ro
 
 
 def games_status(games: pl.DataFrame) -> pl.DataFrame:
-    """Each game's status in the office's words: matched and ready to publish, matched but
-    held (a finding says why), or unmatched."""
+    """Each game's status in the office's words: matched and published, matched without a
+    move (a result only: not published), matched but held (a finding says why), or
+    unmatched."""
     return games.with_columns(
-        pl.when(pl.col("usable")).then(pl.lit("matched"))
+        pl.when(pl.col("usable") & (pl.col("plies") > 0)).then(pl.lit("matched, published"))
+        .when(pl.col("usable")).then(pl.lit("matched; no moves (a result only): not published"))
         .when(pl.col("matched")).then(pl.lit("matched, not published (see the validation report)"))
         .otherwise(pl.lit("no pairing (see the validation report)")).alias("status"),
         pl.when(pl.col("usable")).then(pl.lit(None, pl.String)).otherwise(pl.lit("flag")).alias("_css"))
@@ -57,8 +59,10 @@ def publish_games(pub: Publication, run: SwissRun) -> None:
     frame = games_status(run.games)
     pub.files[f"{OFFICE}games.csv"] = csv_text(frame.drop("pgn", "_css"))
     matched, usable = int(frame["matched"].sum()), int(frame["usable"].sum())
+    moves = int((frame["usable"] & (frame["plies"] > 0)).sum())
     said = (f"{plural(frame.height, 'game')} in games/: {matched} matched to their pairings, "
-            f"{usable} ready to publish, {frame.height - matched} without a pairing")
+            f"{usable} without an error ({moves} with moves: published), "
+            f"{frame.height - matched} without a pairing")
     pub.outcome.notes.append(said)
     section = Section("Games", intro=[
         said + ". A bye entry (an opponent named BYE) that agrees with results.csv is not a "

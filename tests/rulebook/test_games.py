@@ -378,9 +378,8 @@ def test_the_office_chooses_the_bulletins_games_and_their_diagrams(tiny):
 ])
 def test_a_games_table_that_names_no_game_is_refused_at_load(table, said):
     from transforms.core.config import ConfigError
-    toml = ROOT / "inputs" / "club-open-2025" / "event.toml"
     with pytest.raises(ConfigError, match=said):
-        parse_event_config(toml.read_text() + f"\n[games]\n{table}\n")
+        parse_event_config(SWISS_FILES["event.toml"] + f"\n[games]\n{table}\n")
 
 
 def test_a_real_export_of_results_only_publishes_no_game(hbcc):

@@ -31,6 +31,7 @@ from transforms.core.pgn import (
     game_result,
     read_pgn,
     round_and_board,
+    tag_value,
 )
 from transforms.kinds import parse_event_config
 from transforms.swiss import event as swiss
@@ -387,3 +388,11 @@ def test_a_real_export_of_results_only_publishes_no_game(hbcc):
     none is published (results.csv publishes the results; a page would show an empty board)."""
     run = run_with_games(hbcc["hbcc_2025_february_blitz"], hbcc_games("hbcc_2025_february_blitz"))
     assert int(run.games["usable"].sum()) >= 223 and run.published_games == ()
+
+
+def test_a_published_tag_value_is_escaped_as_the_pgn_standard_writes_it():
+    """PGN standard 7: a quote and a backslash in a tag's value are escaped; a tag is one line."""
+    assert tag_value('O\'Brien, "Kid" \\ x') == 'O\'Brien, \\"Kid\\" \\\\ x'
+    assert tag_value("two\nlines") == "two lines"
+    g = game_moves("1. e4 *", {**SEVEN, "White": 'Ann "the Rook"'})
+    assert '[White "Ann \\"the Rook\\""]' in g.pgn.splitlines()

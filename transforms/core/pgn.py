@@ -280,6 +280,13 @@ class GameMoves:
         return self.plies[-1].fen if self.plies else self.start
 
 
+def tag_value(value: str) -> str:
+    """FIDE (PGN standard 7, 8.1.1) — a tag's value as a PGN file writes it between its quotes:
+    a backslash and a quote escaped with a backslash, a line break as a space (a tag is one
+    line)."""
+    return " ".join(value.replace("\\", "\\\\").replace('"', '\\"').splitlines())
+
+
 def game_moves(pgn: str, tags: Mapping[str, str]) -> GameMoves:
     """FIDE (PGN standard) — a read game (its text as :class:`PgnGame` keeps it) as published:
     its main line move by move (:class:`Ply`) and its PGN with exactly ``tags``, in the order of
@@ -299,8 +306,8 @@ def game_moves(pgn: str, tags: Mapping[str, str]) -> GameMoves:
     position = {k: game.headers[k] for k in POSITION_TAGS if k in game.headers}
     for key in list(game.headers):
         del game.headers[key]
-    for key in PUBLISHED_TAGS:
-        game.headers[key] = tags[key]
+    for key in PUBLISHED_TAGS:  # (python-chess writes a value as given: escaped here, 8.1.1)
+        game.headers[key] = tag_value(tags[key])
     game.headers.update(position)
     plies = []
     for k, node in enumerate(game.mainline(), start=1):

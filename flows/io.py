@@ -243,11 +243,13 @@ def _inside_lines() -> re.Pattern[str]:
     return re.compile("[" + "".join(f"\\u{ord(c):04x}" for c in chars) + "]")
 
 
-def read_pgn_folder(folder: Path, limits: ReadLimits | None = None) -> tuple[pl.DataFrame, list[Finding]]:
+def read_pgn_folder(folder: Path, limits: ReadLimits | None = None,
+                    suffix: str = "") -> tuple[pl.DataFrame, list[Finding]]:
     """DESIGN.md Inputs (games) — every ``*.pgn`` of an event's games folder as text, sorted by
     name (a file per round or one per event): a frame of ``file`` (``games/<name>.pgn``) and
-    ``text``, and the findings of reading them. A file larger than ``[limits] file_bytes`` is
-    not read (an error). Decision: UTF-8 (a BOM accepted), else ISO 8859-1, the PGN
+    ``text``, and the findings of reading them; ``suffix``: what the files' names carry after
+    ``.pgn`` (a last good publication's copies: ``round-1.pgn.txt``). A file larger than
+    ``[limits] file_bytes`` is not read (an error). Decision: UTF-8 (a BOM accepted), else ISO 8859-1, the PGN
     standard's own character set (4.1), with a warning that says so (the names may then read
     wrong). Nothing raises on any bytes."""
     import polars as pl
@@ -256,8 +258,8 @@ def read_pgn_folder(folder: Path, limits: ReadLimits | None = None) -> tuple[pl.
 
     limits = limits or ReadLimits()
     files, texts, findings = [], [], []
-    for path in sorted(p for p in folder.glob("*.pgn") if p.is_file()):
-        name = f"{folder.name}/{path.name}"
+    for path in sorted(p for p in folder.glob(f"*.pgn{suffix}") if p.is_file()):
+        name = f"{folder.name}/{path.name.removesuffix(suffix)}"
         size = path.stat().st_size
         if size > limits.file_bytes:
             findings.append(file_too_large(name, size, limits))

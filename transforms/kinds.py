@@ -56,6 +56,7 @@ from transforms.round_robin.config import RoundRobinConfig
 from transforms.series.config import SeriesConfig
 from transforms.swiss import schemas as swiss_schemas
 from transforms.swiss.config import SwissConfig, check_fide_report
+from transforms.swiss.games import GamesConfig
 from transforms.swiss.results import event_result as swiss_result
 from transforms.team import schemas as team_schemas
 from transforms.team.config import TeamRoundRobinConfig, TeamRules, TeamSwissConfig
@@ -169,7 +170,8 @@ KINDS: dict[EventKind, KindSpec] = {
     EventKind.SWISS: KindSpec(EventKind.SWISS, {"swiss": Table(SwissConfig, required=True),
                                                "fide_report": Table(RatingReportRules),
                                                "ratings": Table(RatingsConfig),
-                                               "norms": Table(NormsConfig)},
+                                               "norms": Table(NormsConfig),
+                                               "games": Table(GamesConfig)},
                               swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED, _check_swiss,
                               parts=(NJ_NAME,), players_per_category=SWISS_PLAYERS_PER_CATEGORY,
                               results=swiss_result, games=True),
@@ -177,7 +179,8 @@ KINDS: dict[EventKind, KindSpec] = {
                                     {"round_robin": Table(RoundRobinConfig, required=True),
                                      "fide_report": Table(RatingReportRules),
                                      "ratings": Table(RatingsConfig),
-                                     "norms": Table(NormsConfig)},
+                                     "norms": Table(NormsConfig),
+                                     "games": Table(GamesConfig)},
                                     swiss_schemas.SCHEMAS, swiss_schemas.REQUIRED,
                                     rules=("round_robin",),
                                     players_per_category=ROUND_ROBIN_PLAYERS_PER_CATEGORY,

@@ -11,6 +11,7 @@ import polars as pl
 from flows import io
 from flows.devtools.demo.circuit import write_circuit_inputs
 from flows.devtools.demo.club import demo_club_championship_files, demo_club_open_files
+from flows.devtools.demo.games import demo_games
 from flows.devtools.demo.golden_knights import demo_files
 from flows.devtools.demo.league import demo_league_files
 from flows.devtools.demo.national_junior import demo_national_junior_files
@@ -65,6 +66,9 @@ def write_demo_inputs(folder: Path) -> list[Path]:
         (folder / event / "results.csv").unlink(missing_ok=True)
         simulate(folder / event, through=CLUB_ROUNDS_PLAYED[event])
         written.append(folder / event / "results.csv")
+    # The club open's games of round 1 as PGN (flows/devtools/demo/games.py): game pages, the
+    # PGN downloads and the bulletin's games ([games] in its event.toml).
+    written.append(write_demo_games(folder / "club-open-2025"))
     # A team league in two divisions (flows/devtools/demo/league.py), four rounds played.
     league = folder / "district-league-2025"
     cfg = parse_event_config((league / "event.toml").read_text(encoding="utf-8"),
@@ -84,6 +88,17 @@ def write_demo_inputs(folder: Path) -> list[Path]:
     # two event folders.
     written += write_circuit_inputs(folder)
     return written
+
+
+def write_demo_games(event: Path) -> Path:
+    """``games/round-01.pgn`` of the event, from its results.csv and players.csv."""
+    cfg = parse_event_config((event / "event.toml").read_text(encoding="utf-8"))
+    text = demo_games(pl.read_csv(event / "results.csv", infer_schema_length=0).with_columns(
+                          pl.col("round").cast(pl.Int64), pl.col("board").cast(pl.Int64)),
+                      pl.read_csv(event / "players.csv", infer_schema_length=0),
+                      event=cfg.event.name, date=f"{cfg.event.start:%Y.%m.%d}")
+    (event / "games").mkdir(exist_ok=True)
+    return io.atomic_write(event / "games" / "round-01.pgn", text)
 
 
 def main(argv: list[str]) -> int:

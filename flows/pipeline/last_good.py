@@ -36,6 +36,7 @@ from flows.pipeline.manifest import PUBLICATION, read_manifest
 from flows.site.names import file_part
 from flows.site.pages import OFFICE, PUBLISHED_INPUTS, Publication, publish_office_home
 from flows.site.present import Section
+from transforms.core.pgn import GAMES
 
 INPUTS = PUBLISHED_INPUTS
 """Where a run keeps the inputs its public pages were built from (inside the event's outputs,
@@ -74,10 +75,16 @@ class LastGood:
 
 
 def snapshot(event_dir: Path, names: list[str]) -> dict[str, bytes]:
-    """The inputs of a good run, to keep with its outputs: event.toml and every file of
-    ``names`` the event folder has (by path in the outputs)."""
-    return {f"{INPUTS}{n}{KEPT}": (event_dir / n).read_bytes()
+    """The inputs of a good run, to keep with its outputs: event.toml, every file of ``names``
+    the event folder has and its games (``games/*.pgn``: the game pages are rebuilt from them
+    while a later run is held), by path in the outputs."""
+    kept = {f"{INPUTS}{n}{KEPT}": (event_dir / n).read_bytes()
             for n in ["event.toml", *names] if (event_dir / n).is_file()}
+    games = event_dir / GAMES.rstrip("/")
+    if games.is_dir():
+        kept.update({f"{INPUTS}{GAMES}{file_part(p.name)}{KEPT}": p.read_bytes()
+                     for p in sorted(games.glob("*.pgn")) if p.is_file()})  # (a name from input)
+    return kept
 
 
 def find(out_dir: Path) -> LastGood | None:
@@ -93,7 +100,8 @@ def find(out_dir: Path) -> LastGood | None:
         as_of = dt.date.fromisoformat(str(info.get("as_of")))
     except ValueError:
         return None
-    files = {f"{INPUTS}{p.name}": p.read_bytes() for p in sorted(folder.iterdir()) if p.is_file()}
+    files = {f"{INPUTS}{p.relative_to(folder).as_posix()}": p.read_bytes()
+             for p in sorted(folder.rglob("*")) if p.is_file()}
     return LastGood(folder, as_of, str(info.get("state", "")),
                     str(info.get("since", "")) if info.get("status") == "held" else "", files,
                     suffix)

@@ -66,7 +66,7 @@ def read_inputs(event_dir: Path, names: list[str], suffix: str = "") -> dict[str
 def read_files(event_dir: Path, names: list[str], suffix: str = "") -> dict[str, RawFile]:
     """Read every CSV the event has among ``names`` as strings (absent files are skipped),
     and, for a kind that reads games, its ``games/*.pgn`` (:func:`flows.io.read_pgn_folder`;
-    not for a last good publication's copies: its games are not kept yet),
+    a last good publication's copies too, ``games/*.pgn.txt``),
     each under the limits its event.toml sets (:func:`transforms.kinds.read_limits`; the
     defaults where event.toml cannot be used); ``suffix``: what the files' names carry after
     the input's name (a last good publication's copies: ``players.csv.txt``)."""
@@ -80,8 +80,8 @@ def read_files(event_dir: Path, names: list[str], suffix: str = "") -> dict[str,
         if path.exists():
             out[name] = io.read_csv_strings(path, read_limits(cfg, name) if cfg else ReadLimits())
     games = event_dir / GAMES.rstrip("/")
-    if cfg is not None and kind_of(cfg).games and not suffix and games.is_dir():
-        out[GAMES] = io.read_pgn_folder(games, read_limits(cfg, GAMES))
+    if cfg is not None and kind_of(cfg).games and games.is_dir():
+        out[GAMES] = io.read_pgn_folder(games, read_limits(cfg, GAMES), suffix)
     return out
 
 

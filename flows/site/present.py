@@ -202,6 +202,9 @@ class Section:
     """The PDF of its own that prints this section's whole table (e.g. ``crosstable.pdf``):
     where a long table is not printed again in the bulletin (:func:`flows.site.pages.
     printed_bulletin`)."""
+    blocks: list[Any] = field(default_factory=list)
+    """Blocks of markup a kind made through a template of its own (escaped there; e.g. a
+    bulletin game's diagrams and moves, :mod:`flows.kinds.swiss.games`), after the tables."""
 
 
 def fmt(value: Any, *, money: bool = False, currency: str = "") -> str:

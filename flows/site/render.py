@@ -188,6 +188,14 @@ def css() -> str:
 
 
 @lru_cache(maxsize=1)
+def viewer_script() -> Markup:
+    """The game pages' own script (``templates/viewer.js``), inlined in each page as the
+    stylesheet is: a page needs no other file, from disk or offline. Decision (issue 48): no
+    third-party JavaScript — chessfed's own few lines, read from the project's templates."""
+    return Markup((TEMPLATES / "viewer.js").read_text(encoding="utf-8"))
+
+
+@lru_cache(maxsize=1)
 def chessfed_version() -> str:
     try:
         return version("chessfed")

@@ -18,6 +18,7 @@ import pytest
 
 from flows.pipeline.run_index import exit_status, outcome
 from tests.bad_input_events import GK_FILES, SWISS_FILES, write_event
+from tests.games_event import FRIED_LIVER, QGD, tags
 
 NOTICE = re.compile(r'<p class="notice" role="status">[^<]*</p>\n?')
 
@@ -48,6 +49,10 @@ def swiss_held(prefect_harness, tmp_path_factory):
     base = tmp_path_factory.mktemp("bad-day")
     inputs, out = base / "inputs", base / "outputs"
     event = write_event(inputs / "tiny-swiss", SWISS_FILES)
+    (event / "games").mkdir()  # two games with moves: their pages stay while a run is held
+    (event / "games" / "round 1.pgn").write_text(
+        tags("1.1", "Rao, Arjun", "Sen, Dev", "1-0") + FRIED_LIVER + "\n\n"
+        + tags("1.2", "Nair, Esha", "Iyer, Bala", "0-1") + QGD + "\n", encoding="utf-8")
     good_status, good_code = run(inputs, out)
     good = public(out / "tiny-swiss")
     good_outbox = {p.name for p in (out / "tiny-swiss" / "outbox").iterdir()}
@@ -71,6 +76,8 @@ def test_a_bad_results_row_after_publication_withdraws_no_public_file(swiss_held
     assert swiss_held["good_code"] == 0
     assert set(good) <= set(held), sorted(set(good) - set(held))
     assert "standings/round-02.html" in held and "pairings/round-03.html" in held
+    assert {"games/open/round-01-board-01.html", "games/open/round-01-board-02.pgn",
+            "games/event.pgn"} <= set(good)  # the game pages, rebuilt from the kept PGN
 
 
 def test_the_held_pages_are_the_last_good_ones_with_a_notice_and_the_pdfs_unchanged(swiss_held):

@@ -16,13 +16,23 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+import chess
 import polars as pl
 import pytest
 
 from flows import io
 from tests.bad_input_events import SWISS_FILES, write_event
 from transforms.core.errors import Severity
-from transforms.core.pgn import GAMES, game_result, read_pgn, round_and_board
+from transforms.core.pgn import (
+    GAMES,
+    PUBLISHED_TAGS,
+    figurine,
+    game_moves,
+    game_result,
+    read_pgn,
+    round_and_board,
+    tag_value,
+)
 from transforms.kinds import parse_event_config
 from transforms.swiss import event as swiss
 from transforms.swiss.games import name_key
@@ -283,3 +293,106 @@ def test_round_and_board_of_a_round_tag(tag, want):
 def test_a_movetext_marker_contradicting_the_tag_in_a_game_with_moves_is_a_warning():
     (g,) = read_pgn("games/a.pgn", tags("1.1", "A", "B", "1-0") + MATE.replace("1-0", "0-1"))
     assert g.result == "1-0" and [(f.column, f.severity) for f in g.findings] == [("game 1, Result", W)]
+
+
+# --- the games published (issue 48, second part) ---------------------------------------------
+
+def test_figurine_notation_writes_the_piece_letters_as_figurines():
+    """FIDE Laws, Appendix C.5: one set of figurines for both sides; castling, pawns and
+    squares unchanged."""
+    assert [figurine(s) for s in ("Nf3", "Qxf7#", "e8=Q+", "O-O-O", "Kxe2", "Rad1", "Bb5", "exd5")] == [
+        "♘f3", "♕xf7#", "e8=♕+", "O-O-O", "♔xe2", "♖ad1", "♗b5", "exd5"]
+
+
+SEVEN = dict(zip(PUBLISHED_TAGS, ["E", "S", "2024.09.16", "1.1", "A", "B", "1-0"], strict=True))
+
+
+def test_a_published_game_has_only_the_seven_tags_and_every_move_clock_and_comment():
+    """Decision (issue 48): the seven tag roster only, given (from the record); every other tag
+    dropped; moves, clocks, comments and variations kept; each half-move's position."""
+    text = (tags("1.1", "Rao, Arjun", "Sen, Dev", "1-0", WhiteElo="1850", WhiteBirthDate="2012.01.01",
+                 WhiteFideId="25000101")
+            + "1. e4 {[%clk 0:03:00]} e5 {[%clk 0:02:58]} 2. Qh5 (2. Nf3 Nc6) Nc6 3. Bc4 {a trap} "
+              "Nf6 4. Qxf7# 1-0\n")
+    g = game_moves(text, SEVEN)
+    assert g.pgn.splitlines()[:8] == ['[Event "E"]', '[Site "S"]', '[Date "2024.09.16"]', '[Round "1.1"]',
+                                      '[White "A"]', '[Black "B"]', '[Result "1-0"]', ""]
+    for gone in ("Elo", "BirthDate", "FideId", "1850", "2012", "25000101", "Rao", "Sen"):
+        assert gone not in g.pgn
+    assert "{ [%clk 0:03:00] }" in g.pgn and "( 2. Nf3 Nc6 )" in g.pgn and "{ a trap }" in g.pgn
+    assert [p.san for p in g.plies] == ["e4", "e5", "♕h5", "♘c6", "♗c4", "♘f6", "♕xf7#"]
+    assert [(p.number, p.white) for p in g.plies[:3]] == [(1, True), (1, False), (2, True)]
+    assert [p.clock for p in g.plies[:3]] == [180.0, 178.0, None]
+    assert g.plies[4].comment == "a trap" and g.plies[0].comment == ""  # the command is no text
+    assert g.plies[-1].uci == "h5f7" and g.fen == "r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4"
+    assert g.start == chess.STARTING_FEN
+    with pytest.raises(ValueError):
+        game_moves(text, {**SEVEN, "WhiteElo": "1850"})
+
+
+def test_a_game_from_a_set_up_position_keeps_its_position():
+    fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+    g = game_moves(f'[SetUp "1"]\n[FEN "{fen}"]\n[WhiteBirthDate "2012.01.01"]\n\n1. e4 Kd7 *\n', SEVEN)
+    assert g.start == fen and f'[FEN "{fen}"]' in g.pgn and "BirthDate" not in g.pgn
+    assert [p.san for p in g.plies] == ["e4", "♔d7"]
+
+
+def test_published_games_are_the_usable_ones_named_as_players_csv_names_them(tiny):
+    """Decision (issue 48): the names of players.csv (the public pages'), Round as round.board
+    of results.csv, Date the game's own where it is a PGN date (else the event's first day);
+    a game not usable (its result contradicts results.csv) is not published."""
+    text = (tags("1.1", "RAO,ARJUN", "Sen, Dev", "1-0", WhiteBirthDate="2012.01.01") + MATE
+            + tags("1", "Nair, Esha", "Iyer, Bala", "0-1").replace("2024.09.16", "????.??.??") + "1. d4 d5 0-1\n\n"
+            + tags("1.3", "Das, Chitra", "Bose, Farid", "1-0") + "1. e4 1-0\n\n")
+    run = run_with_games(tiny, {"games/r1.pgn": text})
+    got = [(g.key, g.white, g.black, g.result, g.date, len(g.moves.plies)) for g in run.published_games]
+    assert got == [("1.1", "Rao, Arjun", "Sen, Dev", "1-0", "2024.09.16", 7),
+                   ("1.2", "Nair, Esha", "Iyer, Bala", "0-1", "2024.09.16", 2)]
+    assert '[Round "1.2"]' in run.published_games[1].moves.pgn
+    assert '[White "Rao, Arjun"]' in run.published_games[0].moves.pgn
+    assert '[Event "Tiny Swiss — Open"]' in run.published_games[0].moves.pgn  # two categories
+    assert "BirthDate" not in run.published_games[0].moves.pgn
+
+
+def test_the_office_chooses_the_bulletins_games_and_their_diagrams(tiny):
+    """Decision (issue 48): ``[games] bulletin`` names games as round.board (every category's)
+    or category:round.board; ``diagrams`` positions after a move (``12.`` White's, ``12...``
+    Black's), else the final position; a key naming no published game and a diagram after a
+    move the game does not have are warnings on event.toml."""
+    text = (tags("1.1", "Rao, Arjun", "Sen, Dev", "1-0") + MATE
+            + tags("1.2", "Nair, Esha", "Iyer, Bala", "0-1") + "1. d4 d5 0-1\n\n")
+    toml = (tiny / "event.toml").read_text()
+    (tiny / "event.toml").write_text(toml + '\n[games]\nbulletin = ["open:1.1", "1.2", "2.1"]\n'
+                                     'diagrams = ["open:1.1 after 2.", "open:1.1 after 3...", '
+                                     '"1.2 after 9."]\n')
+    run = run_with_games(tiny, {"games/r1.pgn": text})
+    got = [(b.game.key, b.diagrams) for b in run.bulletin_games]
+    assert got == [("1.1", (3, 6)), ("1.2", (2,))]  # 1.2: no 9th move, its final position
+    rows = [(f.column, f.value, f.severity) for f in run.findings if f.file == "event.toml"]
+    assert rows == [("games.diagrams", "1.2 after 9.", W), ("games.bulletin[2]", "2.1", W)]
+
+
+@pytest.mark.parametrize("table, said", [
+    ('bulletin = ["3-2"]', "is not a game"),
+    ('bulletin = ["3.2"]\ndiagrams = ["3.2 at 12"]', "is not a position"),
+    ('bulletin = ["3.2"]\ndiagrams = ["4.1 after 12."]', "is not one of the bulletin's games"),
+])
+def test_a_games_table_that_names_no_game_is_refused_at_load(table, said):
+    from transforms.core.config import ConfigError
+    with pytest.raises(ConfigError, match=said):
+        parse_event_config(SWISS_FILES["event.toml"] + f"\n[games]\n{table}\n")
+
+
+def test_a_real_export_of_results_only_publishes_no_game(hbcc):
+    """Decision (issue 48): the HBCC exports hold no moves (SOURCE.md): every game is matched,
+    none is published (results.csv publishes the results; a page would show an empty board)."""
+    run = run_with_games(hbcc["hbcc_2025_february_blitz"], hbcc_games("hbcc_2025_february_blitz"))
+    assert int(run.games["usable"].sum()) >= 223 and run.published_games == ()
+
+
+def test_a_published_tag_value_is_escaped_as_the_pgn_standard_writes_it():
+    """PGN standard 7: a quote and a backslash in a tag's value are escaped; a tag is one line."""
+    assert tag_value('O\'Brien, "Kid" \\ x') == 'O\'Brien, \\"Kid\\" \\\\ x'
+    assert tag_value("two\nlines") == "two lines"
+    g = game_moves("1. e4 *", {**SEVEN, "White": 'Ann "the Rook"'})
+    assert '[White "Ann \\"the Rook\\""]' in g.pgn.splitlines()

@@ -214,3 +214,108 @@ def read_games(files: Mapping[str, str]) -> tuple[list[PgnGame], list[Finding]]:
         games += got
         findings += [f for g in got for f in g.findings]
     return games, findings
+
+
+FIGURINES = {"K": "♔", "Q": "♕", "R": "♖", "B": "♗", "N": "♘"}
+"""The piece letters of SAN (K Q R B N) as the figurines FIDE's Laws (Appendix C.5) allow a
+printed score to use instead: one set for both sides, as bulletins print them."""
+
+PUBLISHED_TAGS = ("Event", "Site", "Date", "Round", "White", "Black", "Result")
+"""The only tags a published PGN carries: the PGN standard's seven tag roster (8.1.1),
+written from the record (event.toml, players.csv, results.csv), never copied from the file
+read (docs/decisions.md, "Games")."""
+
+POSITION_TAGS = ("SetUp", "FEN")
+"""The tags of a game that starts from a set-up position (PGN standard 9.7): the position, kept."""
+
+COMMAND = re.compile(r"\[%[^\]]*\]")
+"""An embedded command of a PGN comment (``[%clk 0:09:58]``, ``[%eval …]``): read by
+python-chess (``node.clock()``), not text for a reader."""
+
+
+def figurine(san: str) -> str:
+    """FIDE (Laws of Chess, Appendix C.5) — a move in SAN with its piece letters as figurines
+    (``Nf3`` -> ``♘f3``, ``e8=Q+`` -> ``e8=♕+``); castling and squares unchanged."""
+    return "".join(FIGURINES.get(ch, ch) for ch in san)
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One half-move of a game's main line, as a page shows it."""
+
+    ply: int
+    """The half-move's place, 1-based."""
+    number: int
+    """The move number (both half-moves of a move share it)."""
+    white: bool
+    """Whether White made it."""
+    san: str
+    """The move in figurine algebraic notation (:func:`figurine`)."""
+    uci: str
+    """The move as from- and to-square (``e2e4``, ``e7e8q``): the squares a board marks."""
+    fen: str
+    """The position after it (FEN)."""
+    clock: float | None
+    """The mover's remaining time in seconds after it (``[%clk]``), None where the PGN has none."""
+    comment: str
+    """Its comment as the PGN carries it, without embedded commands (:data:`COMMAND`)."""
+
+
+@dataclass(frozen=True)
+class GameMoves:
+    """A game's main line as published: its positions and moves, and its PGN for download."""
+
+    start: str
+    """The position before the first move (FEN)."""
+    plies: tuple[Ply, ...]
+    """Every half-move of the main line."""
+    comment: str
+    """The comment before the first move ("" when none)."""
+    pgn: str
+    """The game as published: :data:`PUBLISHED_TAGS` only, then its moves, comments and clocks."""
+
+    @property
+    def fen(self) -> str:
+        """The final position (FEN)."""
+        return self.plies[-1].fen if self.plies else self.start
+
+
+def tag_value(value: str) -> str:
+    """FIDE (PGN standard 7, 8.1.1) — a tag's value as a PGN file writes it between its quotes:
+    a backslash and a quote escaped with a backslash, a line break as a space (a tag is one
+    line)."""
+    return " ".join(value.replace("\\", "\\\\").replace('"', '\\"').splitlines())
+
+
+def game_moves(pgn: str, tags: Mapping[str, str]) -> GameMoves:
+    """FIDE (PGN standard) — a read game (its text as :class:`PgnGame` keeps it) as published:
+    its main line move by move (:class:`Ply`) and its PGN with exactly ``tags``, in the order of
+    :data:`PUBLISHED_TAGS` (every other tag of the file dropped: an Elo, a FIDE id, a birth
+    date; a game from a set-up position keeps its ``SetUp`` and ``FEN``, the position), and
+    its moves, variations, comments and clocks as the file carries them.
+
+    Decision (issue 48): the published tags are written from the record, never copied from
+    the file read (``tags`` must hold exactly :data:`PUBLISHED_TAGS`)."""
+    if set(tags) != set(PUBLISHED_TAGS):
+        raise ValueError(f"the published tags are {PUBLISHED_TAGS}, not {sorted(tags)}")
+    game = chess.pgn.read_game(cast(TextIO, _Lines(pgn)))
+    if game is None:
+        game = chess.pgn.Game()
+    board = game.board()
+    start = board.fen()
+    position = {k: game.headers[k] for k in POSITION_TAGS if k in game.headers}
+    for key in list(game.headers):
+        del game.headers[key]
+    for key in PUBLISHED_TAGS:  # (python-chess writes a value as given: escaped here, 8.1.1)
+        game.headers[key] = tag_value(tags[key])
+    game.headers.update(position)
+    plies = []
+    for k, node in enumerate(game.mainline(), start=1):
+        number, white = board.fullmove_number, board.turn == chess.WHITE
+        san = board.san(node.move)
+        board.push(node.move)
+        plies.append(Ply(k, number, white, figurine(san), node.move.uci(), board.fen(),
+                         node.clock(), " ".join(COMMAND.sub(" ", node.comment).split())))
+    text = game.accept(chess.pgn.StringExporter(headers=True, variations=True, comments=True))
+    return GameMoves(start, tuple(plies), " ".join(COMMAND.sub(" ", game.comment).split()),
+                     text + "\n")

@@ -62,7 +62,14 @@ from transforms.swiss.exports import (
     public_trf,
     reported,
 )
-from transforms.swiss.games import match_games
+from transforms.swiss.games import (
+    BulletinGame,
+    GameRecord,
+    GamesConfig,
+    bulletin_games,
+    match_games,
+    published_games,
+)
 from transforms.swiss.parts import EntryRules, FixedSchedule, PairingRules, ResultRules
 from transforms.swiss.progress import round_by_round, tiebreak_separation
 from transforms.swiss.rounds import RoundSetup
@@ -190,6 +197,12 @@ class SwissRun:
     """The event's games (``games/*.pgn``), every one matched to its pairing or not
     (:func:`~transforms.swiss.games.match_games`: :data:`~transforms.swiss.games.GAME_COLUMNS`);
     None when the event has no games folder."""
+    published_games: tuple[GameRecord, ...] = ()
+    """The matched, usable games as the public site and the bulletin show them
+    (:func:`~transforms.swiss.games.published_games`), by category, round and board."""
+    bulletin_games: tuple[BulletinGame, ...] = ()
+    """The games the bulletin prints (``[games] bulletin``), with their diagrams
+    (:func:`~transforms.swiss.games.bulletin_games`)."""
     rating_lists: RatingsConfig | None = field(init=False, default=None)
     """The rating lists the event is rated for (:func:`rating_lists`; None: it shows no
     rating change), decided with the run from its configuration."""
@@ -340,6 +353,11 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
         run.categories.append(CategoryRun(cat, cp, cr, done, card, rounds=per_category[cat.id]))
     if GAMES in raw:
         run.games, more = check_games(raw[GAMES], players, results)
+        run.findings += more
+        run.published_games = published_games(
+            run.games, players, event=cfg.event.name, site=cfg.event.venue, start=cfg.event.start,
+            sections={c.id: c.name for c in cfg.require(SwissConfig).categories})
+        run.bulletin_games, more = bulletin_games(run.published_games, cfg.table(GamesConfig))
         run.findings += more
     return run
 

@@ -20,6 +20,7 @@ found its pairing; the next steps publish only the matched, usable ones.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -27,16 +28,19 @@ from dataclasses import dataclass
 
 import polars as pl
 
-from transforms.core.errors import Finding, Severity
+from transforms.core.errors import ConfigError, Finding, Severity
 from transforms.core.ingest import visible
 from transforms.core.model import ResultCode
-from transforms.core.pgn import PgnGame, round_and_board
+from transforms.core.pgn import PUBLISHED_TAGS, GameMoves, PgnGame, game_moves, round_and_board
 
 REFERENCE = (
     "The event's games as PGN, read with python-chess: one file per round or one for the "
     "event, any names ending `.pgn`, read in name order (UTF-8; else ISO 8859-1, the PGN "
-    "standard's, with a warning). Optional; nothing of the games is published yet: the office "
-    "sees every game and its pairing in `office/games.html` and `office/games.csv`.",
+    "standard's, with a warning). Optional. The office sees every game and its pairing in "
+    "`office/games.html` and `office/games.csv`; every game matched to its pairing without an "
+    "error is published (`games/`: a page with a board to step through, its PGN, each round's "
+    "and the event's PGN), its PGN with the seven tags Event, Site, Date, Round, White, Black "
+    "and Result only, written from the record (event.toml, results.csv, players.csv).",
     "",
     "- **Round**: `3`, or `3.2` (round 3, board 2, as pairing programs write it). The board "
     "is not needed: a game is matched by its round and its players.",
@@ -48,8 +52,8 @@ REFERENCE = (
     "- **Result**: `1-0`, `0-1`, `1/2-1/2` or `*`. The tag is the game's result; the "
     "movetext's own marker only where the tag is `*` (exports that write only `*` as movetext "
     "are read as their tag says). `*` is no result and contradicts nothing.",
-    "- Other tags are kept as read and never trusted (a page escapes them; an Elo or birth "
-    "tag of a minor is not published).",
+    "- Other tags are read and never trusted: none is published (an Elo, a FIDE id, a birth "
+    "date reach no public file).",
     "",
     "Errors (the game is not published; nothing else waits — results.csv is the record): an "
     "illegal or unreadable move, a `Result` that is not one of the four, a `Round` that is "
@@ -275,3 +279,158 @@ def match_games(games: Iterable[PgnGame], players: pl.DataFrame, results: pl.Dat
         record["usable"] = ok
     frame = pl.DataFrame(out, schema=GAME_COLUMNS) if out else pl.DataFrame(schema=GAME_COLUMNS)
     return frame, findings
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A matched, usable game as the public site and the bulletin show it: its pairing as
+    results.csv has it, the players as players.csv names them, and its moves
+    (:func:`~transforms.core.pgn.game_moves`)."""
+
+    section: str
+    round: int
+    board: int
+    white_sno: int
+    black_sno: int
+    white: str
+    """White's name as players.csv writes it (the public pages' name, not the PGN's)."""
+    black: str
+    result: str
+    """The PGN's result (it agrees with results.csv: else the game is not usable)."""
+    date: str
+    """The published ``Date`` tag (``2026.03.14``)."""
+    moves: GameMoves
+
+    @property
+    def key(self) -> str:
+        """How the office names the game in event.toml: ``round.board`` (``3.2``)."""
+        return f"{self.round}.{self.board}"
+
+
+PGN_DATE = re.compile(r"\[Date \"(\d{4}\.(?:\d\d|\?\?)\.(?:\d\d|\?\?))\"\]")
+"""A ``Date`` tag that is a date as the PGN standard writes one (``2026.03.14``, ``2026.03.??``)."""
+
+
+def published_games(games: pl.DataFrame, players: pl.DataFrame, *, event: str, site: str,
+                    start: dt.date, sections: Mapping[str, str]) -> tuple[GameRecord, ...]:
+    """DESIGN.md Inputs (games) — every matched, usable game with moves of the games frame
+    (:func:`match_games`) as published, in the order of ``sections`` (category id -> name),
+    round and board.
+
+    Decision (issue 48; docs/decisions.md, "Games"): a published game carries the PGN
+    standard's seven tags only, written from the record — ``Event`` the event's name (with the
+    category's where the event has more than one), ``Site`` its venue, ``Date`` the game's own
+    ``Date`` tag where it is a PGN date (else the event's first day), ``Round`` as
+    ``round.board`` of results.csv, ``White`` and ``Black`` as players.csv names them (the
+    names the public pages show), ``Result``. No other tag of the file is published: not an
+    Elo, a FIDE id, a title, a birth date, a club — whatever the file holds. A game without a
+    single move (an export of results only, as Vega writes one per round) is not published:
+    results.csv already publishes its result, and a page would show an empty board."""
+    if games.is_empty():
+        return ()
+    names = dict(zip(players["player_id"].to_list(), players["name"].to_list(), strict=True))
+    order = {s: i for i, s in enumerate(sections)}
+    rows = sorted((r for r in games.iter_rows(named=True) if r["usable"] and r["plies"]),
+                  key=lambda r: (order.get(r["section"], len(order)), r["round"], r["board"]))
+    out = []
+    for r in rows:
+        date = PGN_DATE.search(r["pgn"])
+        name = event if len(sections) <= 1 else f"{event} — {sections.get(r['section'], r['section'])}"
+        tags = {"Event": name, "Site": site or "?",
+                "Date": date.group(1) if date else f"{start:%Y.%m.%d}",
+                "Round": f"{r['round']}.{r['board']}", "White": names[r["white_id"]],
+                "Black": names[r["black_id"]], "Result": r["result"]}
+        assert set(tags) == set(PUBLISHED_TAGS)
+        out.append(GameRecord(r["section"], r["round"], r["board"], r["white_sno"], r["black_sno"],
+                              names[r["white_id"]], names[r["black_id"]], r["result"],
+                              tags["Date"], game_moves(r["pgn"], tags)))
+    return tuple(out)
+
+
+GAME_KEY = re.compile(r"(?:(?P<category>[^:\s]+):)?(?P<round>[1-9]\d{0,3})\.(?P<board>[1-9]\d{0,3})")
+"""How event.toml names a game: ``3.2`` (round 3, board 2, in every category that has it) or
+``girls:3.2`` (in one category)."""
+DIAGRAM = re.compile(rf"(?P<game>{GAME_KEY.pattern}) after (?P<move>[1-9]\d{{0,3}})(?P<side>\.\.\.|\.)")
+"""A diagram event.toml asks for: ``3.2 after 12.`` (after White's 12th move) or ``3.2 after
+12...`` (after Black's)."""
+
+
+@dataclass(frozen=True)
+class GamesConfig:
+    """``[games]``: what the office chooses of the event's games (``games/*.pgn``): the games
+    the bulletin prints, and the positions its diagrams show."""
+
+    bulletin: tuple[str, ...] = ()
+    """The games the bulletin prints, in this order: ``"3.2"`` (round 3, board 2) or
+    ``"girls:3.2"`` (of one category)."""
+    diagrams: tuple[str, ...] = ()
+    """The positions a bulletin game's diagrams show (``"3.2 after 12..."``: after Black's
+    12th move; ``"3.2 after 20."``: after White's 20th); a game none names shows its final
+    position."""
+
+    def __post_init__(self) -> None:
+        for i, key in enumerate(self.bulletin):
+            if not GAME_KEY.fullmatch(key):
+                raise ConfigError("", f"bulletin[{i}]", f"{key!r} is not a game: write round.board "
+                                  "(\"3.2\") or category:round.board (\"girls:3.2\")")
+        for i, key in enumerate(self.diagrams):
+            m = DIAGRAM.fullmatch(key)
+            if m is None:
+                raise ConfigError("", f"diagrams[{i}]", f"{key!r} is not a position: write "
+                                  "\"3.2 after 12.\" (after White's 12th move) or \"3.2 after 12...\"")
+            if m.group("game") not in self.bulletin:
+                raise ConfigError("", f"diagrams[{i}]", f"{m.group('game')!r} is not one of "
+                                  "the bulletin's games (games.bulletin)")
+
+
+@dataclass(frozen=True)
+class BulletinGame:
+    """A game the bulletin prints, with the positions of its diagrams."""
+
+    game: GameRecord
+    diagrams: tuple[int, ...]
+    """The half-moves after which a diagram shows the position (0: the start), in order."""
+
+
+def bulletin_games(games: tuple[GameRecord, ...], chosen: GamesConfig | None
+                   ) -> tuple[tuple[BulletinGame, ...], list[Finding]]:
+    """DESIGN.md Inputs (games) — the published games the office chose for the bulletin
+    (``[games] bulletin``), in its order, each with its diagrams (``[games] diagrams``, else
+    the final position). Decision: a key names the game of that round and board in every
+    category that has one (``girls:3.2``: in one); a key naming no published game (none in the
+    PGN, or one held back by a finding) and a diagram after a move the game does not have are
+    warnings on event.toml — the bulletin prints the rest."""
+    if chosen is None or not chosen.bulletin:
+        return (), []
+    findings: list[Finding] = []
+    out: list[BulletinGame] = []
+    wanted: dict[str, list[str]] = {}
+    for d in chosen.diagrams:
+        m = DIAGRAM.fullmatch(d)
+        assert m is not None  # (GamesConfig checked it)
+        wanted.setdefault(m.group("game"), []).append(d)
+    for i, key in enumerate(chosen.bulletin):
+        m = GAME_KEY.fullmatch(key)
+        assert m is not None
+        found = [g for g in games if g.round == int(m.group("round")) and g.board == int(m.group("board"))
+                 and m.group("category") in (None, g.section)]
+        if not found:
+            findings.append(Finding("event.toml", None, f"games.bulletin[{i}]", key, Severity.WARNING,
+                                    "no published game is round.board " + key.split(":")[-1]
+                                    + (f" of category {m.group('category')!r}" if m.group("category") else "")
+                                    + " (not in games/, or held back: see its row of the validation "
+                                    "report): the bulletin prints the others"))
+        for g in found:
+            plies: list[int] = []
+            for d in wanted.get(key, []):
+                dm = DIAGRAM.fullmatch(d)
+                assert dm is not None
+                ply = 2 * int(dm.group("move")) - (1 if dm.group("side") == "." else 0)
+                if ply > len(g.moves.plies):
+                    findings.append(Finding("event.toml", None, "games.diagrams", d, Severity.WARNING,
+                                            f"the game {key} has {len(g.moves.plies)} half-moves: "
+                                            "no diagram after this move"))
+                elif ply not in plies:
+                    plies.append(ply)
+            out.append(BulletinGame(g, tuple(sorted(plies)) or (len(g.moves.plies),)))
+    return tuple(out), findings

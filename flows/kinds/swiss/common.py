@@ -19,6 +19,16 @@ def player_rel(category: str, sno: int) -> str:
     return f"{PLAYERS}{file_part(category)}/{int(sno)}.html"
 
 
+GAMES = "games/"
+"""Where the games are published: ``games/index.html``, ``games/event.pgn``, each round's
+``games/round-NN.pgn`` and each game's page and PGN ``games/<category>/round-NN-board-NN``."""
+
+
+def game_rel(category: str, rnd: int, board: int, suffix: str = ".html") -> str:
+    """A game's page (or, with ``suffix`` ``.pgn``, its PGN), inside the event folder."""
+    return f"{GAMES}{file_part(category)}/round-{int(rnd):02d}-board-{int(board):02d}{suffix}"
+
+
 def list_rel(category: str, alphabetical: bool = False) -> str:
     """The category's starting rank list (or its alphabetical list)."""
     return f"{PLAYERS}{file_part(category)}/{'alphabetical' if alphabetical else 'index'}.html"

@@ -17,7 +17,7 @@ from flows.kinds.base import Build
 from flows.kinds.swiss import ratings as swiss_ratings
 from flows.kinds.swiss import site
 from flows.kinds.swiss.common import player_rel
-from flows.kinds.swiss.games import publish_games
+from flows.kinds.swiss.games import bulletin_sections, publish_games, publish_public_games
 from flows.kinds.swiss.letters import swiss_letters
 from flows.kinds.swiss.parts import SwissPart, swiss_parts
 from flows.mail.letters import Letter, without_addresses
@@ -130,17 +130,19 @@ def publish_site(pub: Publication, cfg: EventConfig, run: SwissRun, as_of: dt.da
             title_norms.office_files(pub, norms_cfg, cfg.table(RatingReportRules), cfg.event, groups)
             title_norms.norms_page(pub, norms_cfg, groups)
         bulletin += site.publish_results(pub, run, highlights, parts)
+        bulletin += bulletin_sections(run)  # [games] bulletin: the chosen games, with diagrams
         for c in run.categories:
             for d in c.audit:
                 pub.outcome.notes.append(f"pairing audit {d['category']} round {d['round']}: {d['difference']}")
     publish_validation(pub, cfg, run.findings, as_of)
-    publish_games(pub, run)  # office/games.{csv,html}: nothing of the games is public yet
+    publish_games(pub, run)  # office/games.{csv,html}
     publish_bulletin(pub, bulletin, as_of)
     if not run.blocked:
         # the rounds' and the players' pages after the bulletin: its PDF, the longest to
         # render, renders while they are built (issue 26)
         site.publish_rounds(pub, run)
         site.publish_players(pub, run)
+        publish_public_games(pub, run)  # games/: a page per game, the PGN downloads
     site.publish_home(pub, run, highlights, as_of, parts)
     letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],
                                event_name=cfg.event.name,

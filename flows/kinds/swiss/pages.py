@@ -22,6 +22,7 @@ from flows.kinds.swiss.common import (
     KIND_LABEL,
     boards_by_player,
     columns_for,
+    game_rel,
     href,
     list_rel,
     tiebreak_name,
@@ -179,8 +180,9 @@ def round_key(pub: Publication, run, r: int, last: int, per_round: dict[int, lis
                      c.results.filter(pl.col("round") == r), c.card.filter(pl.col("round") <= r),
                      r <= c.done, c.rounds, c.pairing if new else None,
                      c.pairing_rows if new else None, c.rule_logs.get(r), c.ratings_by_round.get(r)))
+    games = [(g.section, g.board) for g in run.published_games if g.round == r]
     return group_key(pub, pub.ctx, run.cfg, run.blocked, r, r < last, r - 1 in per_round,
-                     r + 1 in per_round, cats)
+                     r + 1 in per_round, cats, games)
 
 
 def tiebreak_legend(run) -> Table:
@@ -250,6 +252,25 @@ HALL_COLUMNS = [("board", "Board"), ("w_name", "White"), ("w_pts", "Pts"), ("bla
                 ("b_pts", "Pts"), ("b_label", "Black")]
 
 
+GAME_COLUMN = ("g_label", "Game")
+"""The column that links a board's game page, where the event publishes its game."""
+
+
+def with_game_links(run, frame: pl.DataFrame, page: str, category: str) -> pl.DataFrame | None:
+    """``frame`` (with ``round`` and ``board``) with ``g_label`` ("game") and ``g_href``, the
+    link from ``page`` to the game of each board whose game is published
+    (``SwissRun.published_games``); None when the category publishes no game."""
+    mine = [g for g in run.published_games if g.section == category]
+    if not mine:
+        return None
+    games = pl.DataFrame({"round": [g.round for g in mine], "board": [g.board for g in mine],
+                          "g_label": ["game"] * len(mine),
+                          "g_href": [href(page, game_rel(category, g.round, g.board)) for g in mine]},
+                         schema={"round": frame.schema["round"], "board": frame.schema["board"],
+                                 "g_label": pl.String, "g_href": pl.String})
+    return frame.join(games, on=["round", "board"], how="left")
+
+
 def round_items(run) -> dict[int, list[tuple]]:
     """Round -> (category, its results.csv rows or the new pairing's rows, whether it is the
     new pairing) for every round with rows."""
@@ -293,13 +314,18 @@ def pairings_of_round(pub: Publication, run, r: int, per_round: dict[int, list[t
         before = c.rankings.get(r - 1)
         pts = dict(zip(before["sno"], before["points"])) if before is not None else {}
         f = _pairing_frame(c, rows, pts, rel)
+        linked = with_game_links(run, f, rel, c.cat.id)
+        cols, links = BOARD_COLUMNS, {"w_name": "w_href", "b_label": "b_href"}
+        if linked is not None and linked["g_label"].is_not_null().any():
+            f, cols, links = linked, [*BOARD_COLUMNS[:6], GAME_COLUMN, *BOARD_COLUMNS[6:]], \
+                {**links, "g_label": "g_href"}
         missing = not_paired(c, r, new)
         why = ("free: no game in the Berger table, or withdrawn" if run.cfg.table(RoundRobinConfig) is not None
                else "withdrawn or absent")
         notes = [f"Not paired in round {r} ({why}): {', '.join(missing)}."] if missing else []
         secs.append(Section(f"{c.cat.name} — round {r}", anchor=c.cat.id, notes=notes, tables=[table_from_frame(
-            f, BOARD_COLUMNS, numeric=["board", "w_sno", "w_rating", "w_pts", "b_pts", "b_rating", "b_sno"],
-            links={"w_name": "w_href", "b_label": "b_href"})]))
+            f, cols, numeric=["board", "w_sno", "w_rating", "w_pts", "b_pts", "b_rating", "b_sno"],
+            links=links)]))
         hall_secs.append(Section(f"{c.cat.name} — round {r}", notes=notes, tables=[table_from_frame(
             f.with_columns(pl.when(pl.col("black_id").is_null()).then(pl.col("res")).otherwise(pl.lit(""))
                            .alias("blank")),
@@ -533,6 +559,10 @@ def home_groups(pub: Publication, run, parts: Sequence[SwissPart] = ()) -> list[
                       {"href": list_rel(cid), "label": "Starting rank list"}]
         if c.prizes is not None:
             links.append({"href": f"prizes.html#{cid}", "label": "Prizes"})
+        n_games = sum(g.section == cid for g in run.published_games)
+        if n_games and not run.blocked:
+            links.append({"href": f"games/index.html#{cid}", "label": "Games",
+                          "note": f"({n_games} with their moves, PGN to download)"})
         if c.norms is not None:
             made = len(c.norms.achieved())
             links.append({"href": f"norms.html#{cid}", "label": "Title norms",

@@ -29,7 +29,7 @@ from flows.kinds.swiss.common import (
     tiebreak_name,
     with_player_href,
 )
-from flows.kinds.swiss.pages import round_items, round_rel
+from flows.kinds.swiss.pages import GAME_COLUMN, round_items, round_rel, with_game_links
 from flows.site.pages import Publication, group_key, season_rel
 from flows.site.present import Col, Row, Section, Table, fmt, table_from_frame, tables_by
 from transforms.core.model import Kind
@@ -121,6 +121,12 @@ def _category_pages(pub: Publication, run, c, rows: list[pl.DataFrame]) -> None:
                                      ("opp_rating", "Rtg"), ("opp_state", "State")])
     game_table = {"numeric": ["round", "board", "opponent", "opp_rating", "total", "rank_label"],
                   "links": {"opp_label": "o_href"}, "empty": "Not paired yet."}
+    linked = with_game_links(run, table, player_rel(cid, 0), cid)  # (every page as deep)
+    if linked is not None:  # the event publishes games: a link to each of the player's
+        table = linked
+        at_res = game_columns.index(("res", "Result")) + 1
+        game_columns = [*game_columns[:at_res], GAME_COLUMN, *game_columns[at_res:]]
+        game_table["links"] = {"opp_label": "o_href", "g_label": "g_href"}
     ranking = c.rankings.get(c.done)
     names = dict(zip(info["sno"].to_list(), info["name"].to_list(), strict=True))
     detail = c.tiebreak_detail

@@ -8,7 +8,7 @@ import datetime as dt
 from collections.abc import Sequence
 
 from flows.kinds.swiss import pages, players
-from flows.kinds.swiss.common import PLAYERS
+from flows.kinds.swiss.common import GAMES, PLAYERS
 from flows.kinds.swiss.parts import SwissPart
 from flows.site.pages import Publication, publish_homes
 from flows.site.present import Section
@@ -57,4 +57,5 @@ def publish_home(pub: Publication, run, highlights: list[str], as_of: dt.date,
     groups = [] if run.blocked else pages.home_groups(pub, run, parts)
     publish_homes(pub, facts=pages.event_facts(run), highlights=highlights, findings=run.findings,
                   as_of=as_of, groups=groups,
-                  unlisted=() if run.blocked else (PLAYERS,))  # blocked: the lists are linked here
+                  # blocked: the lists are linked here; the games from their index
+                  unlisted=() if run.blocked else (PLAYERS, GAMES))

@@ -62,10 +62,16 @@ TIMED = ("manifest.json", "run.json")
 """The outputs that hold a run's timings: they differ from run to run."""
 
 
+DIGESTS = Path(".chessfed") / "digests"
+"""The checksums the unchanged check keeps (flows/pipeline/digests.py): working state with the
+time of each read, rewritten by a check — never an output to compare."""
+
+
 def output_files(folder: Path, skip: tuple[str, ...] = ()) -> dict[str, bytes]:
-    """Every file under ``folder`` (relative path -> bytes), but those named in ``skip``."""
+    """Every file under ``folder`` (relative path -> bytes), but those named in ``skip`` and
+    the kept checksums (:data:`DIGESTS`)."""
     return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*"))
-            if p.is_file() and p.name not in skip}
+            if p.is_file() and p.name not in skip and DIGESTS not in p.relative_to(folder).parents}
 
 
 TINY_PLAYERS = (

@@ -375,6 +375,7 @@ def test_a_hostile_event_writes_only_inside_its_folder_and_escapes_everything(tm
     outside = [p for p in written if not p.startswith("outputs/hostile/")
                and posixpath.dirname(p) != "outputs"  # the run's index
                and p not in ("outputs/.chessfed/hostile.lock",  # the event's lock (flows/pipeline/publish_folder.py)
+                             "outputs/.chessfed/digests/hostile.json",  # its kept checksums (digests.py)
                              "outputs/.chessfed/.htaccess")]  # the working folder denied to the web
     assert outside == [] and not any("evil" in p.split("/") for p in written)
     players = [p for p in written if p.startswith("outputs/hostile/players/")]

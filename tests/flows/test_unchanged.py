@@ -105,12 +105,6 @@ def test_an_event_without_a_date_is_as_of_today_and_builds_again_the_next_day(tm
     assert "the run date changed" in unchanged.stale(event, out, None, True, today=AS_OF + dt.timedelta(days=1))
 
 
-def published_files(out: Path) -> dict[str, bytes]:
-    """Every file of the output folder but the checksums the checks keep
-    (flows/pipeline/digests.py: working state, rewritten when a check reads a file)."""
-    return {k: v for k, v in output_files(out).items() if not k.startswith(".chessfed/digests/")}
-
-
 def test_a_changed_template_or_source_file_builds_again(published, tmp_path, monkeypatch):
     event, out = published
     copies = tuple(shutil.copytree(root, tmp_path / "program" / root.name) for root in unchanged.PROGRAM)
@@ -168,13 +162,13 @@ def test_a_complete_run_leaves_its_key_and_a_second_run_builds_nothing(built):
     from flows.pipeline.events import run_events
 
     inputs, event, out = built
-    before = published_files(out)
+    before = output_files(out)
     manifest = json.loads((out / "tiny" / "manifest.json").read_text())
     assert set(manifest[unchanged.KEY]) >= {"program", "inputs", "as_of", "send_mail", "ledger"}
     unchanged.SKIPPED.clear()
     assert run_events(inputs, out) == {"tiny": "ok"}
     assert "tiny" in unchanged.SKIPPED
-    assert published_files(out) == before  # the manifest too: its timings are the first run's
+    assert output_files(out) == before  # the manifest too: its timings are the first run's
 
 
 def test_rebuild_builds_the_same_bytes_again(built):

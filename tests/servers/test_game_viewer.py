@@ -77,7 +77,7 @@ def test_the_board_steps_through_the_moves_in_a_real_browser(browser, site, widt
     assert state(browser) == ("33", fens[33], pieces_of(fens[33]))  # the final position first
     # click a move: 6. Nxf7 (the 11th half-move); the board shows the position after it
     move = driver.find_element("id", "ply-11")
-    driver.execute_script("arguments[0].scrollIntoView({block: 'center'})", move)
+    driver.execute_script("arguments[0].scrollIntoView({block: 'end'})", move)  # below the sticky board
     move.click()
     assert move.text == "♘xf7"
     assert state(browser) == ("11", fens[11], pieces_of(fens[11]))
@@ -115,6 +115,24 @@ def test_the_board_steps_through_the_moves_in_a_real_browser(browser, site, widt
     assert board["width"] >= (PHONE - 40 if width == PHONE else 380)  # a board a thumb can read
     shots = Path(os.environ.get("CHESSFED_SCREENSHOTS") or tmp_path)
     browser.screenshot(shots / f"game-{width}.png")
+
+
+def test_on_a_phone_the_board_stays_in_view_while_the_moves_scroll(browser, site):
+    """A phone held upright (375 x 800): the last move, scrolled to at the bottom of the list
+    and clicked, shows its position on a board still at the top of the screen (the board
+    and its buttons are sticky: templates/print.css)."""
+    game, root = site
+    browser.emulate(PHONE, mobile=True)
+    browser.load(root / GAME)
+    driver = browser.driver
+    last = driver.find_elements("css selector", "button.move")[-1]
+    driver.execute_script("arguments[0].scrollIntoView({block: 'end'})", last)
+    assert driver.execute_script("return scrollY") > 0  # the moves scrolled under the board
+    last.click()
+    top, bottom = driver.execute_script(
+        "const r = document.getElementById('board').getBoundingClientRect(); return [r.top, r.bottom]")
+    assert top >= 0 and bottom <= driver.execute_script("return innerHeight"), (top, bottom)
+    assert driver.find_element("id", "board").get_attribute("data-ply") == last.get_attribute("data-ply")
 
 
 def test_without_the_script_the_page_shows_the_final_position(browser, site, tmp_path):

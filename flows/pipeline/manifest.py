@@ -44,12 +44,8 @@ def read_manifest(folder: Path) -> dict[str, Any]:
     not to change (:func:`fresh_manifest` for a copy to change): the same file (its inode, size and time,
     as a new manifest replaces the old: flows/io.py ``atomic_write``) is parsed once (a
     3,000-player event's manifest is 2 MB, and a run's end read it three times, ~0.1 s each)."""
-    p = manifest_path(folder)
-    try:
-        st = p.stat()
-    except OSError:
-        return {}
-    return _parsed(str(p), st.st_ino, st.st_size, st.st_mtime_ns)
+    known = _stamp(folder)
+    return _parsed(*known) if known else {}
 
 
 BULKY = ("inputs", "outputs", CACHE)
@@ -63,12 +59,19 @@ def manifest_head(folder: Path) -> dict[str, Any]:
     size and time) and kept for a whole run's events — the run's end reads every event's (500
     events: the outcome of each, the index, the run's summary), which :func:`read_manifest`
     keeps only a few of."""
+    known = _stamp(folder)
+    return _head(*known) if known else {}
+
+
+def _stamp(folder: Path) -> tuple[str, int, int, int] | None:
+    """The manifest's file with its inode, size and time (what its parsed copies are kept
+    by); None when there is none."""
     p = manifest_path(folder)
     try:
         st = p.stat()
     except OSError:
-        return {}
-    return _head(str(p), st.st_ino, st.st_size, st.st_mtime_ns)
+        return None
+    return str(p), st.st_ino, st.st_size, st.st_mtime_ns
 
 
 @lru_cache(maxsize=4096)

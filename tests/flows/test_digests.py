@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from flows.pipeline.digests import MARGIN_NS, Digests
+from tests.rulebook.test_series import HEAD
 
 
 def sha(data: bytes) -> str:
@@ -112,25 +113,7 @@ def test_the_sibling_events_are_looked_at_once_for_a_whole_check(tmp_path):
         series.mkdir()
         (series / "event.toml").write_text(SERIES_TOML)
         assert series_naming(tmp_path / "rapid-1") == ()
-    assert series_naming(tmp_path / "rapid-1") == (("circuit", "Circuit"),)
+    assert series_naming(tmp_path / "rapid-1") == (("circuit", "Test Circuit"),)
 
 
-SERIES_TOML = """[event]
-id = "circuit"
-name = "Circuit"
-kind = "series"
-start = 2026-01-01
-end = 2026-12-31
-venue = "Club"
-organiser = "Club"
-currency = "EUR"
-contact = "Club"
-
-[publish]
-sender = "Club <club@example.org>"
-
-[series]
-events = ["rapid-1"]
-points = "game-points"
-identity = ["name"]
-"""
+SERIES_TOML = HEAD + 'events = ["rapid-1"]\npoints = "game-points"\nidentity = ["name"]\n'

@@ -14,7 +14,7 @@ from pathlib import Path
 import chess
 import pytest
 
-from tests.browser import DESKTOP, PHONE, Browser, require_browser, severe
+from tests.browser import DESKTOP, PHONE, Browser, severe
 from tests.games_event import build_site, games_event
 
 GAME = "games/open/round-01-board-01.html"
@@ -48,15 +48,6 @@ def site(tmp_path_factory):
         (root / rel).write_bytes(content if isinstance(content, bytes) else content.encode())
     return run.published_games[0], root
 
-
-@pytest.fixture(scope="module")
-def browser():
-    require_browser()
-    b = Browser()
-    try:
-        yield b
-    finally:
-        b.close()
 
 
 def state(browser: Browser) -> tuple[str, str, dict[str, str]]:

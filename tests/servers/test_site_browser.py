@@ -20,10 +20,8 @@ import pytest
 from tests.browser import (
     DESKTOP,
     PHONE,
-    Browser,
     Site,
     player_pages_missing,
-    require_browser,
     severe,
 )
 
@@ -35,15 +33,6 @@ PERSON_CLICKS = 2
 ``members/<id>.html``): home, the list, the person."""
 PERSON = re.compile(r"/(players/[^/]+|members)/(?!index|alphabetical)[^/]+\.html$")
 
-
-@pytest.fixture(scope="session")
-def browser():
-    require_browser()
-    b = Browser()
-    try:
-        yield b
-    finally:
-        b.close()
 
 
 @pytest.fixture(scope="session")

@@ -40,6 +40,7 @@ from transforms.core.config import (
 )
 from transforms.core.crosstable import crosstable_event_result
 from transforms.core.errors import ConfigError
+from transforms.core.games import GamesConfig
 from transforms.core.ingest import RawFile, ReadLimits, Schema
 from transforms.core.results import EventResult, Source, is_trf
 from transforms.fide.norms import NormsConfig
@@ -56,7 +57,6 @@ from transforms.round_robin.config import RoundRobinConfig
 from transforms.series.config import SeriesConfig
 from transforms.swiss import schemas as swiss_schemas
 from transforms.swiss.config import SwissConfig, check_fide_report
-from transforms.swiss.games import GamesConfig
 from transforms.swiss.results import event_result as swiss_result
 from transforms.team import schemas as team_schemas
 from transforms.team.config import TeamRoundRobinConfig, TeamRules, TeamSwissConfig

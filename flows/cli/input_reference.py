@@ -33,11 +33,11 @@ from pathlib import Path
 from flows.io import atomic_write
 from transforms import kinds
 from transforms.core import config
+from transforms.core.games import REFERENCE as GAMES_REFERENCE
 from transforms.core.ingest import BOOLEANS, ColType, Column, Schema, Vocabulary
 from transforms.core.pgn import GAMES
 from transforms.fide.tiebreaks import REGISTRY, known_codes
 from transforms.season.members import MEMBERS
-from transforms.swiss.games import REFERENCE as GAMES_REFERENCE
 
 COMMAND = "chessfed input-reference > inputs/README.md"
 

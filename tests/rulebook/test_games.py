@@ -1,5 +1,5 @@
 """The games in (issue 48, first part): ``games/*.pgn`` read with python-chess and every game
-matched to its pairing in results.csv (transforms/core/pgn.py, transforms/swiss/games.py).
+matched to its pairing in results.csv (transforms/core/pgn.py, transforms/core/games.py).
 
 Real data: the PGN exports of three Hobsons Bay club events (tests/data/games/SOURCE.md),
 each event built from its crosstable's TRF as ``chessfed import-trf`` takes it over
@@ -23,6 +23,7 @@ import pytest
 from flows import io
 from tests.bad_input_events import SWISS_FILES, write_event
 from transforms.core.errors import Severity
+from transforms.core.games import name_key
 from transforms.core.pgn import (
     GAMES,
     PUBLISHED_TAGS,
@@ -35,7 +36,6 @@ from transforms.core.pgn import (
 )
 from transforms.kinds import parse_event_config
 from transforms.swiss import event as swiss
-from transforms.swiss.games import name_key
 
 ROOT = Path(__file__).resolve().parents[2]
 DATA = ROOT / "tests" / "data"

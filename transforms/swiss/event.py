@@ -29,6 +29,14 @@ from transforms.core.config import (
     EventConfig,
 )
 from transforms.core.errors import ChessfedError, Finding, Severity
+from transforms.core.games import (
+    BulletinGame,
+    GameRecord,
+    GamesConfig,
+    bulletin_games,
+    match_games,
+    published_games,
+)
 from transforms.core.ingest import (
     RawFile,
     Schema,
@@ -61,14 +69,6 @@ from transforms.swiss.exports import (
     period_rating_reports,
     public_trf,
     reported,
-)
-from transforms.swiss.games import (
-    BulletinGame,
-    GameRecord,
-    GamesConfig,
-    bulletin_games,
-    match_games,
-    published_games,
 )
 from transforms.swiss.parts import EntryRules, FixedSchedule, PairingRules, ResultRules
 from transforms.swiss.progress import round_by_round, tiebreak_separation
@@ -195,14 +195,14 @@ class SwissRun:
     (:func:`~transforms.swiss.statistics.total_by_state`; the standings step)."""
     games: pl.DataFrame | None = None
     """The event's games (``games/*.pgn``), every one matched to its pairing or not
-    (:func:`~transforms.swiss.games.match_games`: :data:`~transforms.swiss.games.GAME_COLUMNS`);
+    (:func:`~transforms.core.games.match_games`: :data:`~transforms.core.games.GAME_COLUMNS`);
     None when the event has no games folder."""
     published_games: tuple[GameRecord, ...] = ()
     """The matched, usable games as the public site and the bulletin show them
-    (:func:`~transforms.swiss.games.published_games`), by category, round and board."""
+    (:func:`~transforms.core.games.published_games`), by category, round and board."""
     bulletin_games: tuple[BulletinGame, ...] = ()
     """The games the bulletin prints (``[games] bulletin``), with their diagrams
-    (:func:`~transforms.swiss.games.bulletin_games`)."""
+    (:func:`~transforms.core.games.bulletin_games`)."""
     rating_lists: RatingsConfig | None = field(init=False, default=None)
     """The rating lists the event is rated for (:func:`rating_lists`; None: it shows no
     rating change), decided with the run from its configuration."""
@@ -367,7 +367,7 @@ def check_games(raw: RawFile, players: pl.DataFrame, results: pl.DataFrame
     """DESIGN.md Inputs (games) — the event's PGN files (``raw``: a frame of ``file`` and
     ``text``, and the findings of reading them) read (:func:`~transforms.core.pgn.read_games`)
     and every game matched to its pairing among the accepted players (with ``sno``) and the
-    usable results.csv rows (:func:`~transforms.swiss.games.match_games`). Decision: the games
+    usable results.csv rows (:func:`~transforms.core.games.match_games`). Decision: the games
     hold back nothing: results.csv is the record the standings come from; a game that
     disagrees with it is not published until the office makes the two agree."""
     frame, read_findings = raw

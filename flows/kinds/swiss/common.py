@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import polars as pl
 
+from flows.kinds import games
+from flows.kinds.games import GAMES
 from flows.site.names import file_part
 from transforms.core.model import Kind, ResultCode
 from transforms.fide.tiebreaks import parse_code
+
+__all__ = ["GAMES"]  # (re-exported: the Swiss pages' games folder)
 
 PLAYERS = "players/"
 """Every player's page is ``players/<category>/<sno>.html``; the lists are beside them (the
@@ -19,14 +23,10 @@ def player_rel(category: str, sno: int) -> str:
     return f"{PLAYERS}{file_part(category)}/{int(sno)}.html"
 
 
-GAMES = "games/"
-"""Where the games are published: ``games/index.html``, ``games/event.pgn``, each round's
-``games/round-NN.pgn`` and each game's page and PGN ``games/<category>/round-NN-board-NN``."""
-
-
 def game_rel(category: str, rnd: int, board: int, suffix: str = ".html") -> str:
-    """A game's page (or, with ``suffix`` ``.pgn``, its PGN), inside the event folder."""
-    return f"{GAMES}{file_part(category)}/round-{int(rnd):02d}-board-{int(board):02d}{suffix}"
+    """A game's page (or, with ``suffix`` ``.pgn``, its PGN), inside the event folder:
+    ``games/<category>/round-NN-board-NN`` (:func:`flows.kinds.games.game_rel`)."""
+    return games.game_rel(category, rnd, board, suffix)
 
 
 def list_rel(category: str, alphabetical: bool = False) -> str:

@@ -1,18 +1,23 @@
-"""A Swiss event's games (``games/*.pgn``, kinds ``swiss`` and ``round_robin``) matched to its
-pairings: each game read (:mod:`transforms.core.pgn`) is given the results.csv row it is the
-game of, by its round and its players, and checked against it.
+"""An event's games (``games/*.pgn``) matched to its pairings, whatever its kind: each game
+read (:mod:`transforms.core.pgn`) is given the row of the event's record it is the game of
+(results.csv of a Swiss, a round robin or a team event; games.csv of a correspondence
+section), by its round and its players, and checked against it. A kind hands its pairings
+and players in as plain frames (:func:`match_games`); nothing here knows a regulation.
 
 How a game finds its pairing (DESIGN.md Inputs, games; docs/decisions.md):
-- its round from the ``Round`` tag (``3``, or ``3.2``: round 3, board 2);
-- each player by the ``WhiteFideId``/``BlackFideId`` tag where players.csv has that FIDE id,
-  else by the name as players.csv writes it (case, spaces and the space after the comma
-  aside: ``Surname,Given`` is ``Surname, Given``), else by a start number tag
-  (``WhiteStartNo``/``BlackStartNo``, where the tags carry one);
-- the pairing: the row of that round with those two players. The board is not a key: a
-  board alone never matches a game (a typo in a board would publish a game under the wrong
-  names), and a board other than results.csv's is no finding (the boards of an event taken
-  over from a TRF are chessfed's, not the pairing program's: the HBCC events differ on a
-  third of their boards); the games frame carries results.csv's board.
+- its round from the ``Round`` tag (``3``, or ``3.2``: round 3, board 2); an event without
+  rounds (a correspondence section) does not read it;
+- each player by the ``WhiteFideId``/``BlackFideId`` tag where the event has that FIDE id,
+  else by the name as the event's players file writes it (case, spaces and the space after
+  the comma aside: ``Surname,Given`` is ``Surname, Given``), else by a start number tag
+  (``WhiteStartNo``/``BlackStartNo``, where the tags carry one); a name two players share
+  leads to both, and the pairing tells them apart;
+- the pairing: the row of that round with those two players (where two players met in two
+  groups of an event without rounds, the group a ``Section`` or ``Event`` tag names). The
+  board is not a key: a board alone never matches a game (a typo in a board would publish a
+  game under the wrong names), and a board other than the record's is no finding (the boards
+  of an event taken over from a TRF are chessfed's, not the pairing program's: the HBCC events
+  differ on a third of their boards); the games frame carries the record's board.
 
 Every game stays in the games frame (:data:`GAME_COLUMNS`) with ``matched`` saying whether it
 found its pairing; the next steps publish only the matched, usable ones.
@@ -115,71 +120,100 @@ def recorded_points(code: str | None) -> tuple[float, float] | None:
 
 @dataclass(frozen=True)
 class _Players:
-    """The accepted players as a PGN names them."""
+    """The accepted players as a PGN names them: each key leads to every player it may mean
+    (two players of one name, in two categories or sections, are both candidates: the
+    pairing tells them apart)."""
 
-    by_fide: Mapping[str, str]
-    by_name: Mapping[str, str]
+    by_fide: Mapping[str, tuple[str, ...]]
+    by_name: Mapping[str, tuple[str, ...]]
     by_sno: Mapping[int, tuple[str, ...]]
-    section: Mapping[str, str]
-    sno: Mapping[str, int]
+    sno: Mapping[str, int | None]
     name: Mapping[str, str]
 
     @classmethod
     def of(cls, players: pl.DataFrame) -> _Players:
-        rows = players.select("player_id", "name", "fide_id", "sno", "section").rows()
+        rows = players.select("player_id", "name", "fide_id", "sno").rows()
         fide: dict[str, list[str]] = {}
         names: dict[str, list[str]] = {}
         snos: dict[int, list[str]] = {}
-        for pid, name, fid, sno, _ in rows:
+        for pid, name, fid, sno in rows:
             if fid:
                 fide.setdefault(str(fid).lstrip("0"), []).append(pid)
             names.setdefault(name_key(name), []).append(pid)
-            snos.setdefault(sno, []).append(pid)
-        return cls({k: v[0] for k, v in fide.items() if len(v) == 1},
-                   {k: v[0] for k, v in names.items() if len(v) == 1},
-                   {k: tuple(v) for k, v in snos.items()},
-                   {r[0]: r[4] for r in rows}, {r[0]: r[3] for r in rows}, {r[0]: r[1] for r in rows})
+            if sno is not None:
+                snos.setdefault(sno, []).append(pid)
+        return cls({k: tuple(v) for k, v in fide.items()}, {k: tuple(v) for k, v in names.items()},
+                   {k: tuple(v) for k, v in snos.items()}, {r[0]: r[3] for r in rows},
+                   {r[0]: r[1] for r in rows})
 
-    def find(self, headers: Mapping[str, str], side: str, section: str | None) -> str | None:
-        """The player a side's tags name: by FIDE id, else name, else start number (within
-        ``section`` where the other side's is known)."""
+    def find(self, headers: Mapping[str, str], side: str) -> tuple[str, ...]:
+        """The players a side's tags may name: by FIDE id, else by name, else by start
+        number; empty when none."""
         fid = headers.get(f"{side}FideId", "").strip().lstrip("0")
         if fid.isdigit() and fid in self.by_fide:
             return self.by_fide[fid]
-        pid = self.by_name.get(name_key(headers.get(side, "")))
-        if pid is not None:
-            return pid
+        found = self.by_name.get(name_key(headers.get(side, "")))
+        if found:
+            return found
         sno = headers.get(f"{side}StartNo", "").strip()
         if sno.isdigit():
-            found = [p for p in self.by_sno.get(int(sno), ()) if section is None or self.section[p] == section]
-            if len(found) == 1:
-                return found[0]
-        return None
+            return self.by_sno.get(int(sno), ())
+        return ()
+
+    def by_id_not_name(self, headers: Mapping[str, str], side: str, pid: str) -> bool:
+        """Whether the side was found by its FIDE id tag while its name tag names someone
+        else: the two names share no word of two letters or more (``D. Chitra`` is
+        ``Chitra, Devi``: initials and the order of the names are how PGN files differ)."""
+        fid = headers.get(f"{side}FideId", "").strip().lstrip("0")
+        said = {w for w in re.findall(r"[^\W\d_]{2,}", name_key(headers.get(side, "")))}
+        if not (fid.isdigit() and fid in self.by_fide) or not said:
+            return False
+        return not said & set(re.findall(r"[^\W\d_]{2,}", name_key(self.name[pid])))
 
 
-def match_games(games: Iterable[PgnGame], players: pl.DataFrame, results: pl.DataFrame
-                ) -> tuple[pl.DataFrame, list[Finding]]:
-    """DESIGN.md Inputs (games) — every game given its pairing in results.csv (the checked
-    rows, with ``section``) and checked against it; returns the games frame
+def _named_in(headers: Mapping[str, str], section: str, sections: Mapping[str, str]) -> bool:
+    """Whether a game's ``Section`` or ``Event`` tag names the group ``section`` (its id or
+    its name, ignoring case)."""
+    said = f"{headers.get('Section', '')} {headers.get('Event', '')}".casefold()
+    words = set(re.findall(r"[^\W_]+", said))
+    return any(n and (n.casefold() in words or (" " in n and n.casefold() in said))
+               for n in (section, sections.get(section, "")))
+
+
+def match_games(games: Iterable[PgnGame], players: pl.DataFrame, pairings: pl.DataFrame, *,
+                record: str = "results.csv", rounds: bool = True,
+                sections: Mapping[str, str] | None = None) -> tuple[pl.DataFrame, list[Finding]]:
+    """DESIGN.md Inputs (games) — every game given its pairing among ``pairings`` (the kind's
+    record, ``record``, as rows of ``line``, ``section``, ``round``, ``board``, ``white_id``,
+    ``black_id`` — None: a bye — and ``result``, a results.csv code) and checked against it;
+    ``players`` are the accepted players (``player_id``, ``name``, ``fide_id``, ``sno``). An
+    event without rounds (a correspondence stage: ``rounds`` False) matches a game by its
+    players alone, and where two players met in more than one group by the group the
+    ``Section`` or ``Event`` tag names (``sections``: id -> name). Returns the games frame
     (:data:`GAME_COLUMNS`, every game, matched or not) and the findings, in the games' order.
 
-    Decisions (docs/decisions.md, "Games"): errors — a ``Round`` tag that is not a round, a
-    player the tags name who is not in players.csv, a game no pairing of its round has, a
-    game in the wrong colours (White and Black swapped against results.csv), a PGN result
-    that contradicts the recorded one (compared as each player's points: a forfeit ``+/-``
-    agrees with ``1-0``; a forfeit's colours are not checked: no game was played), a second
-    game for one pairing (the first in file order keeps it); warnings — a PGN result where
-    results.csv has none yet,
-    a bye entry (``Black "BYE"``) where results.csv has no bye or absence of the player.
-    ``*`` is no result and contradicts nothing."""
+    Decisions (docs/decisions.md, "Games"): errors — a ``Round`` tag that is not a round (an
+    event with rounds), a player the tags name who is not in players.csv, a game no pairing
+    has, a game in the wrong colours (White and Black swapped against the record), a PGN
+    result that contradicts the recorded one (compared as each player's points: a forfeit
+    ``+/-`` agrees with ``1-0``; a forfeit's colours are not checked: no game was played), a
+    second game for one pairing (the first in file order keeps it), a game two pairings could
+    be; warnings — a PGN result where the record has none yet, a bye entry (``Black "BYE"``)
+    where results.csv has no bye or absence of the player, a FIDE id tag that names another
+    player than the name tag (the FIDE id is taken). ``*`` is no result and contradicts
+    nothing."""
     who = _Players.of(players)
-    rows: dict[tuple[int, str], dict[str, object]] = {}
-    byes: dict[tuple[int, str], dict[str, object]] = {}
-    for r in results.iter_rows(named=True):
-        (byes if r["black_id"] is None else rows)[(r["round"], r["white_id"])] = r
-        if r["black_id"] is not None:
-            rows[(r["round"], r["black_id"])] = r
-    taken: dict[int, PgnGame] = {}  # results.csv line -> the game that has it
+    groups = dict(sections or {})
+    rows: dict[tuple[int | None, str], list[dict[str, object]]] = {}
+    byes: set[tuple[int | None, str]] = set()
+    for r in pairings.iter_rows(named=True):
+        at = r["round"] if rounds else None
+        if r["black_id"] is None:
+            byes.add((at, r["white_id"]))
+            continue
+        rows.setdefault((at, r["white_id"]), []).append(r)
+        rows.setdefault((at, r["black_id"]), []).append(r)
+    taken: dict[int, PgnGame] = {}  # the record's line -> the game that has it
     out: list[dict[str, object]] = []
     findings: list[Finding] = []
     for g in games:
@@ -188,95 +222,115 @@ def match_games(games: Iterable[PgnGame], players: pl.DataFrame, results: pl.Dat
                                     visible(value), severity, reason))
 
         h = g.headers
-        record: dict[str, object] = {"file": g.file, "game": g.number, "line": g.line,
-                                     "white": visible(h.get("White", "")),
-                                     "black": visible(h.get("Black", "")),
-                                     "round_tag": visible(h.get("Round", "")),
-                                     "result": g.result, "plies": g.plies, "matched": False,
-                                     "usable": False, "pgn": g.pgn}
-        out.append(record)
-        rb = round_and_board(h.get("Round", ""))
-        if rb is None:
-            finding("Round", h.get("Round", ""), Severity.ERROR,
-                    "not a round (expected the round, or round.board as in 3.2): the game "
-                    "cannot be matched to its pairing")
-            continue
-        rnd, board = rb
-        sides: dict[str, str | None] = {}
-        bye_side = next((s for s in ("White", "Black") if h.get(s, "").strip().casefold() in BYE_NAMES), None)
-        for side in ("White", "Black"):
-            if side == bye_side:
+        record_row: dict[str, object] = {"file": g.file, "game": g.number, "line": g.line,
+                                         "white": visible(h.get("White", "")),
+                                         "black": visible(h.get("Black", "")),
+                                         "round_tag": visible(h.get("Round", "")),
+                                         "result": g.result, "plies": g.plies, "matched": False,
+                                         "usable": False, "pgn": g.pgn}
+        out.append(record_row)
+        rnd: int | None = None
+        board: int | None = None
+        if rounds:
+            rb = round_and_board(h.get("Round", ""))
+            if rb is None:
+                finding("Round", h.get("Round", ""), Severity.ERROR,
+                        "not a round (expected the round, or round.board as in 3.2): the game "
+                        "cannot be matched to its pairing")
                 continue
-            other = sides.get("White")
-            sides[side] = who.find(h, side, who.section.get(other) if other else None)
+            rnd, board = rb
+        when = f" in round {rnd}" if rounds else ""
+        bye_side = next((s for s in ("White", "Black") if h.get(s, "").strip().casefold() in BYE_NAMES), None)
         if bye_side is not None:
-            pid = sides.get("Black" if bye_side == "White" else "White")
-            if pid is not None and (rnd, pid) in byes:
-                out.pop()  # a bye entry agreeing with results.csv: not a game
+            other = "Black" if bye_side == "White" else "White"
+            if any((rnd, pid) in byes for pid in who.find(h, other)):
+                out.pop()  # a bye entry agreeing with the record: not a game
                 continue
             finding(bye_side, h.get(bye_side, ""), Severity.WARNING,
-                    f"a bye entry (no opponent) in round {rnd} for "
-                    f"{h.get('Black' if bye_side == 'White' else 'White', '')!r}, but results.csv "
-                    "has no bye or absence of that player in that round")
+                    f"a bye entry (no opponent){when} for {h.get(other, '')!r}, but {record} "
+                    f"has no bye or absence of that player{when}")
             continue
-        unknown = [s for s in ("White", "Black") if sides[s] is None]
+        sides = {s: who.find(h, s) for s in ("White", "Black")}
+        unknown = [s for s in ("White", "Black") if not sides[s]]
         for side in unknown:
             finding(side, h.get(side, ""), Severity.ERROR,
-                    "not a player of players.csv (by FIDE id, name or start number): the game "
+                    "not a player of the event (by FIDE id, name or start number): the game "
                     "cannot be matched to its pairing")
         if unknown:
             continue
-        w, b = str(sides["White"]), str(sides["Black"])
-        row = rows.get((rnd, w))
-        if row is None or {row["white_id"], row["black_id"]} != {w, b}:
+        ws, bs = set(sides["White"]), set(sides["Black"])
+        hits = [r for w in ws for r in rows.get((rnd, w), ())
+                if {r["white_id"], r["black_id"]} & bs and {r["white_id"], r["black_id"]} & ws
+                and r["white_id"] != r["black_id"]]
+        hits = list({int(r["line"]): r for r in hits}.values())  # type: ignore[call-overload]
+        if len(hits) > 1:
+            named = [r for r in hits if _named_in(h, str(r["section"]), groups)]
+            hits = named if named else hits
+        if not hits:
+            w_name = who.name[next(iter(sorted(ws)))] if len(ws) == 1 else h.get("White", "")
+            b_name = who.name[next(iter(sorted(bs)))] if len(bs) == 1 else h.get("Black", "")
             said = ""
             if board is not None:
-                at = next((r for r in rows.values() if r["round"] == rnd and r["board"] == board), None)
+                at = next((r for k, v in rows.items() if k[0] == rnd for r in v if r["board"] == board), None)
                 if at is not None:
-                    said = (f"; results.csv has {who.name[str(at['white_id'])]} – "
+                    said = (f"; {record} has {who.name[str(at['white_id'])]} – "
                             f"{who.name[str(at['black_id'])]} on board {board}")
-            finding("Round", h.get("Round", ""), Severity.ERROR,
-                    f"results.csv has no game of {who.name[w]} and {who.name[b]} in round "
-                    f"{rnd}{said}: the game stays unmatched (not published)")
+            finding("Round" if rounds else "White", h.get("Round" if rounds else "White", ""),
+                    Severity.ERROR, f"{record} has no game of {w_name} and {b_name}{when}{said}: "
+                    "the game stays unmatched (not published)")
             continue
+        if len(hits) > 1:
+            where = ", ".join(f"{r['section']} (line {r['line']})" for r in hits)
+            finding("White", h.get("White", ""), Severity.ERROR,
+                    f"{h.get('White', '')} and {h.get('Black', '')} met in more than one group "
+                    f"of {record}: {where}; a Section tag naming the group tells which game this "
+                    "is (not matched until then)")
+            continue
+        row = hits[0]
+        wid, bid = str(row["white_id"]), str(row["black_id"])
         forfeit = row["result"] in FORFEITS  # no game: no colours to check (FIDE C.04.1)
-        swapped = row["white_id"] == b and not forfeit
-        record.update(section=row["section"], round=rnd, board=row["board"],
-                      white_id=row["white_id"], black_id=row["black_id"],
-                      white_sno=who.sno[str(row["white_id"])], black_sno=who.sno[str(row["black_id"])],
-                      recorded=row["result"] or None)
+        swapped = wid not in ws or bid not in bs
+        swapped = swapped and not forfeit
+        for side, pid in (("White", bid if swapped else wid), ("Black", wid if swapped else bid)):
+            if who.by_id_not_name(h, side, pid):
+                finding(f"{side}FideId", h.get(f"{side}FideId", ""), Severity.WARNING,
+                        f"this FIDE id is {who.name[pid]}'s, but the {side} tag says "
+                        f"{h.get(side, '')!r}: the game is taken as {who.name[pid]}'s (the FIDE "
+                        "id decides); correct the tag that is wrong")
+        label = (f"round {row['round']} board {row['board']}" if rounds and row["board"] is not None
+                 else f"round {row['round']}" if rounds else f"{row['section']}")
+        record_row.update(section=row["section"], round=row["round"], board=row["board"],
+                          white_id=wid, black_id=bid, white_sno=who.sno.get(wid),
+                          black_sno=who.sno.get(bid), recorded=row["result"] or None)
         line = int(row["line"])  # type: ignore[call-overload]
         if line in taken:
             first = taken[line]
-            finding("Round", h.get("Round", ""), Severity.ERROR,
-                    f"a second game for round {rnd} board {row['board']} ({who.name[w]} – "
-                    f"{who.name[b]}): game {first.number} of {first.file} has it already")
+            finding("Round" if rounds else "White", h.get("Round" if rounds else "White", ""),
+                    Severity.ERROR, f"a second game for {label} ({who.name[wid]} – "
+                    f"{who.name[bid]}): game {first.number} of {first.file} has it already")
             continue
         taken[line] = g
-        record["matched"] = True
+        record_row["matched"] = True
         ok = g.usable
         if swapped:
             ok = False
             finding("White", h.get("White", ""), Severity.ERROR,
-                    f"White and Black are swapped against results.csv line {line} (round {rnd} "
-                    f"board {row['board']}: {who.name[str(row['white_id'])]} had White): one of "
-                    "the two files is wrong")
+                    f"White and Black are swapped against {record} line {line} ({label}: "
+                    f"{who.name[wid]} had White): one of the two files is wrong")
         if g.result in POINTS:
             pw, pb = POINTS[g.result]
             mine = (pb, pw) if swapped else (pw, pb)
             recorded = recorded_points(row["result"])  # type: ignore[arg-type]
             if row["result"] is None:
                 finding("Result", g.result, Severity.WARNING,
-                        f"results.csv line {line} has no result yet for this game (round {rnd} "
-                        f"board {row['board']})")
+                        f"{record} line {line} has no result yet for this game ({label})")
             elif recorded is not None and recorded != mine:
                 ok = False
                 finding("Result", g.result, Severity.ERROR,
-                        f"contradicts results.csv line {line}: {row['result']} (round {rnd} "
-                        f"board {row['board']}, {who.name[str(row['white_id'])]} – "
-                        f"{who.name[str(row['black_id'])]}); the recorded result stands, the "
+                        f"contradicts {record} line {line}: {row['result']} ({label}, "
+                        f"{who.name[wid]} – {who.name[bid]}); the recorded result stands, the "
                         "game is not published until the two agree")
-        record["usable"] = ok
+        record_row["usable"] = ok
     frame = pl.DataFrame(out, schema=GAME_COLUMNS) if out else pl.DataFrame(schema=GAME_COLUMNS)
     return frame, findings
 
@@ -284,66 +338,84 @@ def match_games(games: Iterable[PgnGame], players: pl.DataFrame, results: pl.Dat
 @dataclass(frozen=True)
 class GameRecord:
     """A matched, usable game as the public site and the bulletin show it: its pairing as
-    results.csv has it, the players as players.csv names them, and its moves
-    (:func:`~transforms.core.pgn.game_moves`)."""
+    the record (results.csv, games.csv) has it, the players as the event names them, and its
+    moves (:func:`~transforms.core.pgn.game_moves`)."""
 
     section: str
-    round: int
-    board: int
-    white_sno: int
-    black_sno: int
+    """The group of the pairing: a category, a division, a correspondence section."""
+    round: int | None
+    """The round; None in an event without rounds (a correspondence section)."""
+    board: int | None
+    """The board; None where the record has none."""
+    white_sno: int | None
+    black_sno: int | None
     white: str
-    """White's name as players.csv writes it (the public pages' name, not the PGN's)."""
+    """White's name as the event's players file writes it (the public pages' name, not the
+    PGN's)."""
     black: str
     result: str
-    """The PGN's result (it agrees with results.csv: else the game is not usable)."""
+    """The PGN's result (it agrees with the record: else the game is not usable)."""
     date: str
     """The published ``Date`` tag (``2026.03.14``)."""
     moves: GameMoves
+    white_id: str = ""
+    """White's player id in the event's files (an entry id, a roster's player id)."""
+    black_id: str = ""
 
     @property
     def key(self) -> str:
-        """How the office names the game in event.toml: ``round.board`` (``3.2``)."""
-        return f"{self.round}.{self.board}"
+        """How the office names the game in event.toml: ``round.board`` (``3.2``); ``""``
+        for a game without both."""
+        return f"{self.round}.{self.board}" if self.round is not None and self.board is not None else ""
 
 
 PGN_DATE = re.compile(r"\[Date \"(\d{4}\.(?:\d\d|\?\?)\.(?:\d\d|\?\?))\"\]")
 """A ``Date`` tag that is a date as the PGN standard writes one (``2026.03.14``, ``2026.03.??``)."""
 
 
+def round_tag(rnd: int | None, board: int | None) -> str:
+    """DESIGN.md Inputs (games) — the published ``Round`` tag: ``3.2`` (round and board), ``3``, or ``-`` where the event
+    has no rounds (the PGN standard, 8.1.1.5: "-" where a round is not appropriate)."""
+    if rnd is None:
+        return "-"
+    return f"{rnd}.{board}" if board is not None else f"{rnd}"
+
+
 def published_games(games: pl.DataFrame, players: pl.DataFrame, *, event: str, site: str,
                     start: dt.date, sections: Mapping[str, str]) -> tuple[GameRecord, ...]:
     """DESIGN.md Inputs (games) — every matched, usable game with moves of the games frame
-    (:func:`match_games`) as published, in the order of ``sections`` (category id -> name),
-    round and board.
+    (:func:`match_games`) as published, in the order of ``sections`` (group id -> name),
+    round, board and the record's order.
 
     Decision (issue 48; docs/decisions.md, "Games"): a published game carries the PGN
     standard's seven tags only, written from the record — ``Event`` the event's name (with the
-    category's where the event has more than one), ``Site`` its venue, ``Date`` the game's own
+    group's where the event has more than one), ``Site`` its venue, ``Date`` the game's own
     ``Date`` tag where it is a PGN date (else the event's first day), ``Round`` as
-    ``round.board`` of results.csv, ``White`` and ``Black`` as players.csv names them (the
-    names the public pages show), ``Result``. No other tag of the file is published: not an
-    Elo, a FIDE id, a title, a birth date, a club — whatever the file holds. A game without a
-    single move (an export of results only, as Vega writes one per round) is not published:
-    results.csv already publishes its result, and a page would show an empty board."""
+    ``round.board`` of the record (:func:`round_tag`), ``White`` and ``Black`` as the event's
+    players file names them (the names the public pages show), ``Result``. No other tag of the
+    file is published: not an Elo, a FIDE id, a title, a birth date, a club — whatever the file
+    holds. A game without a single move (an export of results only, as Vega writes one per
+    round) is not published: the record already publishes its result, and a page would show
+    an empty board."""
     if games.is_empty():
         return ()
     names = dict(zip(players["player_id"].to_list(), players["name"].to_list(), strict=True))
     order = {s: i for i, s in enumerate(sections)}
     rows = sorted((r for r in games.iter_rows(named=True) if r["usable"] and r["plies"]),
-                  key=lambda r: (order.get(r["section"], len(order)), r["round"], r["board"]))
+                  key=lambda r: (order.get(r["section"], len(order)), r["round"] or 0,
+                                 r["board"] or 0, r["file"], r["game"]))
     out = []
     for r in rows:
         date = PGN_DATE.search(r["pgn"])
         name = event if len(sections) <= 1 else f"{event} — {sections.get(r['section'], r['section'])}"
         tags = {"Event": name, "Site": site or "?",
                 "Date": date.group(1) if date else f"{start:%Y.%m.%d}",
-                "Round": f"{r['round']}.{r['board']}", "White": names[r["white_id"]],
+                "Round": round_tag(r["round"], r["board"]), "White": names[r["white_id"]],
                 "Black": names[r["black_id"]], "Result": r["result"]}
         assert set(tags) == set(PUBLISHED_TAGS)
         out.append(GameRecord(r["section"], r["round"], r["board"], r["white_sno"], r["black_sno"],
                               names[r["white_id"]], names[r["black_id"]], r["result"],
-                              tags["Date"], game_moves(r["pgn"], tags)))
+                              tags["Date"], game_moves(r["pgn"], tags), r["white_id"], r["black_id"]))
     return tuple(out)
 
 

@@ -396,3 +396,67 @@ def test_a_published_tag_value_is_escaped_as_the_pgn_standard_writes_it():
     assert tag_value("two\nlines") == "two lines"
     g = game_moves("1. e4 *", {**SEVEN, "White": 'Ann "the Rook"'})
     assert '[White "Ann \\"the Rook\\""]' in g.pgn.splitlines()
+
+
+# --- the matcher on its own: what every kind hands it (transforms/core/games.py) -------------
+
+def frames(players: list[tuple], pairings: list[tuple]) -> tuple[pl.DataFrame, pl.DataFrame]:
+    """players: (player_id, name, fide_id, sno); pairings: (line, section, round, board,
+    white_id, black_id, result)."""
+    p = pl.DataFrame(players, schema={"player_id": pl.String, "name": pl.String,
+                                      "fide_id": pl.String, "sno": pl.Int64}, orient="row")
+    r = pl.DataFrame(pairings, schema={"line": pl.Int64, "section": pl.String, "round": pl.Int64,
+                                       "board": pl.Int64, "white_id": pl.String,
+                                       "black_id": pl.String, "result": pl.String}, orient="row")
+    return p, r
+
+
+def matched(text: str, players: list[tuple], pairings: list[tuple], **kw) -> tuple[list, list]:
+    from transforms.core.games import match_games
+
+    p, r = frames(players, pairings)
+    games, findings = match_games(read_pgn("games/a.pgn", text), p, r, **kw)
+    return (games.select("matched", "usable", "section", "white_id").rows(),
+            [(f.column, f.value, f.severity) for f in findings])
+
+
+def test_a_fide_id_tag_that_names_another_player_than_the_name_is_a_warning_and_the_id_decides():
+    """Decision: the FIDE id decides who played; a name tag sharing no word with that
+    player's name is a warning (``D. Chitra`` is ``Chitra, Devi``: initials are no finding)."""
+    people = [("a", "Chitra, Devi", "25000103", 1), ("b", "Bose, Farid", "25000106", 2)]
+    pairing = [(2, "open", 1, 1, "a", "b", "1-0")]
+    ok = tags("1", "D. Chitra", "Bose F", "1-0", WhiteFideId="25000103", BlackFideId="25000106") + "*\n"
+    assert matched(ok, people, pairing) == ([(True, True, "open", "a")], [])
+    wrong = tags("1", "Gupta, Hari", "Bose, Farid", "1-0", WhiteFideId="25000103") + "*\n"
+    rows, found = matched(wrong, people, pairing)
+    assert rows == [(True, True, "open", "a")]
+    assert found == [("game 1, WhiteFideId", "25000103", W)]
+
+
+def test_a_name_two_players_share_is_told_apart_by_the_pairing():
+    """Two ``Kumar, Anil`` in two categories (no FIDE id): the round's pairing with the
+    opponent says which one played; a name no pairing tells apart stays unmatched."""
+    people = [("o1", "Kumar, Anil", "", 1), ("o2", "Rao, Uma", "", 2),
+              ("g1", "Kumar, Anil", "", 1), ("g2", "Das, Mira", "", 2)]
+    pairing = [(2, "open", 1, 1, "o1", "o2", "1-0"), (3, "girls", 1, 1, "g2", "g1", "0-1")]
+    text = tags("1", "Das, Mira", "Kumar, Anil", "0-1") + "*\n"
+    assert matched(text, people, pairing)[0] == [(True, True, "girls", "g2")]
+    text = tags("1", "Kumar, Anil", "Rao, Uma", "1-0") + "*\n"
+    assert matched(text, people, pairing)[0] == [(True, True, "open", "o1")]
+
+
+def test_without_rounds_a_game_is_matched_by_its_players_and_a_section_tag_tells_two_meetings_apart():
+    """A correspondence event (``rounds=False``): the Round tag is not read; two players who
+    met in two sections need a Section (or Event) tag naming one (else an error, unmatched)."""
+    people = [("e1", "Abel, Ann", "", None), ("e2", "Berg, Bo", "", None)]
+    pairing = [(2, "prelim-1", None, None, "e1", "e2", "1-0"),
+               (9, "final-1", None, None, "e2", "e1", None)]
+    one = tags("-", "Abel, Ann", "Berg, Bo", "1-0") + "*\n"
+    rows, found = matched(one, people, pairing[:1], rounds=False, record="games.csv")
+    assert rows == [(True, True, "prelim-1", "e1")] and found == []
+    rows, found = matched(one, people, pairing, rounds=False, record="games.csv")
+    assert rows == [(False, False, None, None)] and [f[2] for f in found] == [E]
+    named = tags("-", "Berg, Bo", "Abel, Ann", "*", Section="Final 1") + "*\n"
+    rows, found = matched(named, people, pairing, rounds=False, record="games.csv",
+                          sections={"prelim-1": "Preliminary 1", "final-1": "Final 1"})
+    assert rows == [(True, True, "final-1", "e2")] and found == []

@@ -165,6 +165,21 @@ def test_the_pairings_the_players_pages_and_the_home_link_the_games(built):
     assert "../games/event.pgn" in index.hrefs and "../games/round-01.pgn" in index.hrefs
 
 
+def test_a_crosstable_cell_leads_to_its_game_where_one_is_published_else_to_the_opponent(built):
+    """Decision (issue 48): the round-1 cells of boards 1 and 2 lead to their games' pages;
+    board 3's (its game held back) to the opponent's page, as every cell did before."""
+    run, pub = built
+    rows = [r for t in Page(pub.files["crosstable.html"]).tables for r in t]
+    header = next(r for r in rows if r and r[0][0] == "Rk")
+    at = [c[0] for c in header].index("1")
+    by_name = {r[1][0]: r[at][1] for r in rows if len(r) > at and r[0][0].isdigit()}
+    assert by_name["Rao, Arjun"] == by_name["Sen, Dev"] == "games/open/round-01-board-01.html"
+    played = {g.white for g in run.published_games} | {g.black for g in run.published_games}
+    held = sorted(n for n in by_name if n not in played and by_name[n])  # (an absent player: no link)
+    assert held == ["Bose, Farid", "Das, Chitra"]
+    assert by_name["Das, Chitra"] == "players/open/6.html" and by_name["Bose, Farid"] == "players/open/3.html"
+
+
 def test_an_event_without_games_publishes_no_game_and_no_game_column(tmp_path):
     folder = games_event(tmp_path / "tiny")
     (folder / "games" / "round-1.pgn").unlink()

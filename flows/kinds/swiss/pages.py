@@ -385,16 +385,25 @@ def _alphabetical(c, rows: pl.DataFrame, pts: dict[int, float], page: str, r: in
 
 def crosstable_sections(run, page: str) -> list[Section]:
     """Each category's crosstable after its last complete round: names link to the players'
-    pages, each cell (opponent's rank, colour, result) to the opponent's."""
+    pages, each cell (opponent's rank, colour, result) to the game's page where its game is
+    published (:func:`cell_game_hrefs`), else to the opponent's.
+
+    Decision (issue 48): a reader who clicks a result in a crosstable wants that game; the
+    game's page links both players, so the opponent is one step further."""
     out = []
     for c in run.categories:
         if not c.done:
             continue
         cross = c.crosstable
         rcols = [k for k in cross.columns if k.startswith("r") and k[1:].isdigit()]
-        opp = (c.card.select(pl.col("sno").cast(pl.Int32), pl.format("r{}_href", pl.col("round")).alias("col"),
-                             pl.col("opponent"))
+        card = c.card.select(pl.col("sno").cast(pl.Int32), pl.col("round").cast(pl.Int32), "opponent")
+        games = cell_game_hrefs(run, c.cat.id, page)
+        if games is not None:
+            card = card.join(games, on=["sno", "round"], how="left")
+        opp = (card.with_columns(pl.format("r{}_href", pl.col("round")).alias("col"))
                .pipe(with_player_href, page, c.cat.id, "opponent", "href")
+               .with_columns(pl.coalesce("game_href", "href").alias("href") if games is not None
+                             else pl.col("href"))
                .pivot(on="col", index="sno", values="href"))
         cross = with_player_href(cross.join(opp, on="sno", how="left"), page, c.cat.id)
         links = {"name": "_href"} | {k: f"{k}_href" for k in rcols if f"{k}_href" in cross.columns}
@@ -406,6 +415,19 @@ def crosstable_sections(run, page: str) -> list[Section]:
         out.append(Section(f"{c.cat.name} — crosstable after round {c.done}", wide=True, anchor=c.cat.id,
                            tables=[t], notes=swiss_ratings.change_notes(run)))
     return out
+
+
+def cell_game_hrefs(run, category: str, page: str) -> pl.DataFrame | None:
+    """``sno``, ``round`` and ``game_href`` — the link from ``page`` to the published game of
+    each player's round, both players' — for the category's crosstable; None when the category
+    publishes no game (or the standings wait)."""
+    mine = [g for g in run.published_games if g.section == category and g.round is not None]
+    if not mine or run.blocked:
+        return None
+    rows = [(sno, g.round, href(page, game_rel(category, g.round, g.board or 0)))
+            for g in mine for sno in (g.white_sno, g.black_sno) if sno is not None]
+    return pl.DataFrame(rows, schema={"sno": pl.Int32, "round": pl.Int32, "game_href": pl.String},
+                        orient="row")
 
 
 def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Section]:
@@ -432,7 +454,9 @@ def bulletin_sections(pub: Publication, run, highlights: list[str]) -> list[Sect
     cross_secs = crosstable_sections(run, "crosstable.html")
     if cross_secs:
         pub.page("crosstable.html", title="Crosstable",
-                 subtitle="Cells: opponent's rank, colour, result.", sections=cross_secs,
+                 subtitle="Cells: opponent's rank, colour, result; a cell leads to the game's page "
+                          "where its game is published, else to the opponent's page.",
+                 sections=cross_secs,
                  jumps=jumps("crosstable.html", run))
         # in the bulletin the crosstables are anchored apart from the prizes (one id per page)
         out += [replace(s, anchor=f"crosstable-{s.anchor}", source=f"crosstable.html#{s.anchor}",

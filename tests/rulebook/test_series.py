@@ -512,6 +512,68 @@ def test_a_crosstable_s_cells_are_read_as_published():
         crosstable_event_result(rows[:4], source="rapid-3.xlsx")
 
 
+def ranking_only(rows: list[tuple]) -> list[tuple]:
+    """A crosstable export as chess-results' "Final Ranking" export of the same event has it:
+    the round columns left out, the title line without "crosstable"."""
+    head = next(i for i, r in enumerate(rows) if "Rk." in r)
+    keep = [j for j, c in enumerate(rows[head]) if not c.strip().endswith(".Rd")]
+    return [tuple(c.replace("Ranking crosstable", "Ranking") for c in r) if i < head
+            else tuple(r[j] for j in keep if j < len(r)) for i, r in enumerate(rows)]
+
+
+def test_a_ranking_without_rounds_is_read_with_its_places_and_points_and_no_round():
+    """Decision: chess-results' "Final Ranking" export (no round columns) is an event of a
+    series too — places, points, ratings, federations, no round; it must say its rounds
+    ("Number of rounds") and how many are complete (its title line), else it is refused."""
+    from transforms.core.crosstable import crosstable_event_result
+
+    rows = [("Club Rapid 4",), ("Number of rounds : 5",), ("Date : 2026/04/04",),
+            ("Final Ranking after 5 Rounds",),
+            ("Rk.", "SNo", "", "Name", "FED", "Rtg", "Club/City", "Pts. ", "TB1"),
+            ("1", "2", "FM", "Adams Ann", "ENG", "2100", "Leeds", "4.5", "12"),
+            ("2", "1", "", "Brown Bob", "ENG", "0", "", "3", "11")]
+    r = crosstable_event_result(rows, source="rapid-4.xlsx")
+    assert (r.rounds, r.done, r.complete, r.ranking_only) == (5, 5, True, True)
+    assert [(f.key, f.name, f.rank, f.points, f.rating, f.title, f.rounds) for f in r.finishes] == [
+        ("1", "Adams Ann", 1, 4.5, 2100, "FM", ()), ("2", "Brown Bob", 2, 3.0, None, "", ())]
+    in_play = [*rows[:3], ("Ranking after Round 3",), *rows[4:]]
+    r = crosstable_event_result(in_play, source="rapid-4.xlsx")
+    assert (r.rounds, r.done, r.complete) == (5, 3, False)
+    with pytest.raises(ValueError, match="must say how many rounds"):
+        crosstable_event_result([rows[0], *rows[2:]], source="rapid-4.xlsx")
+    with pytest.raises(ValueError, match="must say how many rounds"):
+        crosstable_event_result([*rows[:3], *rows[4:]], source="rapid-4.xlsx")
+
+
+def test_a_real_circuit_from_its_rankings_without_rounds_equals_the_one_from_its_crosstables():
+    """The Keshmat Circuit's eight rapids as "Final Ranking" exports (the crosstables without
+    their round columns): the same standings — game points, best of the most played but one,
+    the average — as from the crosstables; the participation bonus counts every listed player;
+    ``min_played`` cannot be applied and is a warning naming the event."""
+    from transforms.core.crosstable import crosstable_event_result
+
+    def results(shape) -> list:
+        return [crosstable_event_result(shape(list(io.xlsx_rows((KESHMAT / f"{m}.xlsx").read_bytes()))),
+                                        source=f"{m}.xlsx") for m in KESHMAT_EVENTS]
+    full, bare = results(lambda rows: rows), results(ranking_only)
+    assert all(r.ranking_only and r.complete and r.rounds == 7 and not any(f.rounds for f in r.finishes)
+               for r in bare)
+    names = ", ".join(f'"{m}.xlsx"' for m in KESHMAT_EVENTS)
+    rules = (f'events = [{names}]\npoints = "game-points"\ndrop = 1\ndrop_of = "most-played"\n'
+             'identity = ["name", "federation"]\ntiebreaks = ["average"]')
+    columns = ["rank", "name", "federation", "played", "counted", "points"]
+    a, b = run_of(rules, *full), run_of(rules, *bare)
+    assert a.standings.height == 260 and a.standings.select(columns).equals(b.standings.select(columns))
+    assert not any("a ranking without rounds" in x.reason for x in b.findings)
+    c = run_of(rules + "\nbonus = 1\nmin_played = 0.5", *bare)
+    said = [x for x in c.findings if "a ranking without rounds" in x.reason]
+    assert [x.value for x in said] == [f"{m}.xlsx" for m in KESHMAT_EVENTS]
+    assert all(x.severity is Severity.WARNING and "min_played (0.5)" in x.reason for x in said)
+    with_bonus = b.standings.select("name", "federation", (pl.col("points") + pl.col("counted")).alias("p"))
+    assert with_bonus.join(c.standings, on=["name", "federation"]).filter(
+        pl.col("p") != pl.col("points")).height == 0
+
+
 def test_a_team_event_gives_each_player_their_board_results_and_no_place():
     """A team league (the demo's district league) as a series reads it: every player who
     played a board of a finished match, with each game's opponent (by their number in the

@@ -27,7 +27,12 @@ POINTS = {"1": 1.0, "0": 0.0, "½": 0.5, "1/2": 0.5, "=": 0.5, "+": 1.0, "-": 0.
 PLAYED = {"1", "0", "½", "1/2"}
 """Results of a game played over the board (``+``, ``-`` and ``=`` are not: forfeits)."""
 ROUND = re.compile(r"^(\d+)\.\s*(?:Rd|Rnd|Runde|R)\.?$", re.IGNORECASE)
-DONE = re.compile(r"crosstable after (\d+) rounds?", re.IGNORECASE)
+DONE = re.compile(r"ranking (?:crosstable )?after (\d+) rounds?|ranking (?:crosstable )?after round (\d+)",
+                  re.IGNORECASE)
+"""The title line: "Final Ranking crosstable after 7 Rounds", "Final Ranking after 9 Rounds",
+"Ranking crosstable after Round 5", "Ranking after Round 5" (the rounds complete)."""
+TOTAL = re.compile(r"^number of rounds\s*:\s*(\d+)", re.IGNORECASE)
+"""The header block's "Number of rounds : 7" (the event's rounds)."""
 DATE = re.compile(r"(\d{4})[/.-](\d{1,2})[/.-](\d{1,2})")
 
 
@@ -67,9 +72,16 @@ def crosstable_event_result(rows: Sequence[Sequence[str]], *, source: str) -> Ev
 
     Decision: a player's number in the event (the key the rounds name opponents by) is their
     row in the table (the crosstable numbers its rows so; a place shared with the row above is
-    left blank there, and is that row's place); the event is complete when the title
-    line's "after N Rounds" equals its round columns (no such line: complete); a rating 0 is
-    no rating."""
+    left blank there, and is that row's place); the event's rounds are the header block's
+    "Number of rounds : N" (else its round columns), and it is complete when the title line's
+    "after N Rounds" (or "after Round N") reaches them (no such line: complete); a rating 0 is
+    no rating.
+
+    Decision (a ranking without rounds, chess-results' "Final Ranking" export): read too —
+    places, points, ratings, federations — with no round of any player
+    (:attr:`~transforms.core.results.EventResult.ranking_only`); it must carry "Number of
+    rounds" and its title line ("Final Ranking after 9 Rounds", or "Ranking after Round 5"
+    while in play), else it is refused: nothing else says whether the event is complete."""
     head = next((i for i, row in enumerate(rows)
                  if {"Rk.", "Name"} <= {c.strip() for c in row}), None)
     if head is None:
@@ -82,12 +94,19 @@ def crosstable_event_result(rows: Sequence[Sequence[str]], *, source: str) -> Ev
 
     rk, name = header.index("Rk."), header.index("Name")
     rtg, fed, fide = column("rtg", "elo"), column("fed", "land"), column("fideid", "fide-id", "id")
-    title = rk + 1 if name - rk == 2 and not header[rk + 1] else column("title", "tit")
+    title = name - 1 if name > 0 and not header[name - 1] else column("title", "tit")  # (unnamed, before Name)
     pts = next((i for i, c in enumerate(header) if c.lower().startswith("pts")), None)
     rounds = [(int(m[1]), i) for i, c in enumerate(header) if (m := ROUND.match(c))]
-    if pts is None or not rounds:
-        raise ValueError(f"{source}: line {head + 1}: the header has no "
-                         f"{'Pts.' if pts is None else 'round'} column: not a crosstable")
+    if pts is None:
+        raise ValueError(f"{source}: line {head + 1}: the header has no Pts. column: not a "
+                         "crosstable or a ranking")
+    total = next((int(m[1]) for r in rows[:head] if r and (m := TOTAL.match(r[0].strip()))), len(rounds))
+    said = next((int(m[1] or m[2]) for r in rows[:head] if r and (m := DONE.search(r[0]))), None)
+    if not rounds and (said is None or not total):
+        raise ValueError(f"{source}: line {head + 1}: a ranking without round columns must say "
+                         "how many rounds the event has and how many are complete (chess-results' "
+                         "'Number of rounds : 9' and 'Final Ranking after 9 Rounds' lines): "
+                         "without them it cannot be counted")
 
     finishes: list[Finish] = []
     place = 0
@@ -133,9 +152,7 @@ def crosstable_event_result(rows: Sequence[Sequence[str]], *, source: str) -> Ev
         raise ValueError(f"{source}: line {head + 1}: the crosstable has no player")
     event = next((r[0].strip() for r in rows[:head] if r and r[0].strip()
                   and not r[0].startswith("From the ")), source)
-    total = len(rounds)
-    said = next((int(m[1]) for r in rows[:head] if r and (m := DONE.search(r[0]))), total)
     start, end = _dates(rows[:head])
     return EventResult(source=source, name=event, start=start, end=end, rounds=total,
-                       done=min(said, total), finishes=tuple(finishes),
-                       sections=(("", event),))
+                       done=min(total if said is None else said, total), finishes=tuple(finishes),
+                       sections=(("", event),), ranking_only=not rounds)

@@ -84,6 +84,9 @@ class EventResult:
     site: str = ""
     """Where the event's own pages are, relative to the series' output folder (``../<folder>/``);
     "" when it has none (a TRF file)."""
+    ranking_only: bool = False
+    """The source gives places and points but no round (chess-results' "Final Ranking"
+    export): who played whom, and how many games each played, are not known."""
 
     @property
     def complete(self) -> bool:
@@ -104,6 +107,7 @@ def result_record(r: EventResult) -> dict[str, object]:
             "start": r.start.isoformat() if r.start else None,
             "end": r.end.isoformat() if r.end else None, "rounds": r.rounds, "done": r.done,
             "sections": [list(x) for x in r.sections], "site": r.site,
+            "ranking_only": r.ranking_only,
             "finishes": [[f.key, f.name, f.section, f.rank, f.points,
                           [[x.round, x.opponent, x.points, x.played] for x in f.rounds],
                           f.rating, f.fide_id, f.member_id, f.federation, f.title, f.sex,
@@ -125,7 +129,7 @@ def result_from_record(d: dict) -> EventResult:  # type: ignore[type-arg]
         start=dt.date.fromisoformat(d["start"]) if d["start"] else None,
         end=dt.date.fromisoformat(d["end"]) if d["end"] else None, rounds=d["rounds"],
         done=d["done"], finishes=finishes, sections=tuple(tuple(x) for x in d["sections"]),
-        site=d["site"])
+        site=d["site"], ranking_only=bool(d.get("ranking_only", False)))
 
 
 @dataclass(frozen=True)

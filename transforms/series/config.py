@@ -121,7 +121,7 @@ class SeriesConfig:
     ``inputs/rapid-2024-07/``, run by chessfed), a TRF file in the series' folder
     (``events/rapid-2024-07.trf``: an event another program ran) or a crosstable there
     (``events/rapid-2024-07.xlsx``: chess-results' Excel export of its final ranking
-    crosstable). One not there yet is still to come."""
+    crosstable, or of its final ranking without rounds). One not there yet is still to come."""
     points: SeriesPoints = SeriesPoints.GAME_POINTS
     """What one event gives a member: ``game-points``, ``place`` (``place_points``) or
     ``field``."""

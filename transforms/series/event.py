@@ -188,6 +188,14 @@ def prepare(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: R
             events.append(SeriesEvent(name, None, "unreadable", reason))
             continue
         events.append(SeriesEvent(name, result, "counted" if result.complete else "in play"))
+        if result.ranking_only and (rules.min_played or SeriesTiebreak.HEAD_TO_HEAD in rules.tiebreaks):
+            asked = " and ".join(x for x, on in (
+                (f"min_played ({rules.min_played})", bool(rules.min_played)),
+                ("the head-to-head tie-break", SeriesTiebreak.HEAD_TO_HEAD in rules.tiebreaks)) if on)
+            findings.append(Finding(CONFIG, None, f"series.events[{i}]", name, Severity.WARNING,
+                                    f"a ranking without rounds: {asked} cannot be applied to this "
+                                    "event's players (who played whom, and how many games, is not "
+                                    "in it); every player it lists counts as having played"))
     there = [i for i, e in enumerate(events) if e.state != "to come"]
     for i, e in enumerate(events):
         if e.state == "to come" and there and i < there[-1]:
@@ -469,8 +477,11 @@ def event_points(rules: SeriesConfig, e: EventResult, f: Finish) -> float:
 
     Decision: players sharing a place (a TRF's equal ranks) each get that place's points, or
     with ``shared_places = "split"`` the points of the places they share, shared equally; a
-    member with no place (no complete round) gets none but the bonus."""
-    if rules.min_played and f.games < rules.min_played * e.rounds:
+    member with no place (no complete round) gets none but the bonus. Decision: an event read
+    from a ranking without rounds (:attr:`EventResult.ranking_only`) gives every player it
+    lists the bonus and is not held to ``min_played`` (its games are not known; a warning
+    says so where the series asks for it)."""
+    if rules.min_played and not e.ranking_only and f.games < rules.min_played * e.rounds:
         return 0.0
     if rules.points is SeriesPoints.GAME_POINTS:
         base = f.points
@@ -486,7 +497,8 @@ def event_points(rules: SeriesConfig, e: EventResult, f: Finish) -> float:
         else:
             n = e.section_size(f.section)
             base = sum(float(n - p + 1) for p in places) / shared
-    return (base + (rules.bonus if f.games else 0.0)) * rules.weights.get(e.source, 1.0)
+    took_part = f.games > 0 or e.ranking_only  # a ranking lists the players who took part
+    return (base + (rules.bonus if took_part else 0.0)) * rules.weights.get(e.source, 1.0)
 
 
 def counting(rules: SeriesConfig, held: int, most_played: int = 0) -> int | None:

@@ -8,6 +8,7 @@ players in about 2 s)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 from pathlib import Path
 
@@ -25,6 +26,7 @@ from transforms.fide.rating_list import (
     read_fide_txt,
     read_fide_xml,
 )
+from transforms.fide.rating_report import RatingReportRules, rating_periods
 from transforms.fide.ratings import RatingsConfig
 
 LISTS = "lists"
@@ -35,11 +37,13 @@ NATIONAL_RATINGS = "national_ratings.csv"
 """The event's file the national list's entries stand in for."""
 
 
-def list_in_force(event_dir: Path, cfg: EventConfig, national: bool = False) -> Path | None:
+def list_in_force(event_dir: Path, cfg: EventConfig, national: bool = False,
+                  day: dt.date | None = None) -> Path | None:
     """FIDE B.01 1.4.6a, B.02 (the list in force at the start of the event) — the season's list
-    of the event's rate whose month is the latest on or before its first day (``national``:
-    the federation's national list, ``lists/national_<mon><yy>.csv``); None: no list of that
-    rate was published by then (or the season keeps none)."""
+    of the event's rate whose month is the latest on or before its first day (or ``day``: a
+    later round's) (``national``: the federation's national list,
+    ``lists/national_<mon><yy>.csv``); None: no list of that rate was published by then (or
+    the season keeps none)."""
     folder = Path(event_dir).parent / LISTS
     if not folder.is_dir():
         return None
@@ -50,8 +54,25 @@ def list_in_force(event_dir: Path, cfg: EventConfig, national: bool = False) -> 
         named = national_name(path.name) if national else download_name(path.name)
         if named is not None and named[0].value == rate and path.is_file():
             lists.setdefault(named[1], path)
-    month = in_force(lists, cfg.event.start)
+    month = in_force(lists, day or cfg.event.start)
     return lists[month] if month is not None else None
+
+
+def later_lists(event_dir: Path, cfg: EventConfig) -> list[tuple[int, Path]]:
+    """FIDE B.02 (an event longer than 30 days: each game rated with the ratings in force in
+    its round) — the season's lists of the event's rate that come into force while it is
+    played, each with the first round it is in force for: the first round of each rating
+    period (``[fide_report] round_dates``, :func:`~transforms.fide.rating_report.
+    rating_periods`) whose list is not the one in force at the start."""
+    rules = cfg.table(RatingReportRules)
+    periods = rating_periods(rules.round_dates) if rules is not None else []
+    first = list_in_force(event_dir, cfg)
+    out: list[tuple[int, Path]] = []
+    for _, rounds in periods[1:]:
+        path = list_in_force(event_dir, cfg, day=rules.round_dates[rounds[0] - 1]) if rules else None
+        if path is not None and path != first and path not in [p for _, p in out]:
+            out.append((rounds[0], path))
+    return out
 
 
 def stamp(event_dir: Path, cfg: EventConfig) -> str:
@@ -62,14 +83,16 @@ def stamp(event_dir: Path, cfg: EventConfig) -> str:
     for file, national in ((RATINGS, False), (NATIONAL_RATINGS, True)):
         if file not in cfg.files or (Path(event_dir) / file).exists():
             continue
-        path = list_in_force(event_dir, cfg, national)
-        if path is not None:
-            st = path.stat()
-            out.append(f"{path.name}:{st.st_size}:{st.st_mtime_ns}")
+        paths = [list_in_force(event_dir, cfg, national)]
+        paths += [p for _, p in later_lists(event_dir, cfg)] if not national else []
+        for path in paths:
+            if path is not None:
+                st = path.stat()
+                out.append(f"{path.name}:{st.st_size}:{st.st_mtime_ns}")
     return "|".join(out)
 
 
-@functools.lru_cache(maxsize=2)
+@functools.lru_cache(maxsize=3)  # (the start's list and those in force later)
 def _read(path: str, size: int, mtime_ns: int) -> RatingListFile:
     named = download_name(Path(path).name)
     assert named is not None
@@ -101,12 +124,30 @@ def season_ratings(event_dir: Path, cfg: EventConfig, raw: dict[str, RawFile]) -
     players = raw["players.csv"][0]
     ids = (players["fide_id"].drop_nulls().str.strip_chars().unique().to_list()
            if "fide_id" in players.columns else [])
+    frames, found = [_entries(got, path, ids, None)], []
+    for rnd, later in later_lists(event_dir, cfg):
+        try:
+            st = later.stat()
+            frames.append(_entries(_read(str(later), st.st_size, st.st_mtime_ns), later, ids, rnd))
+        except (ChessfedError, OSError, ValueError) as exc:
+            found.append(Finding(f"../{LISTS}/{later.name}", None, "", later.name, Severity.WARNING,
+                                 f"the season's rating list in force from round {rnd} cannot be "
+                                 f"read: {exc} (the games of those rounds keep the start's ratings)"))
+    frame = pl.concat(frames)
+    return frame.with_columns(pl.col(c).fill_null("") for c in frame.columns if c != "line"), found
+
+
+def _entries(got: RatingListFile, path: Path, ids: list[str], from_round: int | None) -> pl.DataFrame:
+    """A list's entries of the players ``ids``, as ratings.csv's rows (``from_round``: a list
+    in force from that round on; None: the start's)."""
+    named = download_name(path.name)
+    assert named is not None
     rate = named[0].value
     name = f"FIDE {rate}, {named[1]:%B %Y}"
-    frame = (got.players.filter(pl.col("fide_id").is_in(ids))
-             .select("line", "fide_id", "name", pl.col(rate).cast(pl.String).alias("rating"),
-                     "title", "federation", "sex", pl.lit(name).alias("list")))
-    return frame.with_columns(pl.col(c).fill_null("") for c in frame.columns if c != "line"), []
+    return (got.players.filter(pl.col("fide_id").is_in(ids))
+            .select("line", "fide_id", "name", pl.col(rate).cast(pl.String).alias("rating"),
+                    "title", "federation", "sex", pl.lit(name).alias("list"),
+                    pl.lit("" if from_round is None else str(from_round)).alias("from_round")))
 
 
 def season_national(event_dir: Path, cfg: EventConfig, raw: dict[str, RawFile]) -> RawFile | None:

@@ -168,3 +168,40 @@ def test_a_changed_national_list_builds_the_event_again_and_a_bad_one_is_a_row(t
     assert frame.is_empty() and [(f.file, f.column) for f in found] == [
         ("../lists/national_jan23.csv", "member_id")]
     assert "has no member_id column" in found[0].reason
+
+
+def test_a_list_that_comes_into_force_during_a_long_event_rates_the_rounds_from_then(tmp_path):
+    """An event of seven Tuesdays from 17 January to 28 February 2023 (its rating reports by
+    month): the February list (here the January excerpt with Kalshyan at 1700, made for the
+    test) is in force from round 4, the first February round — the extract gives its entries
+    with ``from_round`` 4, the start's without; the run takes the start's for the players and
+    keeps the later one for the games from round 4; a changed February list builds the event
+    again."""
+    event = season(tmp_path, start="2023-01-15")
+    toml = (event / "event.toml").read_text(encoding="utf-8")
+    dates = ", ".join(f"2023-{m:02d}-{d:02d}" for m, d in ((1, 17), (1, 24), (1, 31), (2, 7),
+                                                            (2, 14), (2, 21), (2, 28)))
+    toml += ('\n[fide_report]\nformat = "TRF-2026"\ncity = "Riverton"\nfederation = "BEL"\n'
+             f'chief_arbiter = "Arbiter, Chief"\nround_dates = [{dates}]\n')
+    (event / "event.toml").write_text(toml, encoding="utf-8")
+    text = LIST.read_text(encoding="utf-8").replace(
+        "IND M                                1671", "IND M                                1700")
+    with zipfile.ZipFile(event.parent / "lists" / "standard_feb23frl.zip", "w") as z:
+        z.writestr("standard_feb23frl.txt", text)
+    cfg, raw = read(event)
+    assert [(r, p.name) for r, p in season_lists.later_lists(event, cfg)] == [(4, "standard_feb23frl.zip")]
+    frame, found = season_lists.season_ratings(event, cfg, raw)
+    assert found == []
+    rows = sorted(frame.select("fide_id", "rating", "from_round", "list").rows())
+    assert rows == [("4804929", "1876", "", "FIDE standard, January 2023"),
+                    ("4804929", "1876", "4", "FIDE standard, February 2023"),
+                    ("5045886", "1671", "", "FIDE standard, January 2023"),
+                    ("5045886", "1700", "4", "FIDE standard, February 2023")]
+    raw["ratings.csv"] = (frame, found)
+    run = prepare(cfg, raw, dt.date(2023, 1, 15))
+    assert run.categories[0].players.sort("player_id")["rating"].to_list()[0] == 1671
+    assert sorted(run.later_ratings.rows()) == [("P1", 4, 1700), ("P2", 4, 1876)]
+    before = unchanged.inputs_fingerprint(event)
+    with zipfile.ZipFile(event.parent / "lists" / "standard_feb23frl.zip", "a") as z:
+        z.writestr("readme.md", "x")
+    assert unchanged.inputs_fingerprint(event) != before

@@ -71,3 +71,32 @@ def test_each_period_is_reported_with_its_rounds_numbered_from_one(club_open):
 def test_a_period_is_reported_once_its_rounds_are_complete(club_open):
     assert [m for m, _ in run(club_open, through=4).categories[0].period_reports] == []
     assert [m for m, _ in run(club_open, through=6).categories[0].period_reports] == [D(2025, 9, 1)]
+
+
+def test_a_list_in_force_from_a_later_round_rates_that_rounds_games_and_its_period_report(club_open, tmp_path):
+    """An October list in force from round 6 (ratings.csv ``from_round``) for Aerts (1561 at
+    the start, 1600 on it) and Wouters (1450, then unrated): October's report carries those
+    ratings, September's the start's; every game of rounds 6-7 is rated with them (Aerts' own
+    rating, and his opponents' expected scores against him); rounds 1-5 are as before."""
+    event = tmp_path / "club-open"
+    shutil.copytree(club_open, event)
+    (event / "ratings.csv").write_text("fide_id,rating,from_round\n2513830,1600,6\n2545506,,6\n",
+                                       encoding="utf-8")
+    before, after = run(club_open).categories[0], run(event).categories[0]
+    assert not [f for f in run(event).findings if f.file == "ratings.csv"]
+    sno = dict(zip(after.players["player_id"], after.players["sno"], strict=True))
+    aerts, wouters = sno["P28"], sno["P32"]
+    (_, sept), (_, octo) = after.period_reports
+    rating = {m: {p.sno: p.rating for p in parse_trf(r.text).players} for m, r in
+              (("sep", sept), ("oct", octo))}
+    assert rating["sep"][aerts] == 1561 and rating["oct"][aerts] == 1600
+    assert rating["sep"][wouters] == 1450 and rating["oct"][wouters] == 0
+    games = after.ratings["FIDE"].games
+    mine = games.filter(games["sno"] == aerts).sort("round")
+    assert mine.filter(mine["round"] <= 5)["rating"].unique().to_list() == [1561]
+    assert mine.filter(mine["round"] >= 6)["rating"].to_list() == [1600, 1600]
+    against = games.filter((games["opponent"] == aerts) & (games["round"] >= 6))
+    assert against["opponent_rating"].to_list() == [1600, 1600]
+    old = before.ratings["FIDE"].games
+    early = lambda g: g.filter(g["round"] <= 5).sort("sno", "round")  # noqa: E731
+    assert early(games).equals(early(old))

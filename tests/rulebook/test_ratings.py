@@ -518,3 +518,43 @@ def test_from_october_2025_a_2650_player_and_his_opponent_do_not_sum_to_zero():
                                                         k_override={1: 10, 2: 10}),
                           period_year=2026)
     assert by_sno(g, "change") == pytest.approx({1: 0.8, 2: -0.8})
+
+
+# --------------------------------------------------------------------------- an event of several rating periods
+
+def later(rows: list[tuple[int, int, int | None]]) -> pl.DataFrame:
+    return pl.DataFrame(rows, schema={"sno": pl.Int32, "from_round": pl.Int32, "rating": pl.Int32},
+                        orient="row")
+
+
+def test_each_game_is_rated_with_the_ratings_in_force_in_its_round():
+    """Decision (FIDE's checklist for tournament programs, events longer than 30 days): Carol
+    1800 loses to Alice 2000 in round 1 (D 200: PD .24), a list in force from round 3 rates
+    Carol 1850 and she beats Alice then (D 150: PD .30): expected .54, not .48; Alice's own
+    games use 2000 both times and Carol's later 1850 as her opponent's rating. K stays the
+    start's; the new rating is the later list's 1850 plus the change of round 3's game."""
+    table = "1: 2b1 -- 2w0\n2: 1w0 -- 1b1"
+    ratings = known({1: 2000, 2: 1800})
+    g, p = rating_changes(card(table), ratings, period_year=2026, later=later([(2, 3, 1850)]))
+    carol = g.filter(pl.col("sno") == 2).sort("round")
+    assert carol["rating"].to_list() == [1800, 1850] and carol["expected"].to_list() == [0.24, 0.30]
+    assert by_sno(p, "expected")[2] == pytest.approx(0.54)
+    assert g.filter(pl.col("sno") == 1)["opponent_rating"].to_list() == [1800, 1850]
+    assert by_sno(p, "k") == {1: 20, 2: 20}
+    assert by_sno(p, "change")[2] == round(20 * (1 - 0.54))  # 9.2 -> 9
+    assert by_sno(p, "new_rating")[2] == 1850 + round(20 * (1 - 0.30))  # 14
+    assert "from round 3: 1850" in by_sno(p, "note")[2]
+    _, same = rating_changes(card(table), ratings, period_year=2026)
+    assert by_sno(same, "expected")[2] == pytest.approx(0.48) and by_sno(same, "new_rating")[2] == 1800 + 10
+
+
+def test_an_opponent_rated_only_on_a_later_list_counts_from_its_round():
+    """Dave is unrated at the start and 1700 on the list in force from round 2: Alice's game
+    against him in round 1 does not count (8.3.1), the one in round 2 does; Dave stays an
+    unrated player of the event (his first rating, not a change)."""
+    table = "1: 2w1 2b1\n2: 1b0 1w0"
+    g, p = rating_changes(card(table), known({1: 2000, 2: None}), period_year=2026,
+                          later=later([(2, 2, 1700)]))
+    alice = g.filter(pl.col("sno") == 1).sort("round")
+    assert alice["counts"].to_list() == [False, True] and alice["opponent_rating"].to_list() == [None, 1700]
+    assert by_sno(p, "rated") == {1: True, 2: False}

@@ -49,6 +49,8 @@ def rows(schema: Schema, column: str, cells: list[str]) -> pl.DataFrame:
         elif c.pattern is not None:  # fide_id (digits), federation (three letters)
             data[c.name] = [str(i + 1) if re.fullmatch(c.pattern[0], "1") else "IND"
                             for i in range(len(cells))]
+        elif c.minimum is not None and c.type is ColType.INT:  # (a valid value: the least)
+            data[c.name] = [str(int(c.minimum))] * len(cells)
         else:
             data[c.name] = [_VALID.get(c.type, f"x{i}") for i in range(len(cells))]
     return pl.DataFrame(data)

@@ -394,11 +394,15 @@ def cast_frame(raw: pl.DataFrame, schema: Schema) -> tuple[pl.DataFrame, list[Fi
         if c.maximum is not None and c.type in (ColType.INT, ColType.FLOAT, ColType.MONEY):
             report(tcol > c.maximum, c, f"above the maximum {c.maximum:g}")
     if schema.key:
+        # a key column that may be empty counts empty as one value (ratings.csv's
+        # ``from_round``: a FIDE id once at the start, once per later list)
+        needed = [k for k in schema.key if schema.column(k).nonempty or k == schema.key[0]]
         keyed = typed.with_row_index("_i").filter(
-            pl.all_horizontal(pl.col(k).is_not_null() for k in schema.key))
+            pl.all_horizontal(pl.col(k).is_not_null() for k in needed))
         dup = keyed.filter(pl.struct(schema.key).is_duplicated())
         first_line = dup.group_by(schema.key).agg(pl.col("line").min().alias("_first"))
-        dup = dup.join(first_line, on=list(schema.key)).filter(pl.col("line") != pl.col("_first"))
+        dup = dup.join(first_line, on=list(schema.key), nulls_equal=True).filter(
+            pl.col("line") != pl.col("_first"))
         for row in dup.iter_rows(named=True):
             value = "/".join(str(raw[k][row["_i"]]) for k in schema.key)
             findings.append(Finding(f, row["line"], "+".join(schema.key), value, Severity.ERROR,

@@ -405,6 +405,8 @@ def take_from_list(players: pl.DataFrame, listed: pl.DataFrame | None,
     list says of a value the file overrides (for the player's page)."""
     if listed is None or listed.is_empty() or "fide_id" not in players.columns:
         return players.with_columns(pl.lit(None, pl.String).alias("list_note")), []
+    if "from_round" in listed.columns:  # (a later list's rows: later_ratings)
+        listed = listed.filter(pl.col("from_round").is_null())
     entries = {str(r["fide_id"]): r for r in listed.iter_rows(named=True)}
     found: list[Finding] = []
     rows = []
@@ -432,6 +434,21 @@ def take_from_list(players: pl.DataFrame, listed: pl.DataFrame | None,
         rows.append(p)
     schema = dict(players.schema) | {"list_note": pl.String()}
     return pl.DataFrame(rows, schema=schema), found
+
+
+def later_ratings(players: pl.DataFrame, listed: pl.DataFrame | None) -> pl.DataFrame:
+    """FIDE B.02 (an event longer than 30 days: each game rated with the ratings in force in
+    its round) — the ratings of the lists that come into force while the event is played
+    (``ratings.csv`` rows with ``from_round``), as ``player_id``, ``from_round``, ``rating``
+    (null: unrated on that list), matched by FIDE id; empty when there are none."""
+    schema = {"player_id": pl.String, "from_round": pl.Int64, "rating": pl.Int64}
+    if listed is None or "from_round" not in listed.columns or "fide_id" not in players.columns:
+        return pl.DataFrame(schema=schema)
+    rows = listed.filter(pl.col("from_round").is_not_null()).select(
+        pl.col("fide_id").cast(pl.String), "from_round", pl.col("rating").cast(pl.Int64))
+    ids = players.select("player_id", pl.col("fide_id").cast(pl.String)).filter(
+        pl.col("fide_id").is_not_null() & (pl.col("fide_id") != ""))
+    return ids.join(rows, on="fide_id").select(list(schema)).cast(schema)  # type: ignore[arg-type]
 
 
 def take_from_national_list(players: pl.DataFrame, listed: pl.DataFrame | None,

@@ -375,7 +375,8 @@ def rating_periods(round_dates: tuple[dt.date, ...]) -> list[tuple[dt.date, tupl
 
 
 def period_report(t: Tournament, rounds: tuple[int, ...], month: dt.date,
-                  round_dates: tuple[dt.date, ...]) -> Tournament:
+                  round_dates: tuple[dt.date, ...],
+                  ratings: Mapping[int, int] | None = None) -> Tournament:
     """FIDE B.02 (results reported by rating period) and the FIDE Technical Commission's
     practice (one report per part, its rounds numbered from 1) — the part of a rating report
     ``t`` played in ``month``: its ``rounds`` renumbered 1, 2, …, their dates, every player with
@@ -383,8 +384,10 @@ def period_report(t: Tournament, rounds: tuple[int, ...], month: dt.date,
 
     Decision: every player of the category stays, with their start number (a round they did
     not play is written as the full report writes it); the rank is by the part's points, then
-    start number (a part has no tie-breaks of its own); the rating is the one the full report
-    gives (FIDE's rating server rates each game with its own list of the period)."""
+    start number (a part has no tie-breaks of its own); the rating is the one in force for the
+    part (``ratings``: start number -> rating of a list that came into force during the event,
+    0 unrated on it), else the one the full report gives (FIDE's checklist for tournament
+    programs: "the TRF of a later period carries that period's rating")."""
     number = {r: i for i, r in enumerate(rounds, start=1)}
     rows = tuple((number[rnd], sno, opp, colour, points, kind)
                  for rnd, sno, opp, colour, points, kind in t.card_rows if rnd in number)
@@ -393,7 +396,9 @@ def period_report(t: Tournament, rounds: tuple[int, ...], month: dt.date,
         points[sno] = points.get(sno, 0.0) + pts
     order = sorted(t.players, key=lambda p: (-points.get(p.sno, 0.0), p.sno))
     rank = {p.sno: i for i, p in enumerate(order, start=1)}
-    players = tuple(replace(p, points=points.get(p.sno, 0.0), rank=rank[p.sno], raw=None)
+    given = ratings or {}
+    players = tuple(replace(p, points=points.get(p.sno, 0.0), rank=rank[p.sno], raw=None,
+                            rating=given.get(p.sno, p.rating))
                     for p in t.players)
     dates = tuple(round_dates[r - 1] for r in rounds)
     header = replace(t.header, start=f"{dates[0]:%Y/%m/%d}", end=f"{dates[-1]:%Y/%m/%d}",

@@ -462,8 +462,37 @@ def _players_input(players: pl.DataFrame, rules: RatingRules) -> pl.DataFrame:
         pl.when(pl.col("rated")).then(pl.col("rating")).alias("list_rating"))
 
 
-def _game_rows(scorecard: pl.DataFrame, people: pl.DataFrame) -> pl.DataFrame:
-    """Every paired round with both sides' ratings, the score and whether it counts."""
+def _at_rounds(card: pl.DataFrame, later: pl.DataFrame | None, who: str, rules: RatingRules
+              ) -> pl.DataFrame:
+    """``card`` with ``later_rating``: the rating in force in each row's round for the player
+    in column ``who`` (``sno`` or ``opponent``), from ``later`` (sno, from_round, rating: a
+    later list's rating from that round on); null where no later list applies."""
+    if later is None or later.is_empty():
+        return card.with_columns(pl.lit(None, pl.Int32).alias("later_rating"))
+    last = int(card["round"].max() or 0)  # type: ignore[arg-type]
+    steps: dict[int, list[tuple[int, int | None]]] = {}
+    for sno, frm, rating in later.select("sno", "from_round", "rating").iter_rows():
+        steps.setdefault(int(sno), []).append((int(frm), rating))
+    rows = []  # (player, round, the rating of the latest list in force by then)
+    for sno, found in steps.items():
+        found.sort()
+        for rnd in range(found[0][0], last + 1):
+            rows.append((sno, rnd, [x or 0 for f, x in found if f <= rnd][-1]))  # (empty: unrated)
+    table = pl.DataFrame(rows, schema={who: pl.Int32, "round": card.schema["round"],
+                                       "later_rating": pl.Int32}, orient="row")
+    out = card.with_columns(pl.col(who).cast(pl.Int32)).join(table, on=[who, "round"], how="left",
+                                                             maintain_order="left")
+    rating = pl.col("later_rating")
+    rated = (rating > 0) & (rating >= rules.floor) if rules.floor is not None else rating > 0
+    return out.with_columns(  # (0: unrated on that list, 7.2.1)
+        pl.when(rating.is_null()).then(None).when(rated).then(rating).otherwise(0)
+        .cast(pl.Int32).alias("later_rating"))
+
+
+def _game_rows(scorecard: pl.DataFrame, people: pl.DataFrame, later: pl.DataFrame | None = None,
+               rules: RatingRules = FIDE_2024) -> pl.DataFrame:
+    """Every paired round with both sides' ratings (in force in that round: ``later``, see
+    :func:`rating_changes`), the score and whether it counts."""
     card = scorecard.select(list(SCORECARD_SCHEMA)).cast(SCORECARD_SCHEMA)  # type: ignore[arg-type]  # polars#14468: cast() rejects a dict[str, DataType] variable
     own = people.select("sno", pl.col("list_rating").alias("rating"), "rated")
     opp = people.select(pl.col("sno").alias("opponent"),
@@ -476,9 +505,21 @@ def _game_rows(scorecard: pl.DataFrame, people: pl.DataFrame) -> pl.DataFrame:
     score = pl.when(diff > 0).then(1.0).when(diff < 0).then(0.0).otherwise(0.5)
     rows = (card.filter(pl.col("opponent").is_not_null())
             .join(own, on="sno", how="left").join(opp, on="opponent", how="left")
-            .join(back, on=["round", "sno", "opponent"], how="left")
-            .with_columns(pl.col("rated").fill_null(False), pl.col("opponent_rated").fill_null(False),
-                          pl.when(played).then(score).alias("score")))
+            .join(back, on=["round", "sno", "opponent"], how="left"))
+    if later is not None and not later.is_empty():
+        # a later list in force from a round on: the player's own rating where rated at the
+        # start (K and the rated status stay the start's), the opponent's as the list gives it
+        rows = _at_rounds(rows, later, "sno", rules).with_columns(
+            pl.when(pl.col("rated") & (pl.col("later_rating") > 0)).then(pl.col("later_rating"))
+            .otherwise(pl.col("rating")).alias("rating")).drop("later_rating")
+        rows = _at_rounds(rows, later, "opponent", rules).with_columns(
+            pl.when(pl.col("later_rating").is_not_null())
+            .then(pl.when(pl.col("later_rating") > 0).then(pl.col("later_rating")))
+            .otherwise(pl.col("opponent_rating")).alias("opponent_rating"),
+            pl.when(pl.col("later_rating").is_not_null()).then(pl.col("later_rating") > 0)
+            .otherwise(pl.col("opponent_rated")).alias("opponent_rated")).drop("later_rating")
+    rows = rows.with_columns(pl.col("rated").fill_null(False), pl.col("opponent_rated").fill_null(False),
+                             pl.when(played).then(score).alias("score"))
     note = (pl.when(~played).then(pl.lit("not rated: unplayed game (B.02 5.1)"))
             .when(~pl.col("opponent_rated"))
             .then(pl.lit("not rated: opponent unrated (B.02 8.3.1, 8.2.2)"))
@@ -510,13 +551,19 @@ def _player_k(row: dict[str, Any], games: int, rules: RatingRules, period_year: 
 
 def _rated_player(row: dict[str, Any], g: pl.DataFrame, rules: RatingRules, period_year: int) -> dict[str, Any]:
     k, notes, assumptions = _player_k(row, g.height, rules, period_year)
-    expected = [expected_hundredths(capped_difference(row["list_rating"], o, rules), rules)
-                for o in g["opponent_rating"]]
+    expected = [expected_hundredths(capped_difference(own, o, rules), rules)
+                for own, o in zip(g["rating"], g["opponent_rating"], strict=True)]
     score100 = round(sum(g["score"]) * 100)
     change100 = k * (score100 - sum(expected))
     change = rounded_change(change100)
+    new_rating = row["list_rating"] + change
+    if g.height and g["rating"][-1] != row["list_rating"]:  # a later list in force: its rating
+        last = g.filter(pl.col("rating") == g["rating"][-1])  # and that list's games since
+        tail = [e for e, own in zip(expected, g["rating"], strict=True) if own == g["rating"][-1]]
+        new_rating = g["rating"][-1] + rounded_change(k * (round(sum(last["score"]) * 100) - sum(tail)))
+        notes.append(f"the list in force from round {int(last['round'][0])}: {g['rating'][-1]}")
     return {"k": k, "expected": sum(expected) / 100, "change_exact": change100 / 100,
-            "change": change, "new_rating": row["list_rating"] + change,
+            "change": change, "new_rating": new_rating,
             "note": "; ".join(notes), "assumptions": assumptions}
 
 
@@ -541,7 +588,7 @@ def _unrated_player(row: dict[str, Any], g: pl.DataFrame, rules: RatingRules) ->
 
 
 def rating_changes(scorecard: pl.DataFrame, players: pl.DataFrame, *, period_year: int,
-                   rules: RatingRules = FIDE_2024) -> RatingChanges:
+                   rules: RatingRules = FIDE_2024, later: pl.DataFrame | None = None) -> RatingChanges:
     """FIDE B.02 8.3 and 8.2 — the rating changes of one event (rated players) and the first
     ratings it leads to (unrated players), with the performance of everybody.
 
@@ -549,9 +596,20 @@ def rating_changes(scorecard: pl.DataFrame, players: pl.DataFrame, *, period_yea
     rating (null, 0 or under the floor: unrated) and any of :data:`OPTIONAL_PLAYER_COLUMNS`;
     ``period_year`` is the year of the rating period (the junior rule of 8.3.3). Games that
     count (8.3.1, 5.1): over the board (no forfeit, no bye) against a rated opponent. Returns
-    the frames of :data:`GAME_SCHEMA` and :data:`PLAYER_SCHEMA`; see the module's decisions."""
+    the frames of :data:`GAME_SCHEMA` and :data:`PLAYER_SCHEMA`; see the module's decisions.
+
+    ``later`` (sno, from_round, rating): in an event longer than 30 days, the ratings of the
+    lists that come into force while it is played, each from the first round of its rating
+    period. Decision (FIDE's checklist for tournament programs, questions on events longer
+    than 30 days: "expected scores count each game with the ratings of its round"): each
+    game's expected score is computed with both players' ratings in force in its round; K,
+    and whether a player is rated, are the start's (B.02 8.3.3 reads them before the event);
+    an opponent unrated at the start and rated on a later list counts from that round;
+    ``new_rating`` is the rating of the last list in force plus the rounded change of the
+    games played under it (the earlier periods' changes are in that list already), with a
+    note naming it."""
     people = _players_input(players, rules)
-    rows = _game_rows(scorecard, people)
+    rows = _game_rows(scorecard, people, later, rules)
     counted = rows.filter(pl.col("counts"))
     by_player = {key[0]: g for key, g in counted.partition_by("sno", as_dict=True).items()}
     none = counted.clear()

@@ -53,7 +53,7 @@ from transforms.core.steps import StepTimer, no_step
 from transforms.fide.dutch.engine import Departure, check_pairing, pair_round
 from transforms.fide.dutch.state import Board, opponents
 from transforms.fide.norms import NormEvent, NormReport, NormsConfig, event_norms, norm_rules
-from transforms.fide.rating_list import take_from_list, take_from_national_list
+from transforms.fide.rating_list import later_ratings, take_from_list, take_from_national_list
 from transforms.fide.rating_report import RatingReportRules, point_system_of
 from transforms.fide.ratings import RatingChanges, RatingsConfig, rating_changes
 from transforms.fide.standings import allocate_prizes, rank_evaluation
@@ -197,6 +197,11 @@ class SwissRun:
     """The event's games (``games/*.pgn``), every one matched to its pairing or not
     (:func:`~transforms.core.games.match_games`: :data:`~transforms.core.games.GAME_COLUMNS`);
     None when the event has no games folder."""
+    later_ratings: pl.DataFrame | None = None
+    """The ratings of the FIDE lists that come into force while the event is played, each
+    from its round on (``ratings.csv`` ``from_round``:
+    :func:`~transforms.fide.rating_list.later_ratings`): ``player_id``, ``from_round``,
+    ``rating``."""
     published_games: tuple[GameRecord, ...] = ()
     """The matched, usable games as the public site and the bulletin show them
     (:func:`~transforms.core.games.published_games`), by category, round and board."""
@@ -287,6 +292,7 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
                         "players.csv is missing or cannot be read (see the validation report): "
                         "nothing else is computed.")
     players = player_frame(players, cfg)
+    later = later_ratings(players, typed.get("ratings.csv"))
     players, taken = take_from_list(players, typed.get("ratings.csv"))
     findings += taken
     players, taken = take_from_national_list(players, typed.get("national_ratings.csv"))
@@ -338,7 +344,7 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *,
     for part in cfg.rule_parts():
         if isinstance(part, ResultRules):
             findings += part.check_results(results)
-    run = SwissRun(cfg, as_of, typed, findings, entries, [])
+    run = SwissRun(cfg, as_of, typed, findings, entries, [], later_ratings=later)
     if has_errors(findings, "results.csv"):
         run.blocked = limit_said(findings, "results.csv", then="standings and pairings wait") or (
             "results.csv has errors: standings and pairings wait until they are corrected (see "
@@ -446,7 +452,9 @@ def rating_lists(cfg: EventConfig) -> RatingsConfig | None:
 def category_ratings(run: SwissRun, c: CategoryRun, lists: RatingsConfig) -> dict[str, RatingChanges]:
     """FIDE B.02 8.2, 8.3 — each list's rating changes of the category's complete rounds:
     the players' ratings on the list, birth years (8.3.3's junior K), games rated before and
-    the K FIDE published (FIDE's list only) where players.csv gives them."""
+    the K FIDE published (FIDE's list only) where players.csv gives them; on FIDE's list, the
+    ratings of the lists that come into force during the event from their rounds on
+    (``ratings.csv`` ``from_round``: :attr:`SwissRun.later_ratings`)."""
     year = lists.period_year or run.cfg.event.start.year
     card = c.card.filter(pl.col("round") <= c.done)
     out = {}
@@ -459,7 +467,10 @@ def category_ratings(run: SwissRun, c: CategoryRun, lists: RatingsConfig) -> dic
               else []),
             *([pl.col("k_factor").alias("k_override")]
               if "k_factor" in c.players.columns and lst.column == "rating" else []))
-        out[lst.name] = rating_changes(card, people, period_year=year, rules=lst.rules())
+        later = None
+        if lst.column == "rating" and run.later_ratings is not None and run.later_ratings.height:
+            later = run.later_ratings.join(c.players.select("player_id", "sno"), on="player_id")
+        out[lst.name] = rating_changes(card, people, period_year=year, rules=lst.rules(), later=later)
     return out
 
 
@@ -888,7 +899,8 @@ def export_files(run: SwissRun) -> None:
                                                               rounds=c.rounds) else None)
         c.period_reports = (period_rating_reports(run.cfg, c.cat, c.players, c.card,
                                                   c.rankings.get(c.done), rounds=c.rounds,
-                                                  done=c.done, schedule=schedule)
+                                                  done=c.done, schedule=schedule,
+                                                  later=run.later_ratings)
                             if report is not None and c.done else ())
 
 

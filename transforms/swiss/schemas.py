@@ -104,12 +104,18 @@ RATINGS_LIST = Schema("ratings.csv", (
         Column("sex", required=False, vocabulary=GENDERS, description="`M` or `F`."),
         Column("list", required=False, description=(
             "Which list, as the pages name it (`FIDE standard, January 2026`).")),
-    ), key=("fide_id",), description=(
+        Column("from_round", ColType.INT, required=False, minimum=2, description=(
+            "An event longer than 30 days: the first round a later list is in force for "
+            "(the first round of its rating period); its `rating` is the player's from that "
+            "round on (FIDE's list only: each game is rated with both players' ratings in force "
+            "in its round). Empty: the list in force at the event's start.")),
+    ), key=("fide_id", "from_round"), description=(
         "The players' entries on FIDE's rating list in force at the event's start, as "
         "`chessfed rating-list --extract` writes them (optional file): where players.csv leaves "
         "a rating, title, federation or sex empty the list's is taken; where both give one and "
         "they differ, players.csv's is kept (the office's) with a warning row, and the player's "
-        "page says which."))
+        "page says which. An event longer than 30 days may add a row per player and later "
+        "list (`from_round`); the season's lists give them by themselves (docs/season.md)."))
 
 NATIONAL_LIST = Schema("national_ratings.csv", (
         Column("member_id", nonempty=True, description=(

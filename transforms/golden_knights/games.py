@@ -70,6 +70,9 @@ REFERENCE = (
     "game as played; the game is published with the standings' result).",
     "- Other tags are read and never trusted: none is published (an address, an email, a "
     "rating, a member number reach no public file).",
+    "- event.toml's `[games] bulletin` names a game by its section and entries as games.csv "
+    "writes them, either first: `\"preliminary-P01:GK19-0096-GK19-0152\"`; a diagram as "
+    "`\"preliminary-P01:GK19-0096-GK19-0152 after 23...\"` (after Black's 23rd move).",
     "",
     "Errors (the game is not published; nothing else waits — games.csv is the record): an "
     "illegal or unreadable move, a `Result` that is not one of the four, a player not in "
@@ -77,7 +80,8 @@ REFERENCE = (
     "no game of, White and Black swapped against games.csv, a result that contradicts "
     "games.csv (compared as points: `+/-` agrees with `1-0`), a second game for one row, a "
     "game of two entries who met in two sections with no tag naming one. Warnings: a game "
-    "games.csv shows in progress (not published until it has ended), a result where "
+    "in progress (no result in games.csv, no ruling: not published until it has ended), a "
+    "result where "
     "games.csv has none yet, a game the schedule has but games.csv has no row for yet, a "
     "game ended by a double forfeit (no PGN result says it: not published).",
 )
@@ -222,9 +226,9 @@ def check_section_games(raw: RawFile, recorded: pl.DataFrame, standing: pl.DataF
         if ok and result is None and r["plies"]:  # (a result only: never published)
             ok = False
             more.append(Finding(r["file"], r["line"], f"game {r['game']}, Result", r["result"], Severity.WARNING,
-                                f"{RECORD} shows this game in progress ({printed[r['section']]}): "
-                                "it is published when it has ended (a correspondence game's "
-                                "moves are not published while it is played)"))
+                                f"the game is in progress ({printed[r['section']]}: no result in "
+                                f"{RECORD}, no ruling): it is published when it has ended (a "
+                                "correspondence game's moves are not published while it is played)"))
         elif ok and pgn_result is None and r["plies"]:
             ok = False
             more.append(Finding(r["file"], r["line"], f"game {r['game']}, Result", r["result"], Severity.WARNING,

@@ -83,7 +83,7 @@ def game_site(res: GKResult, people: People) -> shared.GameSite:
 
 def publish_games(pub: Publication, res: GKResult) -> None:
     """The office's games files (none when the event has no games folder)."""
-    shared.publish_office_games(pub, res.pgn_games, record=RECORD, group_word="Section")
+    shared.publish_office_games(pub, res.pgn_games, record=RECORD, group_word="Section", rounds=False)
 
 
 def publish_public_games(pub: Publication, res: GKResult, people: People) -> None:

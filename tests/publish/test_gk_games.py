@@ -30,6 +30,9 @@ ROOT = Path(__file__).resolve().parents[2]
 GK = ROOT / "inputs" / "golden-knights-2019"
 GAME = "games/final-F01/GK19-0096-GK19-0072.html"
 """The first final's game Mary Torres (GK19-0096) – Sandra Jones (GK19-0072), 1-0."""
+RULED_GAME = ("games/preliminary-P02/GK19-0144-GK19-0143.html", "games/preliminary-P02/GK19-0144-GK19-0143.pgn")
+"""Thomas Okafor – Michelle Walker of P02: 1-0 in games.csv and in the PGN, a draw by the
+director's decision (the demo's overrides.csv)."""
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 HREF = re.compile(r'href="([^"]*)"')
 PRIVATE = ('[WhiteEmail "{email}"]\n[WhiteAddress "12 Elm Street, Springfield"]\n'
@@ -53,7 +56,10 @@ def demo():
     text = (GK / "games" / "final-F01.pgn").read_text(encoding="utf-8")
     text = text.replace('[Result "', PRIVATE.format(email=email) + '[Result "')
     text = text.replace("{Légal's sacrifice}", "{Légal's sacrifice <script>alert(1)</script>}")
-    pgn = (pl.DataFrame({"file": ["games/final-F01.pgn"], "text": [text]}), [])
+    ruled = ('[Event "GK 2019 P02"]\n[Site "US Chess CC server"]\n[Date "2019.01.10"]\n[Round "-"]\n'
+             '[White "Okafor, Thomas"]\n[Black "Walker, Michelle"]\n[Result "1-0"]\n\n'
+             '1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0\n')  # rule 7 (overrides.csv): a draw
+    pgn = (pl.DataFrame({"file": ["games/final-F01.pgn", "games/p02.pgn"], "text": [text, ruled]}), [])
     pub = Publication(Path("unused"), ctx=event_context(cfg, cfg.event.as_of))
     _, res = publish_site(pub, cfg, typed, findings, cfg.event.as_of, pgn=pgn)
     assert res is not None
@@ -65,10 +71,10 @@ def test_a_page_and_a_pgn_per_game_that_has_ended_and_the_events_pgn(demo):
     games = sorted(r for r in pub.files if r.startswith("games/"))
     pairs = ["GK19-0072-GK19-0120", "GK19-0072-GK19-0179", "GK19-0072-GK19-0191",
              "GK19-0096-GK19-0072", "GK19-0096-GK19-0179", "GK19-0096-GK19-0191"]
-    assert games == sorted(["games/event.pgn", "games/index.html",
+    assert games == sorted(["games/event.pgn", "games/index.html", *RULED_GAME,
                             *[f"games/final-F01/{p}{s}" for p in pairs for s in (".html", ".pgn")]])
-    assert len(res.published_games) == 6 and not [f for f in res.findings if f.file.startswith("games/")]
-    assert pub.files["games/event.pgn"].count("[Event ") == 6
+    assert len(res.published_games) == 7 and not [f for f in res.findings if f.file.startswith("games/")]
+    assert pub.files["games/event.pgn"].count("[Event ") == 7
     assert 'href="games/index.html"' in pub.files["index.html"]  # the home's "Games"
     office = pub.files[f"{OFFICE}games.html"]
     heads = re.findall(r"<th[^>]*>([^<]*)</th>", office)
@@ -163,3 +169,14 @@ def test_the_bulletin_prints_the_chosen_game_with_its_diagram(demo):
         ("Mary Torres", "Sandra Jones", (9,))]
     bulletin = pub.files["bulletin.html"]
     assert "Games (1)" in bulletin and "Mary Torres" in bulletin and "After 5. ♘xe5" in bulletin
+
+
+def test_a_game_whose_result_a_ruling_made_is_published_with_the_rulings_result_and_says_so(demo):
+    """Decision: the PGN (1-0) agrees with games.csv as reported (1-0): no finding; the game is
+    published with the standings' result, the director's draw (rule 7), and its page says so."""
+    _, res, pub, _ = demo
+    (g,) = [g for g in res.published_games if g.section == "preliminary-P02"]
+    assert (g.white, g.black, g.result) == ("Thomas Okafor", "Michelle Walker", "1/2-1/2")
+    assert '[Result "1/2-1/2"]' in pub.files[RULED_GAME[1]]
+    page = body(pub.files[RULED_GAME[0]])
+    assert "result by the director&#39;s decision (rule 7)" in page and "½-½" in page

@@ -10,9 +10,10 @@ Hand-made event: two preliminary sections and a semifinal in which E1 and E2 mee
     S01: E1, E2, E8, E9, E10, E11, E12
 
     games.csv:  P01 E1-E2 1-0 | P01 E3-E4 ½-½ (rule 7: E3 wins) | P01 E5-E6 in progress
-                P01 E7-E1 0-1 | P01 E2-E3 -/- | P02 E8-E9 0-1 | P02 E14-E10 1-0
+                P01 E7-E1 0-1 | P01 E2-E3 -/- | P02 E8-E9 0-1 | P02 E14-E13 1-0
                 S01 E2-E1 ½-½
-    every other pair of a section: by the schedule, no games.csv row yet
+    every other pair of a section: by the schedule, no games.csv row yet (E1-E2 ½-½ in S01
+    too, E8-E9 and E1-E8 … in S01 by the schedule: met twice)
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ SECTIONS = {("preliminary", "P01"): [f"E{i}" for i in range(1, 8)],
 RECORDED = [("preliminary", "P01", "E1", "E2", "1-0"), ("preliminary", "P01", "E3", "E4", "1/2-1/2"),
             ("preliminary", "P01", "E5", "E6", None), ("preliminary", "P01", "E7", "E1", "0-1"),
             ("preliminary", "P01", "E2", "E3", "-/-"), ("preliminary", "P02", "E8", "E9", "0-1"),
-            ("preliminary", "P02", "E14", "E10", "1-0"), ("semifinal", "S01", "E2", "E1", "1/2-1/2")]
+            ("preliminary", "P02", "E14", "E13", "1-0"), ("semifinal", "S01", "E2", "E1", "1/2-1/2")]
 MOVES = {"1-0": "1. e4 e5 2. Bc4 Nc6 3. Qh5 Nf6 4. Qxf7# 1-0",
          "0-1": "1. f3 e5 2. g4 Qh4# 0-1",
          "1/2-1/2": "1. Nf3 Nf6 2. Ng1 Ng8 3. Nf3 Nf6 4. Ng1 Ng8 1/2-1/2",
@@ -113,9 +114,10 @@ def test_a_game_is_matched_by_its_two_members_and_published_with_the_seven_tags(
 
 
 def test_a_members_second_entry_is_told_apart_by_the_section_it_plays_in():
-    """Ann Abel plays as E1 in P01 and as E14 in P02: the game with Jo Jain is E14's."""
-    res = run(pgn("Abel, Ann", "Jain, Jo", "1-0"))
-    assert rows(res) == [(True, True, "preliminary-P02", "E14", "E10")] and found(res) == []
+    """Ann Abel plays as E1 in P01 and S01 and as E14 in P02: the game with Max Moe (P02
+    only) is E14's."""
+    res = run(pgn("Abel, Ann", "Moe, Max", "1-0"))
+    assert rows(res) == [(True, True, "preliminary-P02", "E14", "E13")] and found(res) == []
 
 
 def test_white_and_black_swapped_against_games_csv_is_an_error_and_the_game_is_not_published():
@@ -135,9 +137,7 @@ def test_a_result_contradicting_games_csv_is_an_error_and_games_csv_stands():
 
 
 def test_a_game_no_section_has_is_an_error():
-    """E1 and E8 never meet in a section (E8 is in P02 and S01, E1 in P01 and S01 — S01 has
-    no games.csv row of them, but the schedule has them: see the next test); Cy Cole and Hal
-    Hill share no section at all."""
+    """Cy Cole (P01) and Hal Hill (P02, S01) share no section."""
     res = run(pgn("Cole, Cy", "Hill, Hal", "1-0"))
     assert rows(res) == [(False, False, None, None, None)]
     ((column, value, severity),) = found(res)
@@ -151,7 +151,7 @@ def test_a_game_the_schedule_has_and_games_csv_not_yet_is_a_warning_not_an_error
     schedule; its PGN is not the error of a game no pairing has — a warning, the game matched
     and published once games.csv has its row."""
     res = run(pgn("Cole, Cy", "Gray, Gus", "*"))
-    assert rows(res) == [(False, False, None, None, None)]
+    assert rows(res) == [(False, False, "preliminary-P01", "E7", "E3")]  # (the schedule's colours)
     assert found(res) == [("game 1, White", "Cole, Cy", W)]
     reason = next(f.reason for f in res.findings if f.file.startswith("games/"))
     assert "no row for this game yet" in reason and "section P01" in reason
@@ -213,7 +213,7 @@ def test_the_bulletin_names_a_game_by_section_and_entries_either_first():
     """Decision: ``[games] bulletin`` names a section's game ``<stage>-<section>:<white>-
     <black>`` with the entries as games.csv writes them, either first (they meet once in a
     section); a key naming no published game is a warning on event.toml."""
-    text = pgn("Gray, Gus", "Abel, Ann", "0-1") + pgn("Hill, Hal", "Ives, Ivy", "0-1")
+    text = pgn("Gray, Gus", "Abel, Ann", "0-1") + pgn("Hill, Hal", "Ives, Ivy", "0-1", Section="P02")
     chosen = SectionGamesConfig(bulletin=("preliminary-P02:E9-E8", "preliminary-P01:E7-E1", "final-F01:E1-E2"),
                                 diagrams=("preliminary-P02:E9-E8 after 1...",))
     res = run(text, bulletin=chosen)
@@ -254,3 +254,24 @@ def test_the_matchers_players_are_the_entries_under_their_members_names_and_surn
     assert players_frame(people, surname_first=True).select("player_id", "name").rows() == [
         ("E1", "Torres, Mary Ann"), ("E1", "Mary Ann Torres"), ("E2", "Cher")]
     assert players_frame(people, surname_first=False)["name"].to_list() == ["Mary Ann Torres", "Cher"]
+
+
+def test_a_rematch_the_schedule_has_and_games_csv_not_yet_still_needs_the_section_tag():
+    """E3 and E4 met in P01 (games.csv: ½-½); put both in S01 too, where games.csv has no row
+    of their game yet: a PGN of the two without a Section tag could be either — an error
+    naming both, the semifinal's as the schedule's — not silently the preliminary's."""
+    global SECTIONS
+    saved = SECTIONS
+    SECTIONS = {**saved, ("semifinal", "S01"): ["E1", "E2", "E3", "E4", "E8", "E9", "E10"]}
+    try:
+        res = run(pgn("Cole, Cy", "Dunn, Di", "*"))
+        assert rows(res) == [(False, False, None, None, None)] and [f[2] for f in found(res)] == [E]
+        reason = next(f.reason for f in res.findings if f.file.startswith("games/"))
+        assert "preliminary-P01 (line 3)" in reason and "semifinal-S01 (by the schedule, no games.csv row yet)" in reason
+        res = run(pgn("Cole, Cy", "Dunn, Di", "*", Section="S01"))
+        assert rows(res)[0][:3] == (False, False, "semifinal-S01")
+        assert found(res) == [("game 1, White", "Cole, Cy", W)]
+        res = run(pgn("Cole, Cy", "Dunn, Di", "1/2-1/2", Section="P01"))
+        assert rows(res) == [(True, True, "preliminary-P01", "E3", "E4")] and found(res) == []
+    finally:
+        SECTIONS = saved

@@ -21,6 +21,7 @@ Decisions (docs/decisions.md, "The games of a correspondence event"):
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass
@@ -163,6 +164,19 @@ def players_frame(people: pl.DataFrame, *, surname_first: bool) -> pl.DataFrame:
         .with_columns(fide_id=pl.lit(None, pl.String), sno=pl.lit(None, pl.Int64))
 
 
+SCHEDULED = 1_000_000_000
+"""Where the lines the matcher is given for the schedule's games without a games.csv row
+begin (a games.csv line never reaches it): a finding naming one says "by the schedule"."""
+
+
+def _scheduled(finding: Finding) -> Finding:
+    """A finding of the matcher with a schedule's game named as the schedule's, not by the
+    line it was given (:data:`SCHEDULED`)."""
+    reason = re.sub(rf"\b(?:{re.escape(RECORD)} )?line (\d{{10,}})\b", lambda m: "by the schedule, no "
+                    f"{RECORD} row yet" if int(m.group(1)) > SCHEDULED else m.group(0), finding.reason)
+    return finding if reason == finding.reason else dataclasses.replace(finding, reason=reason)
+
+
 def _pairings(rows: pl.DataFrame, lines: pl.Expr) -> pl.DataFrame:
     return rows.select(
         line=lines, section=pl.format("{}-{}", "stage", "section"),
@@ -185,7 +199,9 @@ def check_section_games(raw: RawFile, recorded: pl.DataFrame, standing: pl.DataF
     the standings' result is the one published); a game the standings show in progress is a
     warning and not published (a correspondence game's moves are not shown while it is
     played); a game the schedule has but games.csv has no row for yet is a warning, not the
-    error of a game no pairing has (published once games.csv has its row); a game ended by a
+    error of a game no pairing has (published once games.csv has its row) — such games are
+    matched with games.csv's rows, so that two entries who meet again in a later section still
+    being played need the Section tag as much as two who met twice on record; a game ended by a
     double forfeit is a warning and not published (no PGN result says it)."""
     frame, read_findings = raw
     texts = dict(zip(frame["file"], frame["text"], strict=True)) if frame.height else {}
@@ -197,24 +213,27 @@ def check_section_games(raw: RawFile, recorded: pl.DataFrame, standing: pl.DataF
     repeated = {s for s, n in seated.group_by("section").len().iter_rows() if n > 1}
     printed = {section_group(st, s): f"{STAGE_TITLES.get(st, st)} — section {s}" for st, s in seated.iter_rows()}
     named = {section_group(st, s): f"{st} {s}" if s in repeated else s for st, s in seated.iter_rows()}
+    # games.csv's rows, and the schedule's games without a row yet under lines of their own
+    # (SCHEDULED + n): a game of two entries who met twice, once only by the schedule (a
+    # semifinal rematch still being played), needs its Section tag as much as any other
     real = recorded.filter(pl.col("source") == "games")
-    games, more = match_games(read, matching, _pairings(real, pl.col("line")),
-                              record=RECORD, rounds=False, sections=named)
-    # a game games.csv has no row for yet, but the schedule has: a warning, not "no pairing"
-    unmatched = [g for g, ok in zip(read, games["matched"].to_list(), strict=True) if not ok]
-    placeholders = recorded.filter(pl.col("source") == "schedule")
-    if unmatched and placeholders.height:
-        later, _ = match_games(unmatched, matching, _pairings(placeholders, pl.int_range(1, pl.len() + 1)),
-                               record="the schedule", rounds=False, sections=named)
-        found = {(g.file, g.line): r for g, r in zip(unmatched, later.iter_rows(named=True), strict=True)
-                 if r["matched"]}
-        more = [f for f in more if (f.file, f.line) not in found]
-        for (file, line), r in found.items():
-            number = r["game"]
-            more.append(Finding(file, line, f"game {number}, White", r["white"], Severity.WARNING,
-                                f"{RECORD} has no row for this game yet ({printed[r['section']]}: "
-                                f"{r['white_id']} – {r['black_id']} by the schedule): it is matched "
-                                f"and published once {RECORD} has its row"))
+    scheduled = recorded.filter(pl.col("source") == "schedule")
+    pairings = pl.concat([_pairings(real, pl.col("line")),
+                          _pairings(scheduled, pl.int_range(1, pl.len() + 1) + SCHEDULED)])
+    games, more = match_games(read, matching, pairings, record=RECORD, rounds=False, sections=named)
+    planned = {(section_group(st, s), w, b) for st, s, w, b in
+               scheduled.select("stage", "section", "white", "black").iter_rows()}
+    waiting = {(r["file"], r["line"]): r for r in games.iter_rows(named=True) if r["matched"] and (
+        (r["section"], r["white_id"], r["black_id"]) in planned)}
+    more = [_scheduled(f) for f in more if (f.file, f.line) not in waiting]
+    for (file, line), r in waiting.items():
+        more.append(Finding(file, line, f"game {r['game']}, White", r["white"], Severity.WARNING,
+                            f"{RECORD} has no row for this game yet ({printed[r['section']]}: "
+                            f"{r['white_id']} – {r['black_id']} by the schedule): it is matched "
+                            f"and published once {RECORD} has its row"))
+    games = games.with_columns(matched=pl.col("matched") & ~pl.Series([
+        (r["file"], r["line"]) in waiting for r in games.iter_rows(named=True)], dtype=pl.Boolean))
+    games = games.with_columns(usable=pl.col("usable") & pl.col("matched"))
     now = {(section_group(r["stage"], r["section"]), *sorted((r["white"], r["black"]))): r["result"]
            for r in standing.iter_rows(named=True)}
     ended: list[str | None] = []

@@ -48,6 +48,8 @@ from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.ratings import RatingsConfig
 from transforms.fide.trf_results import trf_event_result
 from transforms.golden_knights import schemas as gk_schemas
+from transforms.golden_knights.games import REFERENCE as GK_GAMES_REFERENCE
+from transforms.golden_knights.games import SectionGamesConfig
 from transforms.golden_knights.rules import GKRules
 from transforms.national_junior import schemas as nj_schemas
 from transforms.national_junior.entries import JuniorEntryRules
@@ -132,8 +134,14 @@ class KindSpec:
     pipeline reads them with it (:class:`transforms.core.results.Source`)."""
     games: bool = False
     """Whether its events read their games, ``games/*.pgn`` (:mod:`transforms.core.pgn`),
-    matched to their pairings (the individual kinds over the board; team and correspondence
-    events not yet)."""
+    matched to their pairings (:func:`transforms.core.games.match_games`): the individual
+    kinds over the board by round and players, a correspondence event by section and players
+    (no rounds: :mod:`transforms.golden_knights.games`); its ``[games]`` table is
+    :class:`~transforms.core.games.GamesConfig` or a subclass naming games its own way
+    (a correspondence event's ``SectionGamesConfig``)."""
+    games_reference: tuple[str, ...] = ()
+    """What the input reference says of its games folder, where it is not
+    :data:`transforms.core.games.REFERENCE` (the over-the-board kinds')."""
 
 
 @dataclass(frozen=True)
@@ -186,8 +194,10 @@ KINDS: dict[EventKind, KindSpec] = {
                                     players_per_category=ROUND_ROBIN_PLAYERS_PER_CATEGORY,
                                     results=swiss_result, games=True),
     EventKind.CORRESPONDENCE: KindSpec(EventKind.CORRESPONDENCE,
-                                       {"golden_knights": Table(GKRules, required=True)},
-                                       gk_schemas.SCHEMAS, gk_schemas.REQUIRED),
+                                       {"golden_knights": Table(GKRules, required=True),
+                                        "games": Table(SectionGamesConfig)},
+                                       gk_schemas.SCHEMAS, gk_schemas.REQUIRED, games=True,
+                                       games_reference=GK_GAMES_REFERENCE),
     EventKind.TEAM_ROUND_ROBIN: KindSpec(EventKind.TEAM_ROUND_ROBIN,
                                          {"team": Table(TeamRules, required=True),
                                           "team_round_robin": Table(TeamRoundRobinConfig,

@@ -439,7 +439,8 @@ def input_files() -> list[str]:
         for name, schema in specs[0].schemas.items():
             out += file_section(schema, name in specs[0].required)
         if specs[0].games:
-            out += [f"### `{GAMES}*.pgn` (optional)", "", *GAMES_REFERENCE, ""]
+            out += [f"### `{GAMES}*.pgn` (optional)", "",
+                    *(specs[0].games_reference or GAMES_REFERENCE), ""]
     out += ["## The season (beside the event folders)", "",
             "Files of the inputs folder itself, shared by every event of the season: "
             "`chessfed season-check INPUTS` checks them and every event's players against "

@@ -11,7 +11,7 @@ import polars as pl
 from flows import io
 from flows.devtools.demo.circuit import write_circuit_inputs
 from flows.devtools.demo.club import demo_club_championship_files, demo_club_open_files
-from flows.devtools.demo.games import demo_games
+from flows.devtools.demo.games import demo_games, demo_section_games
 from flows.devtools.demo.golden_knights import demo_files
 from flows.devtools.demo.league import demo_league_files
 from flows.devtools.demo.national_junior import demo_national_junior_files
@@ -57,6 +57,14 @@ def write_demo_inputs(folder: Path) -> list[Path]:
         "note": "adjudicated a draw by the CCD on appeal (demo)"}])
     for name, frame in files.items():
         written.append(io.atomic_write(gk / name, frame.write_csv()))
+    # The first final section's games as its server exports them (game pages linked from its
+    # crosstable, the bulletin's games: [games] in its event.toml).
+    names = dict(files["entries.csv"].join(files["members.csv"], on="member_id")
+                 .select("entry_id", "name").iter_rows())
+    (gk / "games").mkdir(exist_ok=True)
+    written.append(io.atomic_write(gk / "games" / "final-F01.pgn", demo_section_games(
+        files["games.csv"], names, stage="final", section="F01", event="Golden Knights 2019, Final F01",
+        date="2024.01.02")))
     # A plain FIDE Swiss and a round robin (flows/devtools/demo/club.py), partly played.
     for event, club_files in (("club-open-2025", demo_club_open_files()),
                               ("club-championship-2025", demo_club_championship_files()),

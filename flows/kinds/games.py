@@ -100,10 +100,17 @@ def games_status(games: pl.DataFrame) -> pl.DataFrame:
         pl.when(pl.col("usable")).then(pl.lit(None, pl.String)).otherwise(pl.lit("flag")).alias("_css"))
 
 
+NO_ROUNDS = frozenset({"round_tag", "round", "board", "white_sno", "black_sno"})
+"""The columns of :data:`SHOWN` an event without rounds (a correspondence section) leaves
+empty: its office page does not show them."""
+
+
 def publish_office_games(pub: Publication, games: pl.DataFrame | None, *, record: str = "results.csv",
-                         group_word: str = "Category") -> None:
+                         group_word: str = "Category", rounds: bool = True) -> None:
     """The office's games files (none when the event has no games folder): ``games.csv`` (the
-    games frame without the PGN text) and ``games.html``; the manifest's notes count them."""
+    games frame without the PGN text) and ``games.html`` (without the round, board and start
+    numbers where the event has no rounds: ``rounds`` False); the manifest's notes count
+    them."""
     if games is None:
         return
     frame = games_status(games)
@@ -114,7 +121,8 @@ def publish_office_games(pub: Publication, games: pl.DataFrame | None, *, record
             f"{usable} without an error ({moves} with moves: published), "
             f"{frame.height - matched} without a pairing")
     pub.outcome.notes.append(said)
-    shown = [(k, group_word if k == "section" else record if k == "recorded" else v) for k, v in SHOWN]
+    shown = [(k, group_word if k == "section" else record if k == "recorded" else v) for k, v in SHOWN
+             if rounds or k not in NO_ROUNDS]
     section = Section("Games", intro=[
         said + ". A bye entry (an opponent named BYE) that agrees with the record is not a "
         "game and is not listed. Why a game is held or has no pairing: the validation report."],

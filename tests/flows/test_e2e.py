@@ -183,6 +183,10 @@ def test_golden_knights_contract_files_and_director_decision(demo_run):
     assert "Certificate" in PdfReader(certificates[0]).pages[0].extract_text()
     notes = json.loads((d / "manifest.json").read_text())["notes"]
     assert any("GK rule 7" in n and "GK19-0143" in n for n in notes)
+    # the first final's games (games/final-F01.pgn) through the pipeline: read, matched, published
+    assert any(n.startswith("6 games in games/: 6 matched") for n in notes)
+    assert len(list((d / "games" / "final-F01").glob("*.html"))) == 6 and (d / "games" / "event.pgn").is_file()
+    assert "games/final-F01/GK19-0096-GK19-0072.html" in (d / "sections" / "final-F01.html").read_text()
 
 
 def test_office_material_is_apart_and_never_linked_from_a_public_page(demo_run):

@@ -30,6 +30,7 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import ClassVar
 
 import polars as pl
 
@@ -430,7 +431,11 @@ DIAGRAM = re.compile(rf"(?P<game>{GAME_KEY.pattern}) after (?P<move>[1-9]\d{{0,3
 @dataclass(frozen=True)
 class GamesConfig:
     """``[games]``: what the office chooses of the event's games (``games/*.pgn``): the games
-    the bulletin prints, and the positions its diagrams show."""
+    the bulletin prints, and the positions its diagrams show.
+
+    How a key names a game is the kind's: ``round.board`` here (:data:`GAME_KEY`); a kind
+    whose games have no round and board (a correspondence section) registers a subclass
+    with its own :attr:`KEY`, :attr:`KEY_FORM`, :meth:`names` and :meth:`said`."""
 
     bulletin: tuple[str, ...] = ()
     """The games the bulletin prints, in this order: ``"3.2"`` (round 3, board 2) or
@@ -440,16 +445,42 @@ class GamesConfig:
     12th move; ``"3.2 after 20."``: after White's 20th); a game none names shows its final
     position."""
 
+    KEY: ClassVar[re.Pattern[str]] = GAME_KEY
+    """What a key of :attr:`bulletin` must be (the whole key)."""
+    KEY_FORM: ClassVar[str] = ('round.board ("3.2") or category:round.board ("girls:3.2")')
+    """How the error of a key that is not one says a key is written."""
+
+    @classmethod
+    def diagram(cls, text: str) -> re.Match[str] | None:
+        """A diagram of :attr:`diagrams` read: its ``game`` (a key), ``move`` and ``side``
+        (``.`` White's, ``...`` Black's); None when it is not one."""
+        return re.fullmatch(rf"(?P<game>{cls.KEY.pattern}) after (?P<move>[1-9]\d{{0,3}})"
+                            r"(?P<side>\.\.\.|\.)", text)
+
+    def names(self, key: str, game: GameRecord) -> bool:
+        """Whether the key ``key`` names ``game``: its round and board, in its category or in
+        every category."""
+        m = GAME_KEY.fullmatch(key)
+        return (m is not None and game.round == int(m.group("round"))
+                and game.board == int(m.group("board")) and m.group("category") in (None, game.section))
+
+    def said(self, key: str) -> str:
+        """The game a key names, in the words of a warning (``round.board 3.2 of category
+        'girls'``)."""
+        m = GAME_KEY.fullmatch(key)
+        cat = m.group("category") if m else None
+        return "round.board " + key.split(":")[-1] + (f" of category {cat!r}" if cat else "")
+
     def __post_init__(self) -> None:
         for i, key in enumerate(self.bulletin):
-            if not GAME_KEY.fullmatch(key):
-                raise ConfigError("", f"bulletin[{i}]", f"{key!r} is not a game: write round.board "
-                                  "(\"3.2\") or category:round.board (\"girls:3.2\")")
+            if not self.KEY.fullmatch(key):
+                raise ConfigError("", f"bulletin[{i}]", f"{key!r} is not a game: write {self.KEY_FORM}")
         for i, key in enumerate(self.diagrams):
-            m = DIAGRAM.fullmatch(key)
+            m = self.diagram(key)
             if m is None:
                 raise ConfigError("", f"diagrams[{i}]", f"{key!r} is not a position: write "
-                                  "\"3.2 after 12.\" (after White's 12th move) or \"3.2 after 12...\"")
+                                  "the game, then \"after 12.\" (after White's 12th move) or "
+                                  "\"after 12...\" (\"3.2 after 12...\")")
             if m.group("game") not in self.bulletin:
                 raise ConfigError("", f"diagrams[{i}]", f"{m.group('game')!r} is not one of "
                                   "the bulletin's games (games.bulletin)")
@@ -478,24 +509,20 @@ def bulletin_games(games: tuple[GameRecord, ...], chosen: GamesConfig | None
     out: list[BulletinGame] = []
     wanted: dict[str, list[str]] = {}
     for d in chosen.diagrams:
-        m = DIAGRAM.fullmatch(d)
+        m = chosen.diagram(d)
         assert m is not None  # (GamesConfig checked it)
         wanted.setdefault(m.group("game"), []).append(d)
     for i, key in enumerate(chosen.bulletin):
-        m = GAME_KEY.fullmatch(key)
-        assert m is not None
-        found = [g for g in games if g.round == int(m.group("round")) and g.board == int(m.group("board"))
-                 and m.group("category") in (None, g.section)]
+        found = [g for g in games if chosen.names(key, g)]
         if not found:
             findings.append(Finding("event.toml", None, f"games.bulletin[{i}]", key, Severity.WARNING,
-                                    "no published game is round.board " + key.split(":")[-1]
-                                    + (f" of category {m.group('category')!r}" if m.group("category") else "")
-                                    + " (not in games/, or held back: see its row of the validation "
-                                    "report): the bulletin prints the others"))
+                                    f"no published game is {chosen.said(key)} (not in games/, or "
+                                    "held back: see its row of the validation report): the "
+                                    "bulletin prints the others"))
         for g in found:
             plies: list[int] = []
             for d in wanted.get(key, []):
-                dm = DIAGRAM.fullmatch(d)
+                dm = chosen.diagram(d)
                 assert dm is not None
                 ply = 2 * int(dm.group("move")) - (1 if dm.group("side") == "." else 0)
                 if ply > len(g.moves.plies):

@@ -36,6 +36,8 @@ from typing import Any
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
+from transforms.core.games import BulletinGame, GameRecord, GamesConfig
+from transforms.core.ingest import RawFile
 from transforms.core.model import MONEY
 from transforms.golden_knights.advancement import QUALIFIERS_SCHEMA, rule_3_advancement
 from transforms.golden_knights.entries import (
@@ -45,6 +47,7 @@ from transforms.golden_knights.entries import (
     judge_entries,
     membership_flags,
 )
+from transforms.golden_knights.games import check_section_games
 from transforms.golden_knights.prizes import (
     PRIZE_SPLIT_SCHEMA,
     PRIZES_SCHEMA,
@@ -140,6 +143,21 @@ class GKResult:
     """Rules 2, 6: each entry's record in each stage and the weighted points it gives
     (:func:`gk_prizes.rule_6_stage_record`)."""
     findings: list[Finding] = field(default_factory=list)
+    pgn_games: pl.DataFrame | None = None
+    """The event's games as the server exported them (``games/*.pgn``), every one matched to
+    its games.csv row or not (:func:`transforms.golden_knights.games.check_section_games`:
+    :data:`transforms.core.games.GAME_COLUMNS`, ``section`` the group ``<stage>-<section>``);
+    None when the event has no games folder. (:attr:`games` is the sections' games as
+    games.csv and the rulings make them.)"""
+    published_games: tuple[GameRecord, ...] = ()
+    """The matched games that have ended, as the public site and the bulletin show them, in
+    the order of the stages and sections."""
+    bulletin_games: tuple[BulletinGame, ...] = ()
+    """The games the bulletin prints (``[games] bulletin``, keys
+    :func:`transforms.golden_knights.games.game_key`), with their diagrams."""
+    game_sections: dict[str, str] = field(default_factory=dict)
+    """Each published section's group id among the games (``preliminary-P01``) -> its
+    printed name (``Preliminaries — section P01``), in the order of the stages."""
 
 
 INPUT_SCHEMAS: dict[str, dict[str, pl.DataType]] = {
@@ -224,13 +242,19 @@ def run_golden_knights(
     as_of: dt.date,
     carried_in: pl.DataFrame | None = None,
     currency: str = "USD",
+    pgn: RawFile | None = None,
+    games_config: GamesConfig | None = None,
+    event_name: str = "",
+    site: str = "",
 ) -> GKResult:
     """GK rules 1-12 — carry an event from its entries to prizes, as far as its games have gone.
 
     Inputs are typed frames with a 1-based ``line`` column (see DESIGN.md and the lead's
     ingest). ``overrides`` follows :data:`OVERRIDES_SCHEMA` (may be None or empty).
     ``carried_in`` is the previous year's ``carried_forward`` output (entries.csv columns +
-    ``line``), or None.
+    ``line``), or None. ``pgn``: the event's ``games/*.pgn`` as the flow read them (None: no
+    games folder), checked against games.csv (GK rule 2, :func:`check_section_games`) and
+    published as ``event_name`` at ``site``, the bulletin's chosen by ``games_config``.
     Decision: prizes (and the title) are computed only when the event is complete; before that
     prizes is empty and standings are provisional.
     Decision: sections are proposed only from the pairing start (1 Jan of the event year, rule 9).
@@ -277,6 +301,7 @@ def run_golden_knights(
     findings += f
     all_games, f = section_games(rules, seated, games)
     findings += f
+    reported = all_games  # (games.csv as the players reported it: what a PGN is checked against)
     pstart = rules.pairing_start(event_year)
     for r in all_games.filter(pl.col("ended") < pl.lit(pstart)).iter_rows(named=True):
         findings.append(Finding("games.csv", r["line"], "ended", str(r["ended"]), Severity.WARNING,
@@ -393,6 +418,16 @@ def run_golden_knights(
                        f"override {a['kind']}: {a.get('previous')} -> {a.get('applied')} ({a.get('note') or ''})"))
     applied_df = pl.DataFrame([{k: a.get(k) for k in APPLIED_SCHEMA} for a in applied], schema=APPLIED_SCHEMA) \
         if applied else pl.DataFrame(schema=APPLIED_SCHEMA)
+    pgn_games = None
+    published: tuple[GameRecord, ...] = ()
+    chosen: tuple[BulletinGame, ...] = ()
+    game_sections: dict[str, str] = {}
+    if pgn is not None:
+        checked = check_section_games(pgn, reported, all_games, people, event=event_name, site=site,
+                                      start=pstart, chosen=games_config)
+        pgn_games, published, chosen = checked.games, checked.published, checked.bulletin
+        game_sections = checked.sections
+        findings += checked.findings
     return GKResult(
         entries=entries_out,
         carried_forward=carried_forward(judged, entries.columns),
@@ -416,6 +451,10 @@ def run_golden_knights(
         prize_split=split,
         stage_records=rule_6_stage_record(rules, card),
         findings=findings,
+        pgn_games=pgn_games,
+        published_games=published,
+        bulletin_games=chosen,
+        game_sections=game_sections,
     )
 
 

@@ -57,3 +57,30 @@ def demo_games(results: pl.DataFrame, players: pl.DataFrame, *, event: str, date
                      f'[Black "{names[r["black_id"]]}"]\n[Result "{r["result"]}"]\n\n'
                      f'{with_clocks(line)} {r["result"]}\n')
     return "\n".join(games)
+
+
+SECTION_GAMES = 6
+"""The games of a correspondence section the demo gives moves."""
+
+
+def demo_section_games(games: pl.DataFrame, names: dict[str, str], *, stage: str, section: str,
+                       event: str, date: str) -> str:
+    """A correspondence section's first :data:`SECTION_GAMES` finished games of games.csv (in
+    its order) as its server exports them: one PGN file, the members named surname first as
+    ICCF writes them (``Torres, Mary``), ``Round "-"`` (a section has no rounds), no clocks;
+    each game a line of :data:`LINES` for its result (a forfeit, with no line, left out)."""
+    used: dict[str, int] = {}
+    out = []
+    for r in games.filter((pl.col("stage") == stage) & (pl.col("section") == section)).iter_rows(named=True):
+        lines = LINES.get(r["result"] or "")
+        if not lines:
+            continue
+        line = lines[used.get(r["result"], 0) % len(lines)]
+        used[r["result"]] = used.get(r["result"], 0) + 1
+        white, black = (", ".join(reversed(names[e].rsplit(" ", 1))) for e in (r["white"], r["black"]))
+        out.append(f'[Event "{event}"]\n[Site "US Chess CC server"]\n[Date "{date}"]\n'
+                   f'[Round "-"]\n[White "{white}"]\n[Black "{black}"]\n[Result "{r["result"]}"]\n\n'
+                   f'{line} {r["result"]}\n')
+        if len(out) == SECTION_GAMES:
+            break
+    return "\n".join(out)

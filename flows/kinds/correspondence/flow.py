@@ -27,7 +27,9 @@ from flows.site.present import Section
 from flows.site.render import plural
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding
+from transforms.core.games import GamesConfig
 from transforms.core.ingest import RawFile, limit_said, unusable, validate_files
+from transforms.core.pgn import GAMES
 from transforms.core.steps import StepTimer, no_step
 from transforms.golden_knights.event import GKResult, run_golden_knights
 from transforms.golden_knights.rules import GKRules
@@ -51,14 +53,17 @@ def read_back(raw: dict[str, RawFile]) -> dict[str, RawFile]:
             for name, (frame, found) in raw.items()}
 
 
-def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date) -> GKResult:
-    """The rulebook's run of the event on its typed input files."""
+def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date,
+            pgn: RawFile | None = None) -> GKResult:
+    """The rulebook's run of the event on its typed input files and, where the event has a
+    games folder, its PGN files as read (``pgn``: the raw inputs' ``games/``)."""
     assert cfg.table(GKRules) is not None
     return run_golden_knights(
         cfg.table(GKRules), typed["members.csv"], typed["entries.csv"], typed.get("sections.csv"),
         typed.get("games.csv"), typed.get("time_oversteps.csv"), typed.get("overrides.csv"),
         event_year=cfg.event.start.year, as_of=as_of, carried_in=typed.get("carried_in.csv"),
-        currency=cfg.event.currency)
+        currency=cfg.event.currency, pgn=pgn, games_config=cfg.table(GamesConfig),
+        event_name=cfg.event.name, site=cfg.event.venue)
 
 
 def rulebook(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, step: StepTimer = no_step
@@ -72,7 +77,7 @@ def rulebook(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, step: St
     res = None
     if not unusable(findings, "members.csv", "entries.csv"):
         with step("rules"):
-            res = compute(cfg, typed, as_of)
+            res = compute(cfg, typed, as_of, raw.get(GAMES))
     return typed, findings, res
 
 
@@ -89,8 +94,10 @@ def shown_state(res: GKResult) -> str:
 
 def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFrame],
                  findings: list[Finding], as_of: dt.date, step: StepTimer = no_step,
-                 res: GKResult | None = None) -> tuple[list[str], GKResult | None]:
-    """The rulebook's run (``res``, when the caller has it already) and every page of the
+                 res: GKResult | None = None, pgn: RawFile | None = None
+                 ) -> tuple[list[str], GKResult | None]:
+    """The rulebook's run (``res``, when the caller has it already; else on ``typed`` and the
+    PGN files ``pgn``) and every page of the
     event's site, assembled in ``pub`` (no I/O: the flow writes it); returns the highlights of
     the messages and the rulebook's run (None when members.csv or entries.csv cannot be read
     at all).
@@ -117,7 +124,7 @@ def publish_site(pub: Publication, cfg: EventConfig, typed: dict[str, pl.DataFra
     else:
         if res is None:
             with step("rules"):
-                res = compute(cfg, typed, as_of)
+                res = compute(cfg, typed, as_of, pgn)
         findings += res.findings
         pub.outcome.state = shown_state(res)
         with step("pages"):
@@ -145,7 +152,7 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
     res = None
     if not unusable(findings, "members.csv", "entries.csv"):
         with step("rules"):
-            res = rules_task(cfg, quote(typed), as_of)
+            res = rules_task(cfg, quote(typed), as_of, quote(raw.get(GAMES)))
     with step("pages"):
         highlights, res = pages_task(quote(pub), cfg, quote(typed), quote(findings), as_of, res)
     letters = bulletin_letters([(r.name, r.email) for r in cfg.publish.recipients],

@@ -14,6 +14,7 @@ Presentation only: every number is the rulebook's (``GKResult``: its ``stage_rec
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 import polars as pl
 
 from flows.kinds.correspondence.awards import PrizeSplit, ordinal
+from flows.kinds.correspondence.games import GAME_COLUMN, GameKey, game_key
 from flows.kinds.correspondence.links import (
     AWARD_NAMES,
     MEMBERS,
@@ -181,7 +183,10 @@ def weighted_table(rules: GKRules, record: list[dict[str, Any]], total: float | 
 
 
 def entry_part(rules: GKRules, res: GKResult, people: People, data: MemberData, ps: PrizeSplit,
-               currency: str, rel: str, entry: dict) -> EntryPart:
+               currency: str, rel: str, entry: dict, pages: Mapping[GameKey, str] | None = None
+               ) -> EntryPart:
+    """One entry's part of its member's page; a game published (``pages``) is linked from its
+    row ("game")."""
     e = entry["entry_id"]
     part = EntryPart(anchor=file_part(e), heading=f"Entry {e}")
     part.facts.append(Fact("Status", STATUS_NAMES.get(entry["status"], entry["status"])))
@@ -235,12 +240,19 @@ def entry_part(rules: GKRules, res: GKResult, people: People, data: MemberData, 
                 "ended": r["ended"],
                 "ended_text": None if r["ended"] is None else r["ended"].strftime("%Y-%m-%d"),
                 "note": SOURCE_NOTES.get(r["source"]) if r["source"] is not None else None,
+                "g_href": (href(rel, pages[k]) if pages and r["opponent"] is not None
+                           and (k := game_key(stage, section, e, r["opponent"])) in pages else None),
             } for r in g), key=lambda r: (r["ended"] is None, r["ended"] or dt.date.min, r["opponent_name"] or ""))
             cols = [("opponent_name", "Opponent"), ("colour_text", "Colour"), ("outcome", "Result"),
                     ("ended_text", "Ended")]
             if any(r["note"] is not None for r in shown):
                 cols.append(("note", "Note"))
-            games = keep_words(table_from_rows(shown, cols, links={"opponent_name": "opponent_href"}), "Ended")
+            if any(r["g_href"] for r in shown):
+                cols.append(GAME_COLUMN)
+                for r in shown:
+                    r["g_label"] = "game" if r["g_href"] else None
+            games = keep_words(table_from_rows(shown, cols, links={"opponent_name": "opponent_href",
+                                                                   "g_label": "g_href"}), "Ended")
             part.stages.append(StagePart(f"{stage_name(stage)} — section {section}",
                                          href(rel, section_page(stage, section)), lines, games))
         part.weighted = weighted_table(rules, data.record[e], s["weighted_points"] if s else None)
@@ -270,15 +282,17 @@ def reached(data: MemberData, entry_ids: list[str]) -> str:
 
 
 def member_pages(pub: Publication, rules: GKRules, res: GKResult, people: People, ps: PrizeSplit,
-                 currency: str, members: pl.DataFrame | None) -> None:
-    """The member list and one page per member with an entry (HTML only)."""
+                 currency: str, members: pl.DataFrame | None,
+                 pages: Mapping[GameKey, str] | None = None) -> None:
+    """The member list and one page per member with an entry (HTML only; each published game,
+    ``pages``, linked from its row)."""
     data = MemberData.build(rules, res)
     ratings = {} if members is None else dict(zip(members["member_id"], members["rating"], strict=True))
     rows = []
     for m in people.member_ids():
         rel = member_page(m)
         ents = sorted(data.entries[m], key=lambda r: r["entry_id"])
-        parts = [entry_part(rules, res, people, data, ps, currency, rel, r) for r in ents]
+        parts = [entry_part(rules, res, people, data, ps, currency, rel, r, pages) for r in ents]
         ids = [r["entry_id"] for r in ents]
         summary = [{
             "entry": r["entry_id"], "href": f"#{p.anchor}",

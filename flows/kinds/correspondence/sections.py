@@ -4,10 +4,12 @@ progress, qualifiers, rulings). Presentation only: every value comes from ``GKRe
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import polars as pl
 
+from flows.kinds.correspondence.games import GAME_COLUMN, GameKey, game_key, with_game_links
 from flows.kinds.correspondence.links import (
     STAGE_NAMES,
     People,
@@ -83,10 +85,22 @@ def rulings_frame(rules: GKRules, rulings: pl.DataFrame) -> pl.DataFrame:
         stage_text=pl.col("stage").replace_strict(STAGE_NAMES, default=pl.col("stage")))
 
 
+CELL_LINK_NOTE = ("A result that is a link opens the game: its moves on a board to step "
+                  "through. A game is published once it has ended and the office has its moves.")
+"""What a crosstable with linked cells says under it."""
+
+
 def crosstable_sections(res: GKResult | GKResultView, rules: GKRules, people: People | None = None,
-                        from_rel: str = "", *, headings: bool = True) -> list[Section]:
+                        from_rel: str = "", *, headings: bool = True,
+                        games: Mapping[GameKey, str] | None = None) -> list[Section]:
     """One section per crosstable (seat order; cells against seats 1 … section size); names
-    link to the members' pages when ``people`` is given (links relative to ``from_rel``)."""
+    link to the members' pages when ``people`` is given (links relative to ``from_rel``).
+
+    Decision (docs/decisions.md, "The games of a correspondence event"): a cell whose game is
+    published (``games``: each game's page by :func:`~flows.kinds.correspondence.games.
+    game_key`) links to the game's page — the cell is the game's result, so it leads to the
+    game, as a results table's result does; the player's name keeps its link to the member's
+    page, and a note under the crosstable says what a linked result is."""
     out = []
     ct = res.crosstables
     groups = ct.partition_by(["stage", "section"], maintain_order=True) if ct.height else []
@@ -99,8 +113,21 @@ def crosstable_sections(res: GKResult | GKResultView, rules: GKRules, people: Pe
         if people is not None:
             g = with_people(g, people, from_rel, ["entry_id"]).with_columns(name=pl.col("entry_id_name"))
             links = {"name": "entry_id_href"}
+        notes = []
+        if games and from_rel:
+            seats = dict(zip(g["seat"].to_list(), g["entry_id"].to_list(), strict=True))
+            entries = g["entry_id"].to_list()
+            for c in cells:
+                opp = seats.get(int(c[1:]))
+                hrefs = [href(from_rel, games[k]) if opp is not None and e is not None
+                         and (k := game_key(stage, section, e, opp)) in games else None for e in entries]
+                g = g.with_columns(pl.Series(f"{c}_href", hrefs, pl.String))
+            linked = [c for c in cells if g[f"{c}_href"].is_not_null().any()]
+            if linked:
+                links = {**(links or {}), **{c: f"{c}_href" for c in linked}}
+                notes.append(CELL_LINK_NOTE)
         heading = f"{stage_name(stage)} — section {section} ({status})" if headings else "Crosstable"
-        out.append(Section(heading, tables=[
+        out.append(Section(heading, notes=notes, tables=[
             table_from_frame(g, [("seat", "#"), ("name", "Player"), ("rating", "Rtg")]
                              + [(c, c[1:]) for c in cells] + [("score", "Score")],
                              numeric=["seat", "rating", "score"], cell_cols=cells, links=links)]))
@@ -141,9 +168,11 @@ def by_section(frame: pl.DataFrame) -> dict[tuple[str, str], pl.DataFrame]:
             frame.partition_by(["stage", "section"], as_dict=True, maintain_order=True).items()}
 
 
-def section_pages(pub: Publication, rules: GKRules, res: GKResult, people: People) -> None:
+def section_pages(pub: Publication, rules: GKRules, res: GKResult, people: People,
+                  pages: Mapping[GameKey, str] | None = None) -> None:
     """``sections/<stage>-<section>.html`` for every published section (HTML only; previous
-    and next section of the same stage linked)."""
+    and next section of the same stage linked); where games are published (``pages``), the
+    crosstable's results and the finished games link them."""
     ct = stage_sorted(res.crosstables, "section", "seat")
     games = games_frame(res.games)
     q = res.qualifiers.with_columns(advance=pl.col("qualified").replace_strict(
@@ -158,9 +187,11 @@ def section_pages(pub: Publication, rules: GKRules, res: GKResult, people: Peopl
         for i, section in enumerate(sections):
             rel = section_page(stage, section)
             here = cut["crosstables"].get((stage, section), res.crosstables.clear())
-            cross = crosstable_sections(GKResultView(here), rules, people, rel, headings=False)
+            cross = crosstable_sections(GKResultView(here), rules, people, rel, headings=False,
+                                        games=pages)
             g = cut["games"].get((stage, section), games.clear())
             g = with_people(g, people, rel, ["white", "black"])
+            g = with_game_links(g, pages or {}, rel)
             done = g.filter(pl.col("result").is_not_null()).sort("ended", "white", nulls_last=True)
             running = g.filter(pl.col("result").is_null()).sort("white", "black")
             gcols = [("white_name", "White"), ("black_name", "Black")]
@@ -169,8 +200,11 @@ def section_pages(pub: Publication, rules: GKRules, res: GKResult, people: Peopl
             dcols = [*gcols, ("result_text", "Result"), ("ended_text", "Ended")]
             if done["note"].is_not_null().any():
                 dcols.append(("note", "Note"))
+            if done["g_label"].is_not_null().any():
+                dcols.append(GAME_COLUMN)
             parts.append(Section(f"Games finished ({done.height} of {g.height})", tables=[table_from_frame(
-                done, dcols, numeric=["ended_text"], links=links, empty="No game has finished yet.")]))
+                done, dcols, numeric=["ended_text"], links={**links, "g_label": "g_href"},
+                empty="No game has finished yet.")]))
             if running.height:
                 parts.append(Section(f"Games in progress ({running.height})", tables=[table_from_frame(
                     running, gcols, links=links)]))
@@ -201,9 +235,10 @@ def section_pages(pub: Publication, rules: GKRules, res: GKResult, people: Peopl
 
 
 def stage_pages(pub: Publication, rules: GKRules, res: GKResult, people: People,
-                play: list[StagePlay]) -> None:
+                play: list[StagePlay], pages: Mapping[GameKey, str] | None = None) -> None:
     """``stages/<stage>.html`` (and its PDF): the sections of a stage, where play is, links to
-    each section's page, then every crosstable of the stage."""
+    each section's page, then every crosstable of the stage (results linking their published
+    games: ``pages``)."""
     waiting = res.waiting.group_by("stage").len()
     waits = dict(zip(waiting["stage"], waiting["len"], strict=True))
     proposed = res.proposed_sections.select("stage", "section").unique().group_by("stage").len()
@@ -240,7 +275,7 @@ def stage_pages(pub: Publication, rules: GKRules, res: GKResult, people: People,
                          f"section of {rules.section_size}.")
         overview = Section("Sections", intro=intro, tables=[table_from_frame(
             t, cols, numeric=["top", "advance"], links={"section": "href"})])
-        crosstables = crosstable_sections(GKResultView(ct), rules, people, rel)
+        crosstables = crosstable_sections(GKResultView(ct), rules, people, rel, games=pages)
         nxt = play[i + 1].page if i + 1 < len(play) else None
         pub.page(rel, title=stage_name(sp.stage), subtitle=f"Stage {i + 1} of {len(Stage)}, {sp.status}.",
                  sections=[overview, *crosstables], as_of="",

@@ -26,6 +26,7 @@ import polars as pl
 
 from flows.io import csv_text
 from flows.kinds.correspondence import awards as gk_awards
+from flows.kinds.correspondence import games as gk_games
 from flows.kinds.correspondence import members as gk_members
 from flows.kinds.correspondence import sections as gk_sections
 from flows.kinds.correspondence.links import (
@@ -44,6 +45,7 @@ from flows.kinds.correspondence.links import (
     with_people,
 )
 from flows.kinds.correspondence.sections import RESULT_TEXT, crosstable_sections, rulings_frame
+from flows.kinds.games import GAMES_INDEX
 from flows.site.pages import OFFICE, Publication, link_list
 from flows.site.present import Details, Section, table_from_frame
 from transforms.core.config import EventConfig
@@ -99,9 +101,11 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
                          f"{o.get('stage') or ''} {o.get('section') or ''} {o.get('previous')} -> {o['applied']} "
                          f"({o.get('note') or 'no note'})")
     office_pages(pub, rules, res, people)
+    gk_games.publish_games(pub, res)  # office/games.{csv,html}
+    pages = gk_games.game_pages(res)  # each published game's page: the crosstables link them
     play = gk_sections.stage_play(res)
-    gk_sections.stage_pages(pub, rules, res, people, play)
-    gk_sections.section_pages(pub, rules, res, people)
+    gk_sections.stage_pages(pub, rules, res, people, play, pages)
+    gk_sections.section_pages(pub, rules, res, people, pages)
     qual = qualifiers_page(pub, rules, res, people)
     stand = standings_page(pub, rules, res, people)
     ps = gk_awards.prize_split(res, people, cur)
@@ -109,9 +113,10 @@ def publish_event(pub: Publication, cfg: EventConfig, rules: GKRules, res: GKRes
     award_sec = gk_awards.awards_page(pub, cfg, rules, res, people)
     gk_awards.certificates(pub, cfg, rules, res, people, as_of)
     rulings = rulings_page(pub, rules, res, people)
-    gk_members.member_pages(pub, rules, res, people, ps, cur, members)
+    gk_members.member_pages(pub, rules, res, people, ps, cur, members, pages)
     gk_members.office_members(pub, res, people, members)
-    bulletin = [prize_sec, stand, award_sec, qual, rulings]
+    gk_games.publish_public_games(pub, res, people)  # games/: a page per game, the PGN downloads
+    bulletin = [prize_sec, stand, award_sec, qual, rulings, *gk_games.bulletin_sections(res, people)]
     prop = [s for s in (office_proposals(pub, res),) if s is not None]
     highlights: list[str] = []
     if res.prizes.height:
@@ -132,7 +137,9 @@ def home_sections(res: GKResult, people: People, play: list[gk_sections.StagePla
         ("Prizes", PRIZES, "the prize fund and how shared prizes were split (rules 5, 6)"),
         ("Awards", AWARDS, "gift certificates, certificates for framing, pins, title and plaque (rule 4)"),
         ("Rulings", RULINGS, "time-overstep rulings (rule 12)"),
-    ], schema={"page": pl.String, "href": pl.String, "what": pl.String}, orient="row")
+    ] + ([("Games", GAMES_INDEX, f"the games with their moves ({len(res.published_games)}), each on a "
+                                  "board to step through, and their PGN")] if res.published_games else []),
+        schema={"page": pl.String, "href": pl.String, "what": pl.String}, orient="row")
     return [Section("Where play is", tables=[gk_sections.stage_table(play, HOME, res)]),
             Section("Results", tables=[table_from_frame(pages, [("page", "Page"), ("what", "What it shows")],
                                                         links={"page": "href"})])]

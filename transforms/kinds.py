@@ -48,6 +48,7 @@ from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.ratings import RatingsConfig
 from transforms.fide.trf_results import trf_event_result
 from transforms.golden_knights import schemas as gk_schemas
+from transforms.golden_knights.finishes import event_result as correspondence_result
 from transforms.golden_knights.games import REFERENCE as GK_GAMES_REFERENCE
 from transforms.golden_knights.games import SectionGamesConfig
 from transforms.golden_knights.rules import GKRules
@@ -197,7 +198,8 @@ KINDS: dict[EventKind, KindSpec] = {
                                        {"golden_knights": Table(GKRules, required=True),
                                         "games": Table(SectionGamesConfig)},
                                        gk_schemas.SCHEMAS, gk_schemas.REQUIRED, games=True,
-                                       games_reference=GK_GAMES_REFERENCE),
+                                       games_reference=GK_GAMES_REFERENCE,
+                                       results=correspondence_result),
     EventKind.TEAM_ROUND_ROBIN: KindSpec(EventKind.TEAM_ROUND_ROBIN,
                                          {"team": Table(TeamRules, required=True),
                                           "team_round_robin": Table(TeamRoundRobinConfig,

@@ -98,3 +98,31 @@ def test_a_long_series_prints_its_totals_and_its_page_each_events_points():
         assert f">{last}<" in web
         assert (f">{last}<" not in printed) is lean and ("on the web page" in printed) is lean
         assert (f"'{last}'" not in repr(bulletin)) is lean  # the bulletin prints as the standings
+
+
+def test_a_correspondence_event_in_a_series_links_each_member_to_the_series_page_it_publishes():
+    """A series over the demo's Golden Knights (issue 47: correspondence events feed a series):
+    the series publishes the way in for each entry (players/<event>/<section>/<entry>.html),
+    and the event's member pages, when a series counts the event, link exactly there."""
+    from flows.kinds.correspondence.flow import publish_site as gk_site
+    from transforms.core.ingest import validate_files
+    from transforms.golden_knights.schemas import REQUIRED, SCHEMAS
+
+    gk = ROOT / "inputs" / "golden-knights-2019"
+    cfg = parse_event_config((gk / "event.toml").read_text())
+    raw = {n: io.read_csv_strings(gk / n) for n in cfg.files if (gk / n).exists()}
+    result = event_result(Source("golden-knights-2019", cfg, raw), cfg.event.as_of)
+    series = parse_event_config(SERIES.replace("national-junior-2024", "golden-knights-2019")
+                                .replace('identity = ["fide_id", "name"]', 'identity = ["member_id"]'))
+    run = run_series(series, [Source("golden-knights-2019", cfg, raw)], AS_OF, lambda s, d: result)
+    spub = Publication(Path("season"), ctx=event_context(series, AS_OF))
+    publish_site(spub, run)
+    typed, findings = validate_files(raw, SCHEMAS, REQUIRED)
+    pub = Publication(Path("golden-knights-2019"), ctx=event_context(cfg, cfg.event.as_of)
+                      | {"counted_in": [("season", "Club Season")]})
+    gk_site(pub, cfg, typed, findings, cfg.event.as_of)
+    page = pub.files["members/12002467.html"] if "members/12002467.html" in pub.files else next(
+        v for k, v in pub.files.items() if k.startswith("members/") and "Mary Torres" in str(v))
+    links = re.findall(r'href="\.\./\.\./season/([^"]+)"', str(page))
+    assert links == ["players/golden-knights-2019/~/GK19-0096.html"]
+    assert links[0] in spub.files

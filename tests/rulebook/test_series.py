@@ -574,6 +574,41 @@ def test_a_real_circuit_from_its_rankings_without_rounds_equals_the_one_from_its
         pl.col("p") != pl.col("points")).height == 0
 
 
+def test_a_correspondence_event_gives_each_entry_its_place_by_weighted_points_and_its_games():
+    """The demo's Golden Knights 2019 (complete) as a series reads it: every entry of its
+    standings, the place by weighted points (rule 6; equal points share it), game points over
+    the stages it played, each game in stage order with its opponent entry (a forfeit not
+    over the board), the member id; complete, its three stages its "rounds". A series over two
+    such events (the second a copy) counts each member twice."""
+    from transforms.golden_knights.event import compute
+
+    gk = ROOT / "inputs" / "golden-knights-2019"
+    cfg = parse_event_config((gk / "event.toml").read_text(encoding="utf-8"))
+    raw = {n: io.read_csv_strings(gk / n) for n in cfg.files if (gk / n).exists()}
+    r = event_result(Source("golden-knights-2019", cfg, raw), cfg.event.as_of)
+    assert (r.rounds, r.done, r.complete) == (3, 3, True)
+    from transforms.core.ingest import validate_files
+    from transforms.golden_knights.schemas import REQUIRED, SCHEMAS
+    typed, _ = validate_files(raw, SCHEMAS, REQUIRED)
+    res = compute(cfg, typed, cfg.event.as_of)
+    st = res.standings.with_columns(pl.col("weighted_points").fill_null(0.0))
+    assert len(r.finishes) == st.height
+    by = {x.key: x for x in r.finishes}
+    for e in st.iter_rows(named=True):
+        x = by[e["entry_id"]]
+        assert x.rank == 1 + st.filter(pl.col("weighted_points") > e["weighted_points"]).height
+        assert x.points == sum(e[s] or 0.0 for s in ("preliminary", "semifinal", "final"))
+        assert x.member_id == e["member_id"]
+        mine = res.scorecard.filter((pl.col("entry_id") == e["entry_id"]) & pl.col("points").is_not_null())
+        assert sorted(g.opponent for g in x.rounds) == sorted(mine["opponent"].to_list())
+        assert sum(g.points for g in x.rounds) == x.points
+        assert sum(not g.played for g in x.rounds) == mine.filter(pl.col("kind") != "played").height
+    twice = run_of('events = ["a", "b"]\nidentity = ["member_id"]',
+                   dataclasses.replace(r, source="a"), dataclasses.replace(r, source="b"))
+    top = twice.standings.sort("rank").row(0, named=True)
+    assert top["played"] == 2 and top["points"] == 2 * max(x.points for x in r.finishes)
+
+
 def test_a_team_event_gives_each_player_their_board_results_and_no_place():
     """A team league (the demo's district league) as a series reads it: every player who
     played a board of a finished match, with each game's opponent (by their number in the

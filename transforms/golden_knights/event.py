@@ -35,6 +35,8 @@ from typing import Any
 
 import polars as pl
 
+from transforms.core.cells import original_text
+from transforms.core.config import EventConfig
 from transforms.core.errors import Finding, Severity
 from transforms.core.games import BulletinGame, GameRecord, GamesConfig
 from transforms.core.ingest import RawFile
@@ -477,3 +479,36 @@ def _prize_overrides(prizes: pl.DataFrame, standings: pl.DataFrame, over: dict[A
                                "weighted_points": s["weighted_points"][0] if s.height else None}
         rows[e] = {**base, "amount": amount}
     return pl.DataFrame(list(rows.values()), schema=PRIZES_SCHEMA).sort("place", "entry_id", nulls_last=True)
+
+
+READ_BACK = {"sections.csv": "proposed_sections.csv", "carried_in.csv": "carried_forward.csv"}
+"""Input files the office makes by copying a CSV of a run (GK rule 9's carried entries, the
+director's sections): input file -> the output it is copied from."""
+
+
+def read_back(raw: dict[str, RawFile]) -> dict[str, RawFile]:
+    """GK rules 2, 9 (the director publishes the proposed sections; carried entries come back
+    the next year) — the files of :data:`READ_BACK` with every cell as the run had it before
+    it wrote the CSV (:func:`transforms.core.cells.original_text`: without the apostrophe it
+    put before a cell that could start a formula), so that a copied proposal names the same
+    entries; the other files as they are."""
+    def cells(frame: pl.DataFrame) -> pl.DataFrame:
+        return frame.with_columns(original_text(pl.col(c)).alias(c)
+                                  for c, t in frame.schema.items() if t == pl.String)
+    return {name: (cells(frame), found) if name in READ_BACK else (frame, found)
+            for name, (frame, found) in raw.items()}
+
+
+def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date,
+            pgn: RawFile | None = None) -> GKResult:
+    """GK rules 1-12 — the rulebook's run of the event on its typed input files and, where the
+    event has a games folder, its PGN files as read (``pgn``: the raw inputs' ``games/``)."""
+    rules = cfg.table(GKRules)
+    assert rules is not None
+    return run_golden_knights(
+        rules, typed["members.csv"], typed["entries.csv"], typed.get("sections.csv"),
+        typed.get("games.csv"), typed.get("time_oversteps.csv"), typed.get("overrides.csv"),
+        event_year=cfg.event.start.year, as_of=as_of, carried_in=typed.get("carried_in.csv"),
+        currency=cfg.event.currency, pgn=pgn, games_config=cfg.table(GamesConfig),
+        event_name=cfg.event.name, site=cfg.event.venue)
+

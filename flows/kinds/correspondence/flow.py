@@ -10,7 +10,6 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 from prefect.utilities.annotations import quote
 
-from flows.io import original_text
 from flows.kinds.base import Build
 from flows.kinds.correspondence.letters import gk_letters
 from flows.kinds.correspondence.sections import stage_play
@@ -27,43 +26,13 @@ from flows.site.present import Section
 from flows.site.render import plural
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding
-from transforms.core.games import GamesConfig
 from transforms.core.ingest import RawFile, limit_said, unusable, validate_files
 from transforms.core.pgn import GAMES
 from transforms.core.steps import StepTimer, no_step
-from transforms.golden_knights.event import GKResult, run_golden_knights
+from transforms.golden_knights.event import READ_BACK, GKResult, compute, read_back  # noqa: F401
 from transforms.golden_knights.rules import GKRules
 from transforms.golden_knights.schemas import REQUIRED as GK_REQUIRED
 from transforms.golden_knights.schemas import SCHEMAS as GK_SCHEMAS
-
-READ_BACK = {"sections.csv": "proposed_sections.csv", "carried_in.csv": "carried_forward.csv"}
-"""Input files the office makes by copying a CSV of a run (GK rule 9's carried entries, the
-director's sections): input file -> the output it is copied from."""
-
-
-def read_back(raw: dict[str, RawFile]) -> dict[str, RawFile]:
-    """The files of :data:`READ_BACK` with every cell as the run had it before it wrote the
-    CSV (:func:`flows.io.original_text`: without the apostrophe it put before a cell that
-    could start a formula), so that a copied proposal names the same entries; the other files
-    as they are."""
-    def cells(frame: pl.DataFrame) -> pl.DataFrame:
-        return frame.with_columns(original_text(pl.col(c)).alias(c)
-                                  for c, t in frame.schema.items() if t == pl.String)
-    return {name: (cells(frame), found) if name in READ_BACK else (frame, found)
-            for name, (frame, found) in raw.items()}
-
-
-def compute(cfg: EventConfig, typed: dict[str, pl.DataFrame], as_of: dt.date,
-            pgn: RawFile | None = None) -> GKResult:
-    """The rulebook's run of the event on its typed input files and, where the event has a
-    games folder, its PGN files as read (``pgn``: the raw inputs' ``games/``)."""
-    assert cfg.table(GKRules) is not None
-    return run_golden_knights(
-        cfg.table(GKRules), typed["members.csv"], typed["entries.csv"], typed.get("sections.csv"),
-        typed.get("games.csv"), typed.get("time_oversteps.csv"), typed.get("overrides.csv"),
-        event_year=cfg.event.start.year, as_of=as_of, carried_in=typed.get("carried_in.csv"),
-        currency=cfg.event.currency, pgn=pgn, games_config=cfg.table(GamesConfig),
-        event_name=cfg.event.name, site=cfg.event.venue)
 
 
 def rulebook(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, step: StepTimer = no_step

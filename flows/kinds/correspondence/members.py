@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
+from urllib.parse import quote
 
 import polars as pl
 
@@ -40,7 +41,7 @@ from flows.kinds.correspondence.links import (
 )
 from flows.kinds.correspondence.sections import SOURCE_NOTES, rulings_frame
 from flows.site.names import file_part
-from flows.site.pages import OFFICE, Publication
+from flows.site.pages import OFFICE, Publication, season_rel
 from flows.site.present import Section, Table, table_from_frame, table_from_rows
 from transforms.core.model import Kind
 from transforms.core.money import amount_text
@@ -308,8 +309,13 @@ def member_pages(pub: Publication, rules: GKRules, res: GKResult, people: People
         table = table_from_rows(summary, [("entry", "Entry"), ("reached", "Reached"), ("weighted", "Weighted"),
                                           ("prize", "Prize")], numeric=["weighted"], links={"entry": "href"},
                                 caption="Entries") if len(ids) > 1 else None
+        season = [{"href": "../" * rel.count("/") + f"../{quote(folder)}/"
+                           f"{season_rel(pub.out_dir.name, '', e)}",
+                   "label": f"{name}: every event of the member's season, the series' standings"
+                            + (f" (entry {e})" if len(ids) > 1 else "")}
+                  for folder, name in pub.ctx.get("counted_in", ()) for e in ids]  # a series counting it
         pub.page(rel, "gk_member.html", pdf=False, as_of="", title=people.name(m), subtitle=sub, summary=table,
-                 entries=parts, members_href=href(rel, MEMBERS))
+                 entries=parts, members_href=href(rel, MEMBERS), season=season)
         rows.append({"name": people.name(m), "member_id": m, "href": href(MEMBERS, rel), "entries": len(ids),
                      "reached": reached(data, ids),
                      "awards": ", ".join(dict.fromkeys(AWARD_NAMES.get(a, a) for e in ids

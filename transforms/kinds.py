@@ -60,6 +60,9 @@ from transforms.swiss.config import SwissConfig, check_fide_report
 from transforms.swiss.results import event_result as swiss_result
 from transforms.team import schemas as team_schemas
 from transforms.team.config import TeamRoundRobinConfig, TeamRules, TeamSwissConfig
+from transforms.team.games import KEYS as TEAM_GAME_KEYS
+from transforms.team.games import REFERENCE as TEAM_GAMES
+from transforms.team.games import check_games_config
 from transforms.team.results import event_result as team_result
 
 
@@ -132,8 +135,15 @@ class KindSpec:
     pipeline reads them with it (:class:`transforms.core.results.Source`)."""
     games: bool = False
     """Whether its events read their games, ``games/*.pgn`` (:mod:`transforms.core.pgn`),
-    matched to their pairings (the individual kinds over the board; team and correspondence
-    events not yet)."""
+    matched to their pairings (the individual kinds over the board) or to the boards of their
+    matches (the team kinds: :mod:`transforms.team.games`); correspondence events not yet."""
+    games_reference: tuple[str, ...] = ()
+    """What the input reference adds to the games folder's text for this kind's events (one
+    Markdown line each): how its games are matched, where it differs from an individual
+    event's."""
+    games_keys: str = ""
+    """How its ``[games]`` keys name a game, where they differ from an individual event's
+    ``round.board`` (the input reference's ``[games]`` table)."""
 
 
 @dataclass(frozen=True)
@@ -156,6 +166,10 @@ class PartSpec:
 def _check_swiss(tables: dict[str, Any], event: EventInfo, file: str) -> None:
     if tables.get("fide_report") is not None:
         check_fide_report(tables["fide_report"], event, tables["swiss"], file=file)
+
+
+def _check_team(tables: dict[str, Any], event: EventInfo, file: str) -> None:
+    check_games_config(tables.get("games"), file)
 
 
 def _check_nj(tables: dict[str, Any], event: EventInfo, file: str) -> None:
@@ -193,18 +207,23 @@ KINDS: dict[EventKind, KindSpec] = {
                                           "team_round_robin": Table(TeamRoundRobinConfig,
                                                                     required=True),
                                           "fide_report": Table(RatingReportRules),
-                                          "norms": Table(NormsConfig)},
-                                         team_schemas.SCHEMAS, team_schemas.REQUIRED,
+                                          "norms": Table(NormsConfig),
+                                          "games": Table(GamesConfig)},
+                                         team_schemas.SCHEMAS, team_schemas.REQUIRED, _check_team,
                                          results=team_result,
                                          sources=lambda cfg: tuple(
-                                             p for p in (cfg.require(TeamRoundRobinConfig).previous,) if p)),
+                                             p for p in (cfg.require(TeamRoundRobinConfig).previous,) if p),
+                                         games=True, games_reference=TEAM_GAMES,
+                                         games_keys=TEAM_GAME_KEYS),
     EventKind.TEAM_SWISS: KindSpec(EventKind.TEAM_SWISS,
                                    {"team": Table(TeamRules, required=True),
                                     "team_swiss": Table(TeamSwissConfig, required=True),
                                     "fide_report": Table(RatingReportRules),
-                                    "norms": Table(NormsConfig)},
-                                   team_schemas.SCHEMAS, team_schemas.REQUIRED,
-                                   results=team_result),
+                                    "norms": Table(NormsConfig),
+                                    "games": Table(GamesConfig)},
+                                   team_schemas.SCHEMAS, team_schemas.REQUIRED, _check_team,
+                                   results=team_result, games=True, games_reference=TEAM_GAMES,
+                                   games_keys=TEAM_GAME_KEYS),
     EventKind.SERIES: KindSpec(EventKind.SERIES, {"series": Table(SeriesConfig, required=True)},
                                {}, (), sources=lambda cfg: cfg.require(SeriesConfig).events),
 }

@@ -145,6 +145,7 @@ def test_a_published_team_game_is_named_by_round_match_and_board(league):
     m = league.game_matches[(1, "D4")]
     assert (m.group, m.number, m.team_a, m.team_b) == ("one", 1, "A", "D")
     assert league.game_matches[(1, "B4")].number == 2 and (1, "C4") not in league.game_matches
+    assert tg.match_round_tag(3, 2, None) == "3.2"  # a match the fixtures do not have
 
 
 def test_the_bulletin_names_a_game_by_a_team_of_its_match(tmp_path):

@@ -219,13 +219,13 @@ def game_matches(groups: Sequence[BoardsOf]) -> dict[tuple[int, str], GameMatch]
     return out
 
 
-def match_round_tag(game: GameRecord, match: GameMatch | None) -> str:
+def match_round_tag(rnd: int, board: int, match: GameMatch | None) -> str:
     """DESIGN.md Inputs (games) — a team event's published ``Round`` tag: ``round.match.board``
     (the PGN standard's multipart round, 8.1.1.5: the leftmost the round), ``round.board``
     where the match has no number."""
     if match is None or match.number is None:
-        return f"{game.round}.{game.board}"
-    return f"{game.round}.{match.number}.{game.board}"
+        return f"{rnd}.{board}"
+    return f"{rnd}.{match.number}.{board}"
 
 
 def team_published_games(games: pl.DataFrame, groups: Sequence[BoardsOf], matches: Mapping[tuple[int, str], GameMatch],
@@ -236,11 +236,8 @@ def team_published_games(games: pl.DataFrame, groups: Sequence[BoardsOf], matche
     (:func:`match_round_tag`), in the order of the groups, rounds, matches and boards."""
     sections = {g.id: g.name for g in groups}
     players = roster_players(groups)
-    tags = {}
-    for r in games.filter(pl.col("usable")).iter_rows(named=True):
-        m = matches.get((r["round"], r["white_id"]))
-        if m is not None and m.number is not None:
-            tags[(r["file"], r["game"])] = f"{r['round']}.{m.number}.{r['board']}"
+    tags = {(r["file"], r["game"]): match_round_tag(r["round"], r["board"], matches.get((r["round"], r["white_id"])))
+            for r in games.filter(pl.col("usable")).iter_rows(named=True)}
     out = published_games(games, players, event=event, site=site, start=start, sections=sections,
                           round_tags=tags)
     order = {s: i for i, s in enumerate(sections)}

@@ -40,6 +40,7 @@ from transforms.core.config import (
 )
 from transforms.core.crosstable import crosstable_event_result
 from transforms.core.errors import ConfigError
+from transforms.core.games import REFERENCE as GAMES_REFERENCE
 from transforms.core.games import GamesConfig
 from transforms.core.ingest import RawFile, ReadLimits, Schema
 from transforms.core.results import EventResult, Source, is_trf
@@ -63,6 +64,9 @@ from transforms.swiss.config import SwissConfig, check_fide_report
 from transforms.swiss.results import event_result as swiss_result
 from transforms.team import schemas as team_schemas
 from transforms.team.config import TeamRoundRobinConfig, TeamRules, TeamSwissConfig
+from transforms.team.games import KEYS as TEAM_GAME_KEYS
+from transforms.team.games import REFERENCE as TEAM_GAMES
+from transforms.team.games import check_games_config
 from transforms.team.results import event_result as team_result
 
 
@@ -136,13 +140,17 @@ class KindSpec:
     games: bool = False
     """Whether its events read their games, ``games/*.pgn`` (:mod:`transforms.core.pgn`),
     matched to their pairings (:func:`transforms.core.games.match_games`): the individual
-    kinds over the board by round and players, a correspondence event by section and players
-    (no rounds: :mod:`transforms.golden_knights.games`); its ``[games]`` table is
+    kinds over the board by round and players, the team kinds to the boards of their matches
+    (:mod:`transforms.team.games`), a correspondence event by section and players (no rounds:
+    :mod:`transforms.golden_knights.games`); its ``[games]`` table is
     :class:`~transforms.core.games.GamesConfig` or a subclass naming games its own way
     (a correspondence event's ``SectionGamesConfig``)."""
     games_reference: tuple[str, ...] = ()
-    """What the input reference says of its games folder, where it is not
-    :data:`transforms.core.games.REFERENCE` (the over-the-board kinds')."""
+    """What the input reference says of its games folder (one Markdown line each), where it is
+    not :data:`transforms.core.games.REFERENCE` (the individual kinds')."""
+    games_keys: str = ""
+    """How its ``[games]`` keys name a game, where they differ from an individual event's
+    ``round.board`` (the input reference's ``[games]`` table)."""
 
 
 @dataclass(frozen=True)
@@ -167,6 +175,10 @@ def _check_swiss(tables: dict[str, Any], event: EventInfo, file: str) -> None:
         check_fide_report(tables["fide_report"], event, tables["swiss"], file=file)
 
 
+def _check_team(tables: dict[str, Any], event: EventInfo, file: str) -> None:
+    check_games_config(tables.get("games"), file)
+
+
 def _check_nj(tables: dict[str, Any], event: EventInfo, file: str) -> None:
     system = tables.get("swiss") or tables.get("round_robin")
     assert system is not None  # (the kinds that take this part require their table)
@@ -174,6 +186,10 @@ def _check_nj(tables: dict[str, Any], event: EventInfo, file: str) -> None:
     if unknown:
         raise ConfigError(file, "entries.categories", f"{unknown[0]!r} is not a category of [swiss]")
 
+
+TEAM_GAMES_REFERENCE = (*GAMES_REFERENCE, "", *TEAM_GAMES)
+"""A team event's games folder in the input reference: an individual event's text, then how
+a team event's games are matched."""
 
 KINDS: dict[EventKind, KindSpec] = {
     EventKind.SWISS: KindSpec(EventKind.SWISS, {"swiss": Table(SwissConfig, required=True),
@@ -205,18 +221,23 @@ KINDS: dict[EventKind, KindSpec] = {
                                           "team_round_robin": Table(TeamRoundRobinConfig,
                                                                     required=True),
                                           "fide_report": Table(RatingReportRules),
-                                          "norms": Table(NormsConfig)},
-                                         team_schemas.SCHEMAS, team_schemas.REQUIRED,
+                                          "norms": Table(NormsConfig),
+                                          "games": Table(GamesConfig)},
+                                         team_schemas.SCHEMAS, team_schemas.REQUIRED, _check_team,
                                          results=team_result,
                                          sources=lambda cfg: tuple(
-                                             p for p in (cfg.require(TeamRoundRobinConfig).previous,) if p)),
+                                             p for p in (cfg.require(TeamRoundRobinConfig).previous,) if p),
+                                         games=True, games_reference=TEAM_GAMES_REFERENCE,
+                                         games_keys=TEAM_GAME_KEYS),
     EventKind.TEAM_SWISS: KindSpec(EventKind.TEAM_SWISS,
                                    {"team": Table(TeamRules, required=True),
                                     "team_swiss": Table(TeamSwissConfig, required=True),
                                     "fide_report": Table(RatingReportRules),
-                                    "norms": Table(NormsConfig)},
-                                   team_schemas.SCHEMAS, team_schemas.REQUIRED,
-                                   results=team_result),
+                                    "norms": Table(NormsConfig),
+                                    "games": Table(GamesConfig)},
+                                   team_schemas.SCHEMAS, team_schemas.REQUIRED, _check_team,
+                                   results=team_result, games=True, games_reference=TEAM_GAMES_REFERENCE,
+                                   games_keys=TEAM_GAME_KEYS),
     EventKind.SERIES: KindSpec(EventKind.SERIES, {"series": Table(SeriesConfig, required=True)},
                                {}, (), sources=lambda cfg: cfg.require(SeriesConfig).events),
 }

@@ -334,7 +334,8 @@ def event_toml() -> list[str]:
     owners = registered_tables()
     shown: set[type] = set()
     for name, (cls, who) in owners.items():
-        out += config_table(f"[{name}]", cls, f"{who}: {class_intro(cls)}")
+        out += config_table(f"[{name}]", cls, f"{who}: {class_intro(cls)}",
+                            notes=games_key_notes() if name == "games" else None)
         out += nested_tables(name, cls, shown)
     out += tiebreak_codes()
     out += config_table("[schedule]", config.ScheduleConfig,
@@ -346,6 +347,17 @@ def event_toml() -> list[str]:
                         "and what depends on the file waits; raise the key for an event that "
                         "really is larger.")
     return out
+
+
+def games_key_notes() -> dict[str, str]:
+    """What the kinds that name their games otherwise add to ``[games] bulletin``
+    (:attr:`transforms.kinds.KindSpec.games_keys`)."""
+    said: dict[str, list[str]] = {}
+    for spec in kinds.KINDS.values():
+        if spec.games and spec.games_keys:
+            said.setdefault(spec.games_keys, []).append(f"`{spec.kind.value}`")
+    return {"bulletin": " ".join(f"In {' and '.join(who)} events: {text}" for text, who in said.items())} \
+        if said else {}
 
 
 def registered_tables() -> dict[str, tuple[type, str]]:

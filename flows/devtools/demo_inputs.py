@@ -11,7 +11,7 @@ import polars as pl
 from flows import io
 from flows.devtools.demo.circuit import write_circuit_inputs
 from flows.devtools.demo.club import demo_club_championship_files, demo_club_open_files
-from flows.devtools.demo.games import demo_games, demo_section_games
+from flows.devtools.demo.games import demo_games, demo_section_games, demo_team_games
 from flows.devtools.demo.golden_knights import demo_files
 from flows.devtools.demo.league import demo_league_files
 from flows.devtools.demo.national_junior import demo_national_junior_files
@@ -85,6 +85,8 @@ def write_demo_inputs(folder: Path) -> list[Path]:
                               through=CLUB_ROUNDS_PLAYED["district-league-2025"])
     for name, frame in files.items():
         written.append(io.atomic_write(league / name, frame.write_csv()))
+    # Its round 1 games of two matches as PGN: the team kind's game pages and bulletin games.
+    written.append(write_demo_team_games(league))
     # A team Swiss (flows/devtools/demo/team_swiss.py), three rounds played.
     county = folder / "county-team-championship-2026"
     cfg = parse_event_config((county / "event.toml").read_text(encoding="utf-8"),
@@ -105,6 +107,17 @@ def write_demo_games(event: Path) -> Path:
                           pl.col("round").cast(pl.Int64), pl.col("board").cast(pl.Int64)),
                       pl.read_csv(event / "players.csv", infer_schema_length=0),
                       event=cfg.event.name, date=f"{cfg.event.start:%Y.%m.%d}")
+    (event / "games").mkdir(exist_ok=True)
+    return io.atomic_write(event / "games" / "round-01.pgn", text)
+
+
+def write_demo_team_games(event: Path) -> Path:
+    """``games/round-01.pgn`` of a team event, from its results.csv and rosters.csv."""
+    cfg = parse_event_config((event / "event.toml").read_text(encoding="utf-8"))
+    text = demo_team_games(pl.read_csv(event / "results.csv", infer_schema_length=0).with_columns(
+                               pl.col("round").cast(pl.Int64), pl.col("board").cast(pl.Int64)),
+                           pl.read_csv(event / "rosters.csv", infer_schema_length=0),
+                           event=cfg.event.name, date=f"{cfg.event.start:%Y.%m.%d}")
     (event / "games").mkdir(exist_ok=True)
     return io.atomic_write(event / "games" / "round-01.pgn", text)
 

@@ -78,6 +78,9 @@ class GameSite:
         f"round {g.round}, board {g.board}" if g.round is not None and g.board is not None
         else f"round {g.round}" if g.round is not None else "")
     """Where the game was played, in words (``round 3, board 2``)."""
+    match: Callable[[GameRecord], str] | None = None
+    """A team event's match of the game, in words (``Riverside A – Northgate A``): a fact of
+    the game's page and a column of the index; None for an individual event."""
 
 
 SHOWN = [("file", "File"), ("game", "Game"), ("line", "Line"), ("round_tag", "Round tag"),
@@ -227,6 +230,7 @@ def game_page(pub: Publication, g: GameRecord, site: GameSite, prev: str | None,
     facts = [("White", named(g.white, g.white_sno)), ("Black", named(g.black, g.black_sno)),
              ("Result", result)]
     facts += [("Round", str(g.round))] if g.round is not None else []
+    facts += [("Match", site.match(g))] if site.match is not None else []
     facts += [("Board", str(g.board))] if g.board is not None else []
     facts += [(site.group_word, group), ("Date", g.date)]
     jumps = []
@@ -263,13 +267,15 @@ def games_index(pub: Publication, games: Sequence[GameRecord], site: GameSite) -
         rows = []
         for g in mine:
             w, b = site.player(g, True), site.player(g, False)
-            rows.append({"round": g.round, "board": g.board, "white": g.white,
+            rows.append({"round": g.round, "match": site.match(g) if site.match else "",
+                         "board": g.board, "white": g.white,
                          "result": RESULT_TEXT.get(g.result, g.result), "black": g.black,
                          "moves": (len(g.moves.plies) + 1) // 2,
                          "_href": href(GAMES_INDEX, site.page(g, ".html")),
                          "_w": href(GAMES_INDEX, w) if w else None,
                          "_b": href(GAMES_INDEX, b) if b else None})
-        cols = ([("round", "Rd")] if rounds else []) + ([("board", "Bd")] if boards else []) + [
+        cols = ([("round", "Rd")] if rounds else []) + ([("match", "Match")] if site.match else []) \
+            + ([("board", "Bd")] if boards else []) + [
             ("white", "White"), ("result", "Result"), ("black", "Black"), ("moves", "Moves")]
         secs.append(Section(f"{name} — {plural(len(mine), 'game')}", anchor=file_part(gid),
                             tables=[table_from_rows(rows, cols, numeric=["round", "board", "moves"],

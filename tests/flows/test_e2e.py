@@ -161,6 +161,21 @@ def test_the_club_events_publish_from_clean_inputs_and_pair_their_next_round(dem
     assert not (rr / "pairings" / "round-08.csv").exists()
 
 
+def test_the_demo_league_publishes_its_round_1_games(demo_run):
+    """The team league's games/round-01.pgn (flows/devtools/demo/games.py: two matches of
+    round 1, the colours by board) all match their boards without a validation row: a page
+    each, linked from round 1's page, and the bulletin's two chosen games ([games])."""
+    _, out, *_ = demo_run
+    league = out / "district-league-2025"
+    with open(league / "office" / "validation.csv", newline="") as fh:
+        rows = [r for r in csv.DictReader(fh) if r["file"].startswith("games/") or r["file"] == "event.toml"]
+    assert rows == []
+    pages = sorted(p.name for p in (league / "games" / "premier").glob("*.html"))
+    assert len(pages) == 8 and pages[0] == "round-01-NOR1-board-01.html"
+    assert 'href="../games/premier/round-01-NOR1-board-01.html"' in (league / "rounds" / "round-01.html").read_text()
+    assert (league / "bulletin.html").read_text().count('<article class="bulletin-game">') == 2
+
+
 def test_golden_knights_contract_files_and_director_decision(demo_run):
     _, out, *_ = demo_run
     d = out / "golden-knights-2019"

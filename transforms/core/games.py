@@ -383,7 +383,8 @@ def round_tag(rnd: int | None, board: int | None) -> str:
 
 
 def published_games(games: pl.DataFrame, players: pl.DataFrame, *, event: str, site: str,
-                    start: dt.date, sections: Mapping[str, str]) -> tuple[GameRecord, ...]:
+                    start: dt.date, sections: Mapping[str, str],
+                    round_tags: Mapping[tuple[str, int], str] | None = None) -> tuple[GameRecord, ...]:
     """DESIGN.md Inputs (games) — every matched, usable game with moves of the games frame
     (:func:`match_games`) as published, in the order of ``sections`` (group id -> name),
     round, board and the record's order.
@@ -392,8 +393,9 @@ def published_games(games: pl.DataFrame, players: pl.DataFrame, *, event: str, s
     standard's seven tags only, written from the record — ``Event`` the event's name (with the
     group's where the event has more than one), ``Site`` its venue, ``Date`` the game's own
     ``Date`` tag where it is a PGN date (else the event's first day), ``Round`` as
-    ``round.board`` of the record (:func:`round_tag`), ``White`` and ``Black`` as the event's
-    players file names them (the names the public pages show), ``Result``. No other tag of the
+    ``round.board`` of the record (:func:`round_tag`; ``round_tags``, by the game's file and
+    number, where the kind writes its own: a team event's ``round.match.board``), ``White`` and
+    ``Black`` as the event's players file names them (the names the public pages show), ``Result``. No other tag of the
     file is published: not an Elo, a FIDE id, a title, a birth date, a club — whatever the file
     holds. A game without a single move (an export of results only, as Vega writes one per
     round) is not published: the record already publishes its result, and a page would show
@@ -411,7 +413,8 @@ def published_games(games: pl.DataFrame, players: pl.DataFrame, *, event: str, s
         name = event if len(sections) <= 1 else f"{event} — {sections.get(r['section'], r['section'])}"
         tags = {"Event": name, "Site": site or "?",
                 "Date": date.group(1) if date else f"{start:%Y.%m.%d}",
-                "Round": round_tag(r["round"], r["board"]), "White": names[r["white_id"]],
+                "Round": (round_tags or {}).get((r["file"], r["game"]), round_tag(r["round"], r["board"])),
+                "White": names[r["white_id"]],
                 "Black": names[r["black_id"]], "Result": r["result"]}
         assert set(tags) == set(PUBLISHED_TAGS)
         out.append(GameRecord(r["section"], r["round"], r["board"], r["white_sno"], r["black_sno"],

@@ -17,7 +17,9 @@ import polars as pl
 
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding, Severity
+from transforms.core.games import BulletinGame, GameRecord, GamesConfig
 from transforms.core.ingest import RawFile, limit_said, unusable, validate_files
+from transforms.core.pgn import GAMES
 from transforms.core.results import Source
 from transforms.fide.norms import NormEvent, NormReport, NormsConfig, event_norms, norm_rules
 from transforms.fide.rating_report import RatingReportRules
@@ -26,6 +28,7 @@ from transforms.fide.team_standings import rank_teams
 from transforms.fide.team_swiss.model import TeamRound
 from transforms.fide.team_tiebreaks import explain_team_tiebreaks, team_tiebreak_name
 from transforms.round_robin.berger import BYE, berger_table, draw_start_numbers
+from transforms.team import games as tg
 from transforms.team import lineups as tl
 from transforms.team import matches as mt
 from transforms.team import players as tp
@@ -108,6 +111,19 @@ class TeamRun:
     """Why standings and pairings are not published (errors in the files they depend on)."""
     tiebreak_words: dict[str, str] = field(default_factory=dict)
     """Each configured tie-break code in words (the standings' legend)."""
+    games: pl.DataFrame | None = None
+    """The event's games (``games/*.pgn``), every one matched to its board or not
+    (:func:`transforms.team.games.check_games`: :data:`~transforms.core.games.GAME_COLUMNS`);
+    None when the event has no games folder."""
+    published_games: tuple[GameRecord, ...] = ()
+    """The matched, usable games with moves as the public site and the bulletin show them
+    (:func:`transforms.team.games.team_published_games`), by group, round, match and board."""
+    bulletin_games: tuple[BulletinGame, ...] = ()
+    """The games the bulletin prints (``[games] bulletin``), with their diagrams
+    (:func:`transforms.team.games.team_bulletin_games`)."""
+    game_matches: dict[tuple[int, str], tg.GameMatch] = field(default_factory=dict)
+    """The match of every fielded player of every round, by (round, player id)
+    (:func:`transforms.team.games.game_matches`): where a game's page, Round tag and links go."""
 
     @property
     def rules(self) -> TeamRules:
@@ -199,7 +215,29 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date,
     if any(f.severity is Severity.ERROR and f.file == "results.csv" for f in findings):
         blocked = ("results.csv has errors (see the validation report): the standings and "
                    "pairings wait until they are corrected.")
-    return TeamRun(cfg, as_of, typed, findings, groups, blocked=blocked)
+    run = TeamRun(cfg, as_of, typed, findings, groups, blocked=blocked)
+    if GAMES in raw:
+        team_games(run, raw[GAMES])
+    return run
+
+
+def team_games(run: TeamRun, raw: RawFile) -> None:
+    """DESIGN.md Inputs (games) — the event's games matched to the boards of every group
+    (:func:`transforms.team.games.check_games`), the usable ones as published and the
+    bulletin's chosen ones (:mod:`transforms.team.games`); their findings added to the run's.
+    The games hold back nothing: results.csv is the record."""
+    cfg = run.cfg
+    run.games, found = tg.check_games(raw, run.groups)
+    run.findings += found
+    run.game_matches = tg.game_matches(run.groups)
+    run.published_games = tg.team_published_games(
+        run.games, run.groups, run.game_matches, event=cfg.event.name, site=cfg.event.venue,
+        start=cfg.event.start)
+    teams = {t: n for g in run.groups
+             for t, n in zip(g.teams["team_id"].to_list(), g.teams["name"].to_list(), strict=True)}
+    run.bulletin_games, found = tg.team_bulletin_games(run.published_games, cfg.table(GamesConfig),
+                                                       run.game_matches, teams)
+    run.findings += found
 
 
 def earned_divisions(league: TeamRoundRobinConfig, sources: Sequence[Source], as_of: dt.date

@@ -84,3 +84,42 @@ def demo_section_games(games: pl.DataFrame, names: dict[str, str], *, stage: str
         if len(out) == SECTION_GAMES:
             break
     return "\n".join(out)
+
+
+TEAM_MATCHES = 2
+"""The matches of round 1 of a team event given their games (the first in results.csv)."""
+
+
+def demo_team_games(results: pl.DataFrame, rosters: pl.DataFrame, *, event: str, date: str) -> str:
+    """Round 1's first :data:`TEAM_MATCHES` matches of a team event as one PGN file, each
+    board's players in the colours of the team kind's rule (``board_colour``: team A White on
+    the odd boards), named as rosters.csv names them, each game a line of :data:`LINES` for
+    the board's result turned White first (a board whose result has no line is left out)."""
+    from transforms.core.model import ResultCode
+    from transforms.team.matches import board_colour
+
+    names = dict(zip(rosters["player_id"], rosters["name"], strict=True))
+    round_1 = results.filter(pl.col("round") == 1)
+    matches = list(dict.fromkeys(zip(round_1["team_a"], round_1["team_b"], strict=True)))[:TEAM_MATCHES]
+    used: dict[str, int] = {}
+    games = []
+    for r in round_1.sort("board").iter_rows(named=True):
+        if (r["team_a"], r["team_b"]) not in matches or not r["player_a"] or not r["player_b"]:
+            continue
+        code = ResultCode.parse(r["result"])
+        a_white = board_colour(r["board"]) == "w"
+        if code is None:
+            continue
+        white_first = (code if a_white else code.reversed).value
+        lines = LINES.get(white_first)
+        if not lines:
+            continue
+        line = lines[used.get(white_first, 0) % len(lines)]
+        used[white_first] = used.get(white_first, 0) + 1
+        white, black = (r["player_a"], r["player_b"]) if a_white else (r["player_b"], r["player_a"])
+        games.append((matches.index((r["team_a"], r["team_b"])), r["board"],
+                      f'[Event "{event}"]\n[Site "Riverton"]\n[Date "{date}"]\n'
+                      f'[Round "1.{matches.index((r["team_a"], r["team_b"])) + 1}.{r["board"]}"]\n'
+                      f'[White "{names[white]}"]\n[Black "{names[black]}"]\n'
+                      f'[Result "{white_first}"]\n\n{with_clocks(line)} {white_first}\n'))
+    return "\n".join(text for *_, text in sorted(games))

@@ -10,6 +10,12 @@ from prefect.cache_policies import NO_CACHE
 from prefect.utilities.annotations import quote
 
 from flows.kinds.base import Build
+from flows.kinds.team.games import (
+    bulletin_sections,
+    game_links,
+    publish_games,
+    publish_public_games,
+)
 from flows.kinds.team.letters import team_letters
 from flows.kinds.team.pages import home_groups, publish_site
 from flows.mail.letters import Letter, without_addresses
@@ -64,12 +70,15 @@ def publish(pub: Publication, cfg: EventConfig, run: TeamRun, as_of: dt.date) ->
         pub.withhold(run.blocked)
         pub.outcome.notes.append(run.blocked)
     pub.outcome.state = shown_state(run)
-    bulletin = [] if run.blocked else publish_site(pub, run)
+    bulletin = [] if run.blocked else publish_site(pub, run, game_links(run))
+    bulletin += bulletin_sections(run)  # [games] bulletin: the chosen games, with diagrams
     for g in run.groups:
         if g.report:
             pub.files[f"{OFFICE}fide/team-report-{file_part(g.id)}.trf"] = g.report
     publish_validation(pub, cfg, run.findings, as_of)
+    publish_games(pub, run)  # office/games.{csv,html}
     publish_bulletin(pub, bulletin, as_of)
+    publish_public_games(pub, run)  # games/: a page per game, the PGN downloads
     highlights = [(f"{g.name}: " if g.name != cfg.event.name else "")
                   + f"{g.done} of {g.rounds} rounds complete" for g in run.groups]
     publish_homes(pub, facts=[("Organiser", cfg.event.organiser), ("Contact", cfg.event.contact)],

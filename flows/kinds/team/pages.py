@@ -6,6 +6,7 @@ opponent, colours, line-up and board results."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from urllib.parse import quote
 
 import polars as pl
@@ -43,6 +44,34 @@ def player_rel(group: str, pno: int) -> str:
 def up(page: str) -> str:
     """The way from ``page`` back to the event folder."""
     return "../" * page.count("/")
+
+
+def match_anchor(group: str, team_a: str) -> str:
+    """A match's place on its round's page (``rounds/round-NN.html#<anchor>``): its group and
+    its first-named team's id."""
+    return f"{file_part(group)}-match-{file_part(team_a)}"
+
+
+GAME_COLUMN = ("g_label", "Game")
+"""The column that links a board's game page, where the event publishes it."""
+
+
+def game_cells(games: Mapping[tuple[int, str], str], rnd: int, players: tuple[str | None, ...],
+               page: str) -> dict[str, str | None]:
+    """A board's ``g_label`` ("game") and ``g_href`` (from ``page``) where ``games`` (the
+    published games' pages by round and player id) has the game of one of its ``players``."""
+    rel = next((games[(rnd, p)] for p in players if p and (rnd, p) in games), None)
+    return {"g_label": "game" if rel else None, "g_href": up(page) + rel if rel else None}
+
+
+def with_game_column(columns: list[tuple[str, str]], links: dict[str, str], rows: list[dict[str, object]],
+                     after: str) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """``columns`` with the "Game" column after ``after`` and its link, when one of ``rows``
+    has a game; else as they are (no empty column in an event without games)."""
+    if not any(r.get("g_label") for r in rows):
+        return columns, links
+    at = [c for c, _ in columns].index(after) + 1
+    return [*columns[:at], GAME_COLUMN, *columns[at:]], {**links, "g_label": "g_href"}
 
 
 def score(points: float | None) -> str:
@@ -103,10 +132,14 @@ def match_frame(group: Group, r: int, page: str) -> pl.DataFrame:
                                       "score": pl.String, "note": pl.String, "_h": pl.String, "_a": pl.String})
 
 
-def board_sections(group: Group, r: int, boards: int) -> list[Section]:
+def board_sections(group: Group, r: int, boards: int,
+                   games: Mapping[tuple[int, str], str] | None = None) -> list[Section]:
     """Every match of round ``r`` board by board (team A's player on the left, the colours as
-    played), in the order of the round's matches (a league: its fixtures)."""
+    played, a "game" link where its game is published: ``games``), in the order of the
+    round's matches (a league: its fixtures)."""
     names, who = names_of(group), players_of(group)
+    ids = dict(zip(group.teams["sno"].to_list(), group.teams["team_id"].to_list(), strict=True))
+    page = round_rel("rounds", r)
     out = []
     order = {(f["white"], f["black"]): i for i, f in
              enumerate(group.fixtures.filter(pl.col("round") == r).iter_rows(named=True))}
@@ -122,17 +155,20 @@ def board_sections(group: Group, r: int, boards: int) -> list[Section]:
             rows.append({"board": x["board"], "colour": "W" if a_white else "B",
                          "a": who.get(a_id or "", "(not fielded)"),
                          "result": result_text(x["result"]),
-                         "b": who.get(b_id or "", "(not fielded)")})
+                         "b": who.get(b_id or "", "(not fielded)"),
+                         **game_cells(games or {}, r, (x["white_id"], x["black_id"]), page)})
         frame = pl.DataFrame(rows, schema={"board": pl.Int64, "colour": pl.String, "a": pl.String,
-                                           "result": pl.String, "b": pl.String})
+                                           "result": pl.String, "b": pl.String,
+                                           "g_label": pl.String, "g_href": pl.String})
+        cols, links = with_game_column([("board", "Bd"), ("colour", ""), ("a", names[m["white"]]),
+                                        ("result", "Result"), ("b", names[m["black"]])], {}, rows, "b")
         head = (f"{names[m['white']]} {score(m['white_gp'])} – {score(m['black_gp'])} "
                 f"{names[m['black']]}" if m["status"] != "unfinished"
                 else f"{names[m['white']]} – {names[m['black']]} (in play)")
         note = forfeit_note(m, names, boards)
-        out.append(Section(head, notes=[note] if note else [], tables=[table_from_frame(
-                               frame, [("board", "Bd"), ("colour", ""), ("a", names[m["white"]]),
-                                       ("result", "Result"), ("b", names[m["black"]])],
-                               numeric=["board"])]))
+        out.append(Section(head, anchor=match_anchor(group.id, ids[m["white"]]),
+                           notes=[note] if note else [], tables=[table_from_frame(
+                               frame, cols, numeric=["board"], links=links)]))
     return out
 
 
@@ -311,9 +347,11 @@ def pairing_sections(group: Group, r: int) -> list[Section]:
     return out
 
 
-def team_page(pub: Publication, run: TeamRun, group: Group, sno: int) -> None:
+def team_page(pub: Publication, run: TeamRun, group: Group, sno: int,
+              games: Mapping[tuple[int, str], str] | None = None) -> None:
     """A team's page: its club and captain, its roster in board order, and round by round its
-    opponent, the colour of its first board, the score and each board's player and result."""
+    opponent, the colour of its first board, the score and each board's player and result
+    (and its game, where it is published: ``games``)."""
     page = team_rel(group.id, sno)
     league = run.cfg.table(TeamRoundRobinConfig) is not None
     team = group.teams.filter(pl.col("sno") == sno).row(0, named=True)
@@ -349,9 +387,13 @@ def team_page(pub: Publication, run: TeamRun, group: Group, sno: int) -> None:
             rows.append({"board": x["board"], "colour": "W" if own_white else "B",
                          "player": who.get(own_id or "", "(not fielded)"),
                          "points": score(pts) if pts is not None else "",
-                         "opponent": who.get(opp_id or "", "(not fielded)")})
+                         "opponent": who.get(opp_id or "", "(not fielded)"),
+                         **game_cells(games or {}, m["round"], (own_id, opp_id), page)})
         frame = pl.DataFrame(rows, schema={"board": pl.Int64, "colour": pl.String, "player": pl.String,
-                                           "points": pl.String, "opponent": pl.String})
+                                           "points": pl.String, "opponent": pl.String,
+                                           "g_label": pl.String, "g_href": pl.String})
+        cols, links = with_game_column([("board", "Bd"), ("colour", ""), ("player", "Player"),
+                                        ("points", "Pts"), ("opponent", "Opponent")], {}, rows, "opponent")
         where = (("home to" if first else "away at") if league else
                  f"{'White' if first else 'Black'} on board 1 against")
         head = (f"Round {m['round']}: {where} {names[opp]}, "
@@ -359,8 +401,7 @@ def team_page(pub: Publication, run: TeamRun, group: Group, sno: int) -> None:
             f"Round {m['round']}: {where} {names[opp]}"
         note = forfeit_note(m, names, run.rules.boards)
         sections.append(Section(head, notes=[note] if note else [], tables=[table_from_frame(
-            frame, [("board", "Bd"), ("colour", ""), ("player", "Player"), ("points", "Pts"),
-                    ("opponent", "Opponent")], numeric=["board"])]))
+            frame, cols, numeric=["board"], links=links)]))
     sections += tiebreak_sections(group, sno, run)
     facts = [x for x in (team.get("club") or "", f"Captain: {team['captain']}"
                          if team.get("captain") else "") if x]
@@ -419,26 +460,29 @@ def tiebreak_sections(group: Group, sno: int, run: TeamRun) -> list[Section]:
 RESULT_WORDS = {"played": "", "forfeit_win": " (forfeit)", "forfeit_loss": " (forfeit)"}
 
 
-def player_page(pub: Publication, run: TeamRun, group: Group, player: dict[str, object]) -> None:
+def player_page(pub: Publication, run: TeamRun, group: Group, player: dict[str, object],
+                games: Mapping[tuple[int, str], str] | None = None) -> None:
     """A player's page: their team and board, every game (round, board, colour, opponent and
-    their team, the result), and the FIDE rating change and performance of the event (B.02,
-    the rulebook's figures)."""
+    their team, the result, the game's page where it is published: ``games``), and the FIDE
+    rating change and performance of the event (B.02, the rulebook's figures)."""
     pno = int(str(player["pno"]))
     page = player_rel(group.id, pno)
     names, who = names_of(group), players_of(group)
     by_pno = dict(zip(group.players["pno"].to_list(), group.players["player_id"].to_list(), strict=True))
-    games = group.games.filter(pl.col("pno") == pno).sort("round")
+    played = group.games.filter(pl.col("pno") == pno).sort("round")
     rows = [{"round": g["round"], "board": g["board"], "colour": "W" if g["colour"] == "w" else "B",
              "opponent": who.get(by_pno.get(g["opponent_pno"], ""), "(not fielded)"),
              "team": names.get(g["opponent_team_sno"], ""),
-             "result": score(g["points"]) + RESULT_WORDS.get(g["kind"], "")}
-            for g in games.iter_rows(named=True)]
+             "result": score(g["points"]) + RESULT_WORDS.get(g["kind"], ""),
+             **game_cells(games or {}, g["round"], (str(player["player_id"]),), page)}
+            for g in played.iter_rows(named=True)]
     frame = pl.DataFrame(rows, schema={"round": pl.Int64, "board": pl.Int64, "colour": pl.String,
-                                       "opponent": pl.String, "team": pl.String, "result": pl.String})
+                                       "opponent": pl.String, "team": pl.String, "result": pl.String,
+                                       "g_label": pl.String, "g_href": pl.String})
+    cols, links = with_game_column([("round", "Rd"), ("board", "Bd"), ("colour", ""), ("opponent", "Opponent"),
+                                    ("team", "Team"), ("result", "Result")], {}, rows, "result")
     sections = [Section("Games", tables=[table_from_frame(
-        frame, [("round", "Rd"), ("board", "Bd"), ("colour", ""), ("opponent", "Opponent"),
-                ("team", "Team"), ("result", "Result")], numeric=["round", "board"],
-        empty="No game yet.")])]
+        frame, cols, numeric=["round", "board"], empty="No game yet.", links=links)])]
     change = (group.ratings.players.filter(pl.col("sno") == pno).row(0, named=True)
               if group.ratings is not None and group.ratings.players.height else None)
     if change is not None and change["games"]:
@@ -501,8 +545,10 @@ def board_prize_sections(run: TeamRun, page: str) -> list[Section]:
     return out
 
 
-def publish_site(pub: Publication, run: TeamRun) -> list[Section]:
-    """Every public page of the competition; returns the bulletin's sections (the latest
+def publish_site(pub: Publication, run: TeamRun,
+                 games: Mapping[tuple[int, str], str] | None = None) -> list[Section]:
+    """Every public page of the competition, the boards with a published game linking it
+    (``games``: its page by round and player id); returns the bulletin's sections (the latest
     standings and round)."""
     bulletin: list[Section] = []
     league = run.cfg.table(TeamRoundRobinConfig)
@@ -519,7 +565,7 @@ def publish_site(pub: Publication, run: TeamRun) -> list[Section]:
                 match_frame(g, r, rel), [("match", "No"), ("home", "Team A (White on board 1)"),
                                         ("score", "Score"), ("away", "Team B"), ("note", "")],
                 numeric=["match"], links={"home": "_h", "away": "_a"})]))
-            secs += board_sections(g, r, run.rules.boards)
+            secs += board_sections(g, r, run.rules.boards, games)
             if r == g.next_round:
                 secs += lineup_sections(g, r)
             secs += pairing_sections(g, r)
@@ -559,9 +605,9 @@ def publish_site(pub: Publication, run: TeamRun) -> list[Section]:
         title_norms.norms_page(pub, norms_cfg, groups)
     for g in run.groups:
         for sno in g.teams["sno"].to_list():
-            team_page(pub, run, g, sno)
+            team_page(pub, run, g, sno, games)
         for player in g.players.iter_rows(named=True):
-            player_page(pub, run, g, player)
+            player_page(pub, run, g, player, games)
     return bulletin
 
 
@@ -586,6 +632,8 @@ def home_groups(run: TeamRun) -> list[LinkGroup]:
             links.append({"href": "standings/explained.html", "label": "How the tie-breaks work"})
         if g.board_prizes.height:
             links.append({"href": f"board-prizes.html#{anchor}-1", "label": "Board prizes"})
+        if any(x.section == g.id for x in run.published_games):
+            links.append({"href": f"games/index.html#{anchor}", "label": "Games"})
         if g.norms is not None:
             links.append({"href": f"norms.html#{g.id}", "label": "Title norms",
                           "note": f"({len(g.norms.achieved())} made)"})

@@ -460,3 +460,26 @@ def test_without_rounds_a_game_is_matched_by_its_players_and_a_section_tag_tells
     rows, found = matched(named, people, pairing, rounds=False, record="games.csv",
                           sections={"prelim-1": "Preliminary 1", "final-1": "Final 1"})
     assert rows == [(True, True, "final-1", "e2")] and found == []
+
+
+def test_a_shortened_or_plain_letter_name_is_matched_where_the_pairing_confirms_it():
+    """Decision: where no player has the name as written, a shortened or plain-letter form
+    finds them — ``Kumar, A.`` (an initial), ``Muller, Jurgen`` (no accents), ``Anil Kumar``
+    (the order) — and the round's pairing with the opponent decides; a form two paired players
+    could both be, or one naming no word in full, stays unmatched."""
+    from transforms.core.games import loosely_named
+
+    assert loosely_named("Kumar, A.", "Kumar, Anil") and loosely_named("Anil Kumar", "Kumar, Anil")
+    assert loosely_named("Muller, Jurgen", "Müller, Jürgen") and loosely_named("MULLER J", "Müller, Jürgen")
+    assert not loosely_named("A. K.", "Kumar, Anil") and not loosely_named("Kumar, B.", "Kumar, Anil")
+    assert not loosely_named("Kumari, A.", "Kumar, Anil")
+    people = [("o1", "Kumar, Anil", "", 1), ("o2", "Müller, Jürgen", "", 2),
+              ("g1", "Kumar, Asha", "", 1), ("g2", "Das, Mira", "", 2)]
+    pairing = [(2, "open", 1, 1, "o1", "o2", "1-0"), (3, "girls", 1, 1, "g2", "g1", "0-1")]
+    text = tags("1", "Kumar, A.", "Muller, J.", "1-0") + "*\n"
+    assert matched(text, people, pairing)[0] == [(True, True, "open", "o1")]
+    text = tags("1", "Das, M", "Kumar, A", "0-1") + "*\n"
+    assert matched(text, people, pairing)[0] == [(True, True, "girls", "g2")]
+    two = [(2, "open", 1, 1, "o1", "o2", "1-0"), (3, "open", 1, 2, "g1", "o2", "0-1")]
+    rows, found = matched(tags("1", "Kumar, A.", "Muller, J.", "1-0") + "*\n", people, two)
+    assert rows == [(False, False, None, None)] and [f[2] for f in found] == [E]

@@ -9,7 +9,8 @@ How a game finds its pairing (DESIGN.md Inputs, games; docs/decisions.md):
   rounds (a correspondence section) does not read it;
 - each player by the ``WhiteFideId``/``BlackFideId`` tag where the event has that FIDE id,
   else by the name as the event's players file writes it (case, spaces and the space after
-  the comma aside: ``Surname,Given`` is ``Surname, Given``), else by a start number tag
+  the comma aside: ``Surname,Given`` is ``Surname, Given``), else by a shortened or
+  plain-letter form of it (``Carlsen, M.``, ``Muller`` for ``Müller``), or a start number tag
   (``WhiteStartNo``/``BlackStartNo``, where the tags carry one); a name two players share
   leads to both, and the pairing tells them apart;
 - the pairing: the row of that round with those two players (where two players met in two
@@ -53,7 +54,8 @@ REFERENCE = (
     "- **White**, **Black**: the players, found by `WhiteFideId`/`BlackFideId` where "
     "players.csv has that `fide_id` (`0` or empty: none), else by the name as players.csv "
     "writes it (case, spaces and commas aside: `Surname,Given` = `Surname, Given`), else by "
-    "`WhiteStartNo`/`BlackStartNo`. An opponent named `BYE` is a bye entry, not a game: it "
+    "a shortened or plain-letter form of it the round's pairing confirms (`Carlsen, M.`, "
+    "`Muller` for `Müller`) or by `WhiteStartNo`/`BlackStartNo`. An opponent named `BYE` is a bye entry, not a game: it "
     "should agree with a bye or absence in results.csv (else a warning).",
     "- **Result**: `1-0`, `0-1`, `1/2-1/2` or `*`. The tag is the game's result; the "
     "movetext's own marker only where the tag is `*` (exports that write only `*` as movetext "
@@ -108,6 +110,36 @@ def name_key(name: str) -> str:
     return re.sub(r"[\s,]+", " ", text).strip()
 
 
+def name_words(name: str) -> tuple[str, ...]:
+    """The words of a name without case, accents or punctuation (``Müller-Lüdenscheidt, J.``
+    -> ``muller``, ``ludenscheidt``, ``j``)."""
+    text = unicodedata.normalize("NFKD", name.casefold())
+    text = "".join(c for c in text if not unicodedata.combining(c))
+    return tuple(re.findall(r"[^\W\d_]+", text))
+
+
+def loosely_named(said: str, name: str) -> bool:
+    """DESIGN.md Inputs (games) — whether a PGN name is a shortened or plain-letter form of a
+    player's name: each of its words is a word of the name (accents aside) or the initial of
+    one, and its longest word is one of the name's in full (``Carlsen, M.`` and ``Carlsen
+    Magnus`` are ``Carlsen, Magnus``; ``Muller, J`` is ``Müller, Jana``; ``M. C.`` is no one).
+    Used only where no player has the name as written, and only with the pairing: a game is
+    matched where the round has one pairing of two such players."""
+    mine, theirs = name_words(said), name_words(name)
+    if not mine or not theirs:
+        return False
+    full = [w for w in mine if len(w) > 1]
+    if not full or max(full, key=len) not in theirs:
+        return False
+    left = list(theirs)
+    for w in mine:
+        match = w if w in left else next((x for x in left if len(w) == 1 and x.startswith(w)), None)
+        if match is None:
+            return False
+        left.remove(match)
+    return True
+
+
 def recorded_points(code: str | None) -> tuple[float, float] | None:
     """FIDE C.04.1 — the points a results.csv code gives White and Black, a forfeit as its
     points (the PGN standard has no forfeit); None for no result yet or a bye."""
@@ -148,18 +180,20 @@ class _Players:
                    {r[0]: r[1] for r in rows})
 
     def find(self, headers: Mapping[str, str], side: str) -> tuple[str, ...]:
-        """The players a side's tags may name: by FIDE id, else by name, else by start
-        number; empty when none."""
+        """The players a side's tags may name: by FIDE id, else by name as written, else by
+        a shortened or plain-letter form of it (:func:`loosely_named`), else by start number;
+        empty when none."""
         fid = headers.get(f"{side}FideId", "").strip().lstrip("0")
         if fid.isdigit() and fid in self.by_fide:
             return self.by_fide[fid]
-        found = self.by_name.get(name_key(headers.get(side, "")))
+        said = headers.get(side, "")
+        found = self.by_name.get(name_key(said))
         if found:
             return found
+        loose = tuple(pid for pid, name in self.name.items() if loosely_named(said, name))
         sno = headers.get(f"{side}StartNo", "").strip()
-        if sno.isdigit():
-            return self.by_sno.get(int(sno), ())
-        return ()
+        by_sno = self.by_sno.get(int(sno), ()) if sno.isdigit() else ()
+        return tuple(dict.fromkeys((*loose, *by_sno)))  # (the pairing tells them apart)
 
     def by_id_not_name(self, headers: Mapping[str, str], side: str, pid: str) -> bool:
         """Whether the side was found by its FIDE id tag while its name tag names someone

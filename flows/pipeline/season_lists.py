@@ -33,6 +33,8 @@ LISTS = "lists"
 """The season's rating lists: ``<inputs>/lists/``."""
 RATINGS = "ratings.csv"
 """The event's file the list's entries stand in for."""
+PLAYER_FILES = ("players.csv", "rosters.csv")
+"""The files that name an event's players by FIDE id (an individual event's, a team event's)."""
 NATIONAL_RATINGS = "national_ratings.csv"
 """The event's file the national list's entries stand in for."""
 
@@ -106,7 +108,8 @@ def season_ratings(event_dir: Path, cfg: EventConfig, raw: dict[str, RawFile]) -
     its players' entries (by FIDE id), as read strings with their lines on the list; None when
     the event reads no such file, has its own, or the season has no list for it. A list that
     cannot be read is a finding of the event's (the players keep what players.csv gives)."""
-    if RATINGS not in cfg.files or RATINGS in raw or "players.csv" not in raw:
+    named_in = next((f for f in PLAYER_FILES if f in raw), None)
+    if RATINGS not in cfg.files or RATINGS in raw or named_in is None:
         return None
     path = list_in_force(event_dir, cfg)
     if path is None:
@@ -121,7 +124,7 @@ def season_ratings(event_dir: Path, cfg: EventConfig, raw: dict[str, RawFile]) -
         empty = pl.DataFrame(schema={"line": pl.Int64, "fide_id": pl.String})
         return empty, [Finding(where, None, "", path.name, Severity.WARNING,
                                f"the season's rating list cannot be read: {exc}")]
-    players = raw["players.csv"][0]
+    players = raw[named_in][0]
     ids = (players["fide_id"].drop_nulls().str.strip_chars().unique().to_list()
            if "fide_id" in players.columns else [])
     frames, found = [_entries(got, path, ids, None)], []

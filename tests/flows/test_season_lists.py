@@ -205,3 +205,34 @@ def test_a_list_that_comes_into_force_during_a_long_event_rates_the_rounds_from_
     with zipfile.ZipFile(event.parent / "lists" / "standard_feb23frl.zip", "a") as z:
         z.writestr("readme.md", "x")
     assert unchanged.inputs_fingerprint(event) != before
+
+
+def test_a_team_events_rosters_take_the_list_in_force_too(tmp_path):
+    """A league's rosters.csv names its players by FIDE id as players.csv does: the season's
+    list in force on its first day fills a rating the roster leaves empty and keeps a differing
+    one with a warning on rosters.csv's line (FIDE B.02: the list in force at the start)."""
+    from transforms.team.event import prepare as team_prepare
+
+    event = tmp_path / "inputs" / "district-league-2025"
+    shutil.copytree(ROOT / "inputs" / "district-league-2025", event)
+    lines = (event / "rosters.csv").read_text(encoding="utf-8").splitlines()
+    lines[1] = lines[1].replace(",2286,2300017,", ",,5045886,")  # Dupont, Arthur: no rating given
+    lines[2] = lines[2].replace(",1999,2307936,", ",1999,4804929,")  # the list says 1876
+    (event / "rosters.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lists = tmp_path / "inputs" / "lists"
+    lists.mkdir()
+    with zipfile.ZipFile(lists / "standard_jan23frl.zip", "w") as z:
+        z.write(LIST, "standard_jan23frl.txt")
+    cfg, raw = read(event)
+    listed = season_lists.season_ratings(event, cfg, raw)
+    assert listed is not None and sorted(listed[0]["fide_id"].to_list()) == ["4804929", "5045886"]
+    raw["ratings.csv"] = listed
+    run = team_prepare(cfg, raw, cfg.event.as_of)
+    players = {r["player_id"]: r for g in run.groups for r in g.players.iter_rows(named=True)}
+    assert players["RIV1-01"]["rating"] == 1671 and players["RIV1-02"]["rating"] == 1999
+    warned = [(f.file, f.line, f.column, f.value) for f in run.findings if f.column == "rating"
+              and "FIDE standard, January 2023" in f.reason]
+    assert warned == [("rosters.csv", 3, "rating", "1999")]
+    assert players["RIV1-01"]["list_note"] == ("rating from FIDE standard, January 2023; federation "
+                                               "BEL as entered (FIDE standard, January 2023: IND)")
+    assert "rating 1999 as entered (FIDE standard, January 2023: 1876)" in players["RIV1-02"]["list_note"]

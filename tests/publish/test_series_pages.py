@@ -126,3 +126,9 @@ def test_a_correspondence_event_in_a_series_links_each_member_to_the_series_page
     links = re.findall(r'href="\.\./\.\./season/([^"]+)"', str(page))
     assert links == ["players/golden-knights-2019/~/GK19-0096.html"]
     assert links[0] in spub.files
+    # a member of several entries: one link, to the entry the series counts, which it publishes
+    pages = [v for k, v in pub.files.items() if k.startswith("members/") and "counted with entry" in str(v)]
+    assert len(pages) >= 29  # (29 with more than one entry in the standings)
+    for page in pages:
+        links = re.findall(r'href="\.\./\.\./season/([^"]+)"', str(page))
+        assert len(links) == 1 and links[0] in spub.files

@@ -483,3 +483,29 @@ def test_a_shortened_or_plain_letter_name_is_matched_where_the_pairing_confirms_
     two = [(2, "open", 1, 1, "o1", "o2", "1-0"), (3, "open", 1, 2, "g1", "o2", "0-1")]
     rows, found = matched(tags("1", "Kumar, A.", "Muller, J.", "1-0") + "*\n", people, two)
     assert rows == [(False, False, None, None)] and [f[2] for f in found] == [E]
+
+
+def test_a_pairing_is_matched_only_with_its_two_players_one_on_each_side():
+    """A PGN whose two sides could both be the same player (a FIDE id and a name of one
+    player, or a name two players share on both sides) takes no pairing that has only one of
+    them: the real game of that pairing, later in the file, keeps it."""
+    people = [("a", "Kumar, Arjun", "111", 1), ("b", "Kumar, Amit", "", 2),
+              ("c", "Patel, Ravi", "", 3), ("d", "Shah, Dev", "", 4)]
+    pairing = [(2, "open", 1, 1, "a", "c", "1-0"), (3, "open", 1, 2, "b", "d", "0-1")]
+    odd = tags("1", "X", "Kumar, Arjun", "1-0", WhiteFideId="111") + "*\n"
+    real = tags("1", "Kumar, Arjun", "Patel, Ravi", "1-0") + "*\n"
+    rows, found = matched(odd + "\n" + real, people, pairing)
+    assert rows == [(False, False, None, None), (True, True, "open", "a")]
+    assert all("second game" not in str(f) for f in found)
+
+
+def test_a_forfeit_exported_in_the_other_colours_agrees_with_its_result():
+    """results.csv has A +/- C (no game: no colours); an export writes C as White and A as
+    Black with 0-1 — the same points for each player: no finding (only a played game's
+    colours are checked)."""
+    people = [("a", "Abel, Ann", "", 1), ("c", "Cole, Cy", "", 2)]
+    pairing = [(2, "open", 1, 1, "a", "c", "+/-")]
+    rows, found = matched(tags("1", "Cole, Cy", "Abel, Ann", "0-1") + "*\n", people, pairing)
+    assert rows == [(True, True, "open", "a")] and found == []
+    rows, found = matched(tags("1", "Cole, Cy", "Abel, Ann", "1-0") + "*\n", people, pairing)
+    assert [f[0] for f in found] == ["game 1, Result"]

@@ -558,3 +558,20 @@ def test_an_opponent_rated_only_on_a_later_list_counts_from_its_round():
     alice = g.filter(pl.col("sno") == 1).sort("round")
     assert alice["counts"].to_list() == [False, True] and alice["opponent_rating"].to_list() == [None, 1700]
     assert by_sno(p, "rated") == {1: True, 2: False}
+
+
+def test_the_new_rating_is_the_last_lists_whatever_its_value():
+    """Review finding: a later list giving the start's rating, or two later lists giving one
+    rating, still begin a period of their own — the new rating is the last list's plus the
+    change of the games since it came into force, and the note names its first round."""
+    table = "1: 2b1 2w0 2b1\n2: 1w0 1b1 1w0"
+    ratings = known({1: 2000, 2: 1800})
+    # a list from round 2 that gives Carol 1800 again: the new rating is 1800 + rounds 2-3
+    _, p = rating_changes(card(table), ratings, period_year=2026, later=later([(2, 2, 1800)]))
+    assert by_sno(p, "new_rating")[2] == 1800 + round(20 * (1 - 2 * 0.24))  # 1 point from 2 games
+    assert "from round 2: 1800" in by_sno(p, "note")[2]
+    # two lists of 1850 from rounds 2 and 3: only round 3's game follows the last one
+    _, p = rating_changes(card(table), ratings, period_year=2026,
+                          later=later([(2, 2, 1850), (2, 3, 1850)]))
+    assert by_sno(p, "new_rating")[2] == 1850 + round(20 * (0 - 0.30))
+    assert "from round 3: 1850" in by_sno(p, "note")[2]

@@ -26,7 +26,7 @@ PLAIN_NUMBER = r"[+-]?[0-9]+(?:\.[0-9]+)?"
 
 
 def neutral_cell(value: str) -> str:
-    """DESIGN.md Standards (input is never trusted; OWASP "CSV Injection") — one text cell as
+    """DESIGN.md Outputs (CSV, the machine-readable contract; OWASP "CSV Injection") — one text cell as
     a CSV output writes it: a leading apostrophe
     when it could start a formula (:data:`FORMULA_START`), else as it is.
 
@@ -41,7 +41,7 @@ def neutral_cell(value: str) -> str:
 
 
 def original_cell(value: str) -> str:
-    """DESIGN.md Standards (OWASP "CSV Injection") — the value :func:`neutral_cell` was
+    """DESIGN.md Outputs (CSV; OWASP "CSV Injection") — the value :func:`neutral_cell` was
     given, from what it wrote (for a reader of a CSV the
     run wrote: the delivery ledger, a Golden Knights proposal copied into the inputs)."""
     rest = value[1:]
@@ -49,7 +49,7 @@ def original_cell(value: str) -> str:
 
 
 def neutral_text(cell: pl.Expr) -> pl.Expr:
-    """DESIGN.md Standards (OWASP "CSV Injection") — :func:`neutral_cell` of every value of
+    """DESIGN.md Outputs (CSV; OWASP "CSV Injection") — :func:`neutral_cell` of every value of
     a String expression, vectorised (nulls stay)."""
     import polars as pl
 
@@ -58,7 +58,7 @@ def neutral_text(cell: pl.Expr) -> pl.Expr:
 
 
 def original_text(cell: pl.Expr) -> pl.Expr:
-    """DESIGN.md Standards (OWASP "CSV Injection") — :func:`original_cell` of every value
+    """DESIGN.md Outputs (CSV; OWASP "CSV Injection") — :func:`original_cell` of every value
     of a String expression, vectorised."""
     import polars as pl
 

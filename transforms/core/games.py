@@ -111,8 +111,8 @@ def name_key(name: str) -> str:
 
 
 def name_words(name: str) -> tuple[str, ...]:
-    """The words of a name without case, accents or punctuation (``Müller-Lüdenscheidt, J.``
-    -> ``muller``, ``ludenscheidt``, ``j``)."""
+    """DESIGN.md Inputs (games) — the words of a name without case, accents or punctuation
+    (``Müller-Lüdenscheidt, J.`` -> ``muller``, ``ludenscheidt``, ``j``)."""
     text = unicodedata.normalize("NFKD", name.casefold())
     text = "".join(c for c in text if not unicodedata.combining(c))
     return tuple(re.findall(r"[^\W\d_]+", text))
@@ -125,7 +125,11 @@ def loosely_named(said: str, name: str) -> bool:
     Magnus`` are ``Carlsen, Magnus``; ``Muller, J`` is ``Müller, Jana``; ``M. C.`` is no one).
     Used only where no player has the name as written, and only with the pairing: a game is
     matched where the round has one pairing of two such players."""
-    mine, theirs = name_words(said), name_words(name)
+    return _loose(name_words(said), name_words(name))
+
+
+def _loose(mine: tuple[str, ...], theirs: tuple[str, ...]) -> bool:
+    """:func:`loosely_named` on the names' words."""
     if not mine or not theirs:
         return False
     full = [w for w in mine if len(w) > 1]
@@ -162,6 +166,8 @@ class _Players:
     by_sno: Mapping[int, tuple[str, ...]]
     sno: Mapping[str, int | None]
     name: Mapping[str, str]
+    words: Mapping[str, tuple[str, ...]]
+    """Each player's name as :func:`name_words` reads it (for :func:`loosely_named`)."""
 
     @classmethod
     def of(cls, players: pl.DataFrame) -> _Players:
@@ -177,7 +183,7 @@ class _Players:
                 snos.setdefault(sno, []).append(pid)
         return cls({k: tuple(v) for k, v in fide.items()}, {k: tuple(v) for k, v in names.items()},
                    {k: tuple(v) for k, v in snos.items()}, {r[0]: r[3] for r in rows},
-                   {r[0]: r[1] for r in rows})
+                   {r[0]: r[1] for r in rows}, {r[0]: name_words(r[1]) for r in rows})
 
     def find(self, headers: Mapping[str, str], side: str) -> tuple[str, ...]:
         """The players a side's tags may name: by FIDE id, else by name as written, else by
@@ -190,9 +196,10 @@ class _Players:
         found = self.by_name.get(name_key(said))
         if found:
             return found
-        loose = tuple(pid for pid, name in self.name.items() if loosely_named(said, name))
+        given = name_words(said)
+        loose = tuple(pid for pid, words in self.words.items() if _loose(given, words))
         sno = headers.get(f"{side}StartNo", "").strip()
-        by_sno = self.by_sno.get(int(sno), ()) if sno.isdigit() else ()
+        by_sno = self.by_sno.get(int(sno), ()) if re.fullmatch(r"[0-9]{1,9}", sno) else ()
         return tuple(dict.fromkeys((*loose, *by_sno)))  # (the pairing tells them apart)
 
     def by_id_not_name(self, headers: Mapping[str, str], side: str, pid: str) -> bool:
@@ -294,9 +301,8 @@ def match_games(games: Iterable[PgnGame], players: pl.DataFrame, pairings: pl.Da
         if unknown:
             continue
         ws, bs = set(sides["White"]), set(sides["Black"])
-        hits = [r for w in ws for r in rows.get((rnd, w), ())
-                if {r["white_id"], r["black_id"]} & bs and {r["white_id"], r["black_id"]} & ws
-                and r["white_id"] != r["black_id"]]
+        hits = [r for w in ws for r in rows.get((rnd, w), ())  # (either way round: swapped colours are found)
+                if (r["white_id"] in ws and r["black_id"] in bs) or (r["white_id"] in bs and r["black_id"] in ws)]
         hits = list({int(r["line"]): r for r in hits}.values())  # type: ignore[call-overload]
         if len(hits) > 1:
             named = [r for r in hits if _named_in(h, str(r["section"]), groups)]
@@ -324,9 +330,9 @@ def match_games(games: Iterable[PgnGame], players: pl.DataFrame, pairings: pl.Da
         row = hits[0]
         wid, bid = str(row["white_id"]), str(row["black_id"])
         forfeit = row["result"] in FORFEITS  # no game: no colours to check (FIDE C.04.1)
-        swapped = wid not in ws or bid not in bs
-        swapped = swapped and not forfeit
-        for side, pid in (("White", bid if swapped else wid), ("Black", wid if swapped else bid)):
+        reversed_ = wid not in ws or bid not in bs  # the PGN's White is the record's Black
+        swapped = reversed_ and not forfeit
+        for side, pid in (("White", bid if reversed_ else wid), ("Black", wid if reversed_ else bid)):
             if who.by_id_not_name(h, side, pid):
                 finding(f"{side}FideId", h.get(f"{side}FideId", ""), Severity.WARNING,
                         f"this FIDE id is {who.name[pid]}'s, but the {side} tag says "
@@ -354,7 +360,7 @@ def match_games(games: Iterable[PgnGame], players: pl.DataFrame, pairings: pl.Da
                     f"{who.name[wid]} had White): one of the two files is wrong")
         if g.result in POINTS:
             pw, pb = POINTS[g.result]
-            mine = (pb, pw) if swapped else (pw, pb)
+            mine = (pb, pw) if reversed_ else (pw, pb)
             recorded = recorded_points(row["result"])  # type: ignore[arg-type]
             if row["result"] is None:
                 finding("Result", g.result, Severity.WARNING,

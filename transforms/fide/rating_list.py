@@ -38,13 +38,14 @@ from __future__ import annotations
 import datetime as dt
 import re
 import xml.etree.ElementTree as ET
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 
 import polars as pl
 
 from transforms.core.errors import Finding, InputError, Severity
+from transforms.core.ingest import FEDERATION, FIDE_ID, GENDERS, TITLES, ColType, Column, Schema
 
 
 class Rate(StrEnum):
@@ -395,14 +396,21 @@ TAKEN = {"rating": "rating", "title": "title", "nationality": "federation", "gen
 ``federation``, ``gender`` its ``sex``) and the list's columns they come from."""
 
 
+ROSTER_TAKEN = {"rating": "rating", "title": "title", "federation": "federation", "sex": "sex"}
+"""What a team event's rosters.csv takes from the list, under its own column names."""
+
+
 def take_from_list(players: pl.DataFrame, listed: pl.DataFrame | None,
-                   file: str = "players.csv") -> tuple[pl.DataFrame, list[Finding]]:
+                   file: str = "players.csv", taken: Mapping[str, str] = TAKEN
+                   ) -> tuple[pl.DataFrame, list[Finding]]:
     """FIDE B.01 1.4.6a and B.02 (the rating list in force at the start of the event) — the
     event's players with what players.csv leaves empty taken from the list (``ratings.csv``:
     ``fide_id``, ``rating``, ``title``, ``federation``, ``sex``, ``list``), matched by FIDE id;
     where both give a value and they differ, the file's is kept (the office's) with a warning
     row on its line. ``list_note`` says, per player, what came from which list and what the
-    list says of a value the file overrides (for the player's page)."""
+    list says of a value the file overrides (for the player's page). ``taken``: the file's
+    columns the list fills and the list's they come from (:data:`TAKEN`; a team event's
+    rosters.csv: :data:`ROSTER_TAKEN`)."""
     if listed is None or listed.is_empty() or "fide_id" not in players.columns:
         return players.with_columns(pl.lit(None, pl.String).alias("list_note")), []
     if "from_round" in listed.columns:  # (a later list's rows: later_ratings)
@@ -415,21 +423,21 @@ def take_from_list(players: pl.DataFrame, listed: pl.DataFrame | None,
         notes: list[str] = []
         if entry is not None:
             which = entry.get("list") or "FIDE's list"
-            taken = []
-            for mine, theirs in TAKEN.items():
+            filled = []
+            for mine, theirs in taken.items():
                 value = entry.get(theirs)
                 if value in (None, "") or mine not in p:
                     continue
                 given = p.get(mine)
                 if given in (None, "", 0):
                     p[mine] = value
-                    taken.append(theirs)
+                    filled.append(theirs)
                 elif str(given).upper() != str(value).upper():
                     found.append(Finding(file, p.get("line"), theirs, str(given), Severity.WARNING,
                                          f"{which} says {value}: the file's value is kept"))
                     notes.append(f"{theirs} {given} as entered ({which}: {value})")
-            if taken:
-                notes.insert(0, f"{', '.join(taken)} from {which}")
+            if filled:
+                notes.insert(0, f"{', '.join(filled)} from {which}")
         p["list_note"] = "; ".join(notes) or None
         rows.append(p)
     schema = dict(players.schema) | {"list_note": pl.String()}
@@ -486,3 +494,30 @@ def take_from_national_list(players: pl.DataFrame, listed: pl.DataFrame | None,
                 p["list_note"] = "; ".join(x for x in (p.get("list_note"), note) if x)
         rows.append(p)
     return pl.DataFrame(rows, schema=players.schema), found
+
+
+RATINGS_LIST = Schema("ratings.csv", (
+        Column("fide_id", nonempty=True, pattern=FIDE_ID, description="The player's FIDE ID."),
+        Column("name", required=False, description="The name on the list."),
+        Column("rating", ColType.INT, required=False, minimum=0, maximum=3500, description=(
+            "The rating on the list in force at the event's start; empty: unrated.")),
+        Column("title", required=False, vocabulary=TITLES, description="The title on the list."),
+        Column("federation", required=False, pattern=FEDERATION, description=(
+            "The federation on the list.")),
+        Column("sex", required=False, vocabulary=GENDERS, description="`M` or `F`."),
+        Column("list", required=False, description=(
+            "Which list, as the pages name it (`FIDE standard, January 2026`).")),
+        Column("from_round", ColType.INT, required=False, minimum=2, description=(
+            "An event longer than 30 days: the first round a later list is in force for "
+            "(the first round of its rating period); its `rating` is the player's from that "
+            "round on (FIDE's list only: each game is rated with both players' ratings in force "
+            "in its round). Empty: the list in force at the event's start.")),
+    ), key=("fide_id", "from_round"), description=(
+        "The players' entries on FIDE's rating list in force at the event's start, as "
+        "`chessfed rating-list --extract` writes them (optional file): where players.csv leaves "
+        "a rating, title, federation or sex empty the list's is taken; where both give one and "
+        "they differ, players.csv's is kept (the office's) with a warning row, and the player's "
+        "page says which (a team event: rosters.csv's). An event longer than 30 days may add a row per player and later "
+        "list (`from_round`); the season's lists give them by themselves (docs/season.md)."))
+"""The event's excerpt of FIDE's list in force (a Swiss, a round robin, a team event):
+what ``chessfed rating-list --extract`` writes and the season's ``lists/`` give."""

@@ -466,20 +466,23 @@ def _at_rounds(card: pl.DataFrame, later: pl.DataFrame | None, who: str, rules: 
               ) -> pl.DataFrame:
     """``card`` with ``later_rating``: the rating in force in each row's round for the player
     in column ``who`` (``sno`` or ``opponent``), from ``later`` (sno, from_round, rating: a
-    later list's rating from that round on); null where no later list applies."""
+    later list's rating from that round on), and ``later_from``: the first round of that list;
+    both null where no later list applies."""
     if later is None or later.is_empty():
-        return card.with_columns(pl.lit(None, pl.Int32).alias("later_rating"))
+        return card.with_columns(pl.lit(None, pl.Int32).alias("later_rating"),
+                                 pl.lit(None, pl.Int32).alias("later_from"))
     last = int(card["round"].max() or 0)  # type: ignore[arg-type]
     steps: dict[int, list[tuple[int, int | None]]] = {}
     for sno, frm, rating in later.select("sno", "from_round", "rating").iter_rows():
         steps.setdefault(int(sno), []).append((int(frm), rating))
-    rows = []  # (player, round, the rating of the latest list in force by then)
+    rows = []  # (player, round, the rating of the latest list in force by then, its first round)
     for sno, found in steps.items():
         found.sort()
         for rnd in range(found[0][0], last + 1):
-            rows.append((sno, rnd, [x or 0 for f, x in found if f <= rnd][-1]))  # (empty: unrated)
+            frm, x = [(f, x) for f, x in found if f <= rnd][-1]
+            rows.append((sno, rnd, x or 0, frm))  # (empty: unrated)
     table = pl.DataFrame(rows, schema={who: pl.Int32, "round": card.schema["round"],
-                                       "later_rating": pl.Int32}, orient="row")
+                                       "later_rating": pl.Int32, "later_from": pl.Int32}, orient="row")
     out = card.with_columns(pl.col(who).cast(pl.Int32)).join(table, on=[who, "round"], how="left",
                                                              maintain_order="left")
     rating = pl.col("later_rating")
@@ -511,13 +514,17 @@ def _game_rows(scorecard: pl.DataFrame, people: pl.DataFrame, later: pl.DataFram
         # start (K and the rated status stay the start's), the opponent's as the list gives it
         rows = _at_rounds(rows, later, "sno", rules).with_columns(
             pl.when(pl.col("rated") & (pl.col("later_rating") > 0)).then(pl.col("later_rating"))
-            .otherwise(pl.col("rating")).alias("rating")).drop("later_rating")
+            .otherwise(pl.col("rating")).alias("rating"),
+            pl.when(pl.col("rated") & (pl.col("later_rating") > 0)).then(pl.col("later_from"))
+            .alias("list_from")).drop("later_rating", "later_from")
         rows = _at_rounds(rows, later, "opponent", rules).with_columns(
             pl.when(pl.col("later_rating").is_not_null())
             .then(pl.when(pl.col("later_rating") > 0).then(pl.col("later_rating")))
             .otherwise(pl.col("opponent_rating")).alias("opponent_rating"),
             pl.when(pl.col("later_rating").is_not_null()).then(pl.col("later_rating") > 0)
-            .otherwise(pl.col("opponent_rated")).alias("opponent_rated")).drop("later_rating")
+            .otherwise(pl.col("opponent_rated")).alias("opponent_rated")).drop("later_rating", "later_from")
+    else:
+        rows = rows.with_columns(pl.lit(None, pl.Int32).alias("list_from"))
     rows = rows.with_columns(pl.col("rated").fill_null(False), pl.col("opponent_rated").fill_null(False),
                              pl.when(played).then(score).alias("score"))
     note = (pl.when(~played).then(pl.lit("not rated: unplayed game (B.02 5.1)"))
@@ -557,11 +564,12 @@ def _rated_player(row: dict[str, Any], g: pl.DataFrame, rules: RatingRules, peri
     change100 = k * (score100 - sum(expected))
     change = rounded_change(change100)
     new_rating = row["list_rating"] + change
-    if g.height and g["rating"][-1] != row["list_rating"]:  # a later list in force: its rating
-        last = g.filter(pl.col("rating") == g["rating"][-1])  # and that list's games since
-        tail = [e for e, own in zip(expected, g["rating"], strict=True) if own == g["rating"][-1]]
-        new_rating = g["rating"][-1] + rounded_change(k * (round(sum(last["score"]) * 100) - sum(tail)))
-        notes.append(f"the list in force from round {int(last['round'][0])}: {g['rating'][-1]}")
+    since = g["list_from"][-1] if g.height else None
+    if since is not None:  # a later list in force at the last game: its rating and its games
+        under = [i for i, f in enumerate(g["list_from"]) if f == since]
+        score = round(sum(g["score"][i] for i in under) * 100)
+        new_rating = g["rating"][-1] + rounded_change(k * (score - sum(expected[i] for i in under)))
+        notes.append(f"the list in force from round {since}: {g['rating'][-1]}")
     return {"k": k, "expected": sum(expected) / 100, "change_exact": change100 / 100,
             "change": change, "new_rating": new_rating,
             "note": "; ".join(notes), "assumptions": assumptions}
@@ -600,8 +608,10 @@ def rating_changes(scorecard: pl.DataFrame, players: pl.DataFrame, *, period_yea
 
     ``later`` (sno, from_round, rating): in an event longer than 30 days, the ratings of the
     lists that come into force while it is played, each from the first round of its rating
-    period. Decision (FIDE's checklist for tournament programs, questions on events longer
-    than 30 days: "expected scores count each game with the ratings of its round"): each
+    period. Decision (FIDE B.02's reporting by rating period, and FIDE's checklist for
+    tournament programs (VCL4THP, questions 210-216) as a third-party program's tests describe
+    it — its text was not at hand —: each game of an event longer than 30 days is scored
+    with the ratings of its own round): each
     game's expected score is computed with both players' ratings in force in its round; K,
     and whether a player is rated, are the start's (B.02 8.3.3 reads them before the event);
     an opponent unrated at the start and rated on a later list counts from that round;

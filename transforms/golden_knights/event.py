@@ -53,6 +53,7 @@ from transforms.golden_knights.games import check_section_games
 from transforms.golden_knights.prizes import (
     PRIZE_SPLIT_SCHEMA,
     PRIZES_SCHEMA,
+    counted_entries,
     rule_4_awards,
     rule_4_standings,
     rule_5_prizes,
@@ -144,6 +145,9 @@ class GKResult:
     stage_records: pl.DataFrame
     """Rules 2, 6: each entry's record in each stage and the weighted points it gives
     (:func:`gk_prizes.rule_6_stage_record`)."""
+    series_entries: pl.DataFrame = field(default_factory=pl.DataFrame)
+    """The entry each member counts with in a series (:func:`gk_prizes.counted_entries`):
+    ``member_id``, ``entry_id``, ``_place``, ``_points`` and the standings' columns."""
     findings: list[Finding] = field(default_factory=list)
     pgn_games: pl.DataFrame | None = None
     """The event's games as the server exported them (``games/*.pgn``), every one matched to
@@ -441,6 +445,7 @@ def run_golden_knights(
         crosstables=crosstables(seated, card, scores, people),
         qualifiers=qualifiers,
         standings=standings.select(STANDINGS_COLUMNS),
+        series_entries=counted_entries(standings.select(STANDINGS_COLUMNS)),
         prizes=prizes,
         awards=awards,
         rulings=rulings,

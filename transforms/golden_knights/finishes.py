@@ -4,6 +4,7 @@ each of its games, from the same rulebook as the event's own pages."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 
 import polars as pl
@@ -33,7 +34,10 @@ def event_result(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *, s
     points sharing it (the prize order's, without rule 6's prize eligibility: a series ranks
     every finisher); the points are game points (a series by game points adds them up); one
     section, the event's; a member is recognised by member id (an entry names its member);
-    a game's number is its place in the entry's games, stage by stage."""
+    a game's number is its place in the entry's games, stage by stage. Decision: a member with
+    several entries (GK rule 1 allows them) is in the series with the best of them — by place,
+    then game points — as a series counts one result per member and event; a game against
+    another member's other entry names that member's counted entry."""
     typed, findings = validate_files(read_back(raw), dict(cfg.files) or SCHEMAS,
                                      cfg.required_files or REQUIRED)
     if unusable(findings, "members.csv", "entries.csv"):
@@ -42,9 +46,6 @@ def event_result(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *, s
     res = compute(cfg, typed, as_of, raw.get(GAMES))
     members = {r["member_id"]: r for r in typed["members.csv"].iter_rows(named=True)}
     st = res.standings
-    cents = st.with_columns(pl.col("weighted_points").fill_null(0.0).alias("_w"))
-    place = dict(zip(cents["entry_id"].to_list(),
-                     cents["_w"].rank("min", descending=True).cast(pl.Int64).to_list(), strict=True))
     order = {s.value: i for i, s in enumerate(Stage)}
     card = (res.scorecard.filter(pl.col("points").is_not_null())
             .with_columns(pl.col("stage").replace_strict(order, return_dtype=pl.Int64).alias("_s"))
@@ -54,18 +55,25 @@ def event_result(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, *, s
         mine = games.setdefault(r["entry_id"], [])
         mine.append(RoundResult(len(mine) + 1, r["opponent"], float(r["points"]),
                                 r["kind"] == Kind.PLAYED.value))
+    best = res.series_entries
+    kept = dict(zip(best["member_id"].to_list(), best["entry_id"].to_list(), strict=True))
+    member_of = dict(zip(st["entry_id"].to_list(), st["member_id"].to_list(), strict=True))
     finishes = []
-    for r in st.sort("entry_id").iter_rows(named=True):
+    for r in best.sort("entry_id").iter_rows(named=True):
         m = members.get(r["member_id"], {})
-        points = sum(float(r[s.value] or 0.0) for s in Stage)
+        played = tuple(dataclasses.replace(g, opponent=kept.get(member_of.get(g.opponent), g.opponent))
+                       for g in games.get(r["entry_id"], ()))  # (the opponent member's kept entry)
         finishes.append(Finish(
             key=str(r["entry_id"]), name=str(r["name"] or m.get("name") or r["entry_id"]), section="",
-            rank=place.get(r["entry_id"]), points=points,
-            rounds=tuple(games.get(r["entry_id"], ())), rating=m.get("rating") or None,
-            member_id=str(r["member_id"] or ""), federation="", club="",
-            email=str(m.get("email") or ""), line=m.get("line")))
-    complete = sum(1 for s in Stage if _stage_complete(res.crosstables, s))
-    done = 3 if res.event_complete else min(complete, 2)
+            rank=r["_place"], points=float(r["_points"]), rounds=played,
+            rating=m.get("rating") or None, member_id=str(r["member_id"] or ""), federation="",
+            club="", email=str(m.get("email") or ""), line=m.get("line")))
+    complete = 0
+    for stage in Stage:  # the stages complete, in playing order
+        if not _stage_complete(res.crosstables, stage):
+            break
+        complete += 1
+    done = len(Stage) if res.event_complete else min(complete, len(Stage) - 1)
     return EventResult(source=source, name=cfg.event.name, start=cfg.event.start,
                        end=cfg.event.end, rounds=len(Stage), done=done,
                        finishes=tuple(finishes), sections=(("", cfg.event.name),), site=site)

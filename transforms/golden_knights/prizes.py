@@ -226,3 +226,16 @@ def rule_4_awards(rules: GKRules, qualifiers: pl.DataFrame, standings: pl.DataFr
         prizes.filter(pl.col("place") == 1).select("entry_id", "member_id", award=pl.lit(CHAMPION), value=pl.lit("")),
     ]
     return pl.concat([p.cast(AWARDS_SCHEMA) for p in parts]).sort("award", "entry_id")  # type: ignore[arg-type]  # polars#14468: cast() rejects a dict[str, DataType] variable
+
+
+def counted_entries(standings: pl.DataFrame) -> pl.DataFrame:
+    """GK rules 1, 6 and the series regulations (one result per member and event) — the entry
+    each member counts with in a series: the best placed by weighted points among all entries
+    (``_place``: equal points share it), then the most game points (``_points``), then the
+    entry id; one row per member of the standings, with ``member_id`` and ``entry_id``."""
+    place = pl.col("weighted_points").fill_null(0.0).rank("min", descending=True).cast(pl.Int64)
+    rows = standings.with_columns(
+        pl.sum_horizontal(pl.col(x.value).fill_null(0.0) for x in Stage).alias("_points"),
+        place.alias("_place"))
+    return (rows.sort("_place", "_points", "entry_id", descending=[False, True, False], nulls_last=True)
+            .unique("member_id", keep="first", maintain_order=True))

@@ -17,6 +17,7 @@ from transforms.core.ingest import (
     Column,
     Schema,
 )
+from transforms.fide.rating_list import RATINGS_LIST
 
 RATING_COLUMNS = ("national_rating", "rated_games", "k_factor")
 """What FIDE knows and the office may not (B.02 8.3.3), and a second list's ratings."""
@@ -92,30 +93,6 @@ BYE_REQUESTS = Schema("bye_requests.csv", (
             "The round the player will not be paired in.")),
         Column("kind", vocabulary=BYE_KINDS, nonempty=True, description="The bye asked for."),
     ), key=("player_id", "round"), description="Byes asked for in advance (optional file).")
-
-RATINGS_LIST = Schema("ratings.csv", (
-        Column("fide_id", nonempty=True, pattern=FIDE_ID, description="The player's FIDE ID."),
-        Column("name", required=False, description="The name on the list."),
-        Column("rating", ColType.INT, required=False, minimum=0, maximum=3500, description=(
-            "The rating on the list in force at the event's start; empty: unrated.")),
-        Column("title", required=False, vocabulary=TITLES, description="The title on the list."),
-        Column("federation", required=False, pattern=FEDERATION, description=(
-            "The federation on the list.")),
-        Column("sex", required=False, vocabulary=GENDERS, description="`M` or `F`."),
-        Column("list", required=False, description=(
-            "Which list, as the pages name it (`FIDE standard, January 2026`).")),
-        Column("from_round", ColType.INT, required=False, minimum=2, description=(
-            "An event longer than 30 days: the first round a later list is in force for "
-            "(the first round of its rating period); its `rating` is the player's from that "
-            "round on (FIDE's list only: each game is rated with both players' ratings in force "
-            "in its round). Empty: the list in force at the event's start.")),
-    ), key=("fide_id", "from_round"), description=(
-        "The players' entries on FIDE's rating list in force at the event's start, as "
-        "`chessfed rating-list --extract` writes them (optional file): where players.csv leaves "
-        "a rating, title, federation or sex empty the list's is taken; where both give one and "
-        "they differ, players.csv's is kept (the office's) with a warning row, and the player's "
-        "page says which. An event longer than 30 days may add a row per player and later "
-        "list (`from_round`); the season's lists give them by themselves (docs/season.md)."))
 
 NATIONAL_LIST = Schema("national_ratings.csv", (
         Column("member_id", nonempty=True, description=(

@@ -22,6 +22,7 @@ from transforms.core.ingest import RawFile, limit_said, unusable, validate_files
 from transforms.core.pgn import GAMES
 from transforms.core.results import Source
 from transforms.fide.norms import NormEvent, NormReport, NormsConfig, event_norms, norm_rules
+from transforms.fide.rating_list import ROSTER_TAKEN, take_from_list
 from transforms.fide.rating_report import RatingReportRules
 from transforms.fide.ratings import RatingChanges
 from transforms.fide.team_standings import rank_teams
@@ -171,7 +172,10 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date,
     else:
         teams = teams.with_columns(pl.lit("all").alias("division"))
     team_ids = teams["team_id"].to_list()
-    rosters, found = mt.roster_rules(typed["rosters.csv"], dict.fromkeys(team_ids, 0), rules)
+    listed, found = take_from_list(typed["rosters.csv"], typed.get("ratings.csv"), "rosters.csv",
+                                   ROSTER_TAKEN)  # FIDE B.02: the list in force at the start
+    findings += found
+    rosters, found = mt.roster_rules(listed, dict.fromkeys(team_ids, 0), rules)
     findings += found
     top = (swiss.rating_top if swiss is not None and swiss.rating_top else rules.boards)
     ratings = team_rating(rosters, top)

@@ -15,6 +15,7 @@ from transforms.core.ingest import (
     Column,
     Schema,
 )
+from transforms.fide.rating_list import RATINGS_LIST
 
 TEAMS = Schema("teams.csv", (
     Column("team_id", nonempty=True, description=(
@@ -86,7 +87,7 @@ LINEUPS = Schema("lineups.csv", (
     "The round's pairing page and the captain's letter show it; a result that fields someone "
     "else is a warning."))
 
-SCHEMAS = {s.file: s for s in (TEAMS, ROSTERS, RESULTS_FILE, LINEUPS)}
+SCHEMAS = {s.file: s for s in (TEAMS, ROSTERS, RESULTS_FILE, LINEUPS, RATINGS_LIST)}
 """A team event's input files, in the input reference's order."""
 REQUIRED = ("teams.csv", "rosters.csv")
 """The files a team event must have (results.csv comes with the first round)."""

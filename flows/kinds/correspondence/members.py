@@ -288,6 +288,8 @@ def member_pages(pub: Publication, rules: GKRules, res: GKResult, people: People
     """The member list and one page per member with an entry (HTML only; each published game,
     ``pages``, linked from its row)."""
     data = MemberData.build(rules, res)
+    best = res.series_entries  # the entry a series counts each member with
+    counted = dict(zip(best["member_id"].to_list(), best["entry_id"].to_list(), strict=True))
     ratings = {} if members is None else dict(zip(members["member_id"], members["rating"], strict=True))
     rows = []
     for m in people.member_ids():
@@ -310,10 +312,10 @@ def member_pages(pub: Publication, rules: GKRules, res: GKResult, people: People
                                           ("prize", "Prize")], numeric=["weighted"], links={"entry": "href"},
                                 caption="Entries") if len(ids) > 1 else None
         season = [{"href": "../" * rel.count("/") + f"../{quote(folder)}/"
-                           f"{season_rel(pub.out_dir.name, '', e)}",
+                           f"{season_rel(pub.out_dir.name, '', counted[m])}",
                    "label": f"{name}: every event of the member's season, the series' standings"
-                            + (f" (entry {e})" if len(ids) > 1 else "")}
-                  for folder, name in pub.ctx.get("counted_in", ()) for e in ids]  # a series counting it
+                            + (f" (counted with entry {counted[m]})" if len(ids) > 1 else "")}
+                  for folder, name in pub.ctx.get("counted_in", ()) if m in counted]  # a series counting it
         pub.page(rel, "gk_member.html", pdf=False, as_of="", title=people.name(m), subtitle=sub, summary=table,
                  entries=parts, members_href=href(rel, MEMBERS), season=season)
         rows.append({"name": people.name(m), "member_id": m, "href": href(MEMBERS, rel), "entries": len(ids),

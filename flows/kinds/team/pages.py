@@ -505,7 +505,8 @@ def player_page(pub: Publication, run: TeamRun, group: Group, player: dict[str, 
     made = title_norms.player_fact(group.norms, pno)
     meta = [team_name, f"board {player['roster_board']} of the roster", *(v for _, v in made),
             f"rating {player['rating']}" if player.get("rating") else "unrated",
-            f"FIDE ID {player['fide_id']}" if player.get("fide_id") else ""]
+            f"FIDE ID {player['fide_id']}" if player.get("fide_id") else "",
+            str(player.get("list_note") or "")]  # what came from the rating list in force
     pub.page(page, title=str(player["name"]), subtitle=" · ".join(m for m in meta if m),
              sections=sections, pdf=False)
 

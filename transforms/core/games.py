@@ -29,7 +29,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -563,16 +563,27 @@ def bulletin_games(games: tuple[GameRecord, ...], chosen: GamesConfig | None
                                     "held back: see its row of the validation report): the "
                                     "bulletin prints the others"))
         for g in found:
-            plies: list[int] = []
-            for d in wanted.get(key, []):
-                dm = chosen.diagram(d)
-                assert dm is not None
-                ply = 2 * int(dm.group("move")) - (1 if dm.group("side") == "." else 0)
-                if ply > len(g.moves.plies):
-                    findings.append(Finding("event.toml", None, "games.diagrams", d, Severity.WARNING,
-                                            f"the game {key} has {len(g.moves.plies)} half-moves: "
-                                            "no diagram after this move"))
-                elif ply not in plies:
-                    plies.append(ply)
-            out.append(BulletinGame(g, tuple(sorted(plies)) or (len(g.moves.plies),)))
+            chosen_game, more = with_diagrams(g, key, wanted.get(key, []), chosen.diagram)
+            out.append(chosen_game)
+            findings += more
     return tuple(out), findings
+
+
+def with_diagrams(g: GameRecord, key: str, asked: Sequence[str],
+                  parse: Callable[[str], re.Match[str] | None]) -> tuple[BulletinGame, list[Finding]]:
+    """DESIGN.md Inputs (games) — a bulletin game with the diagrams the office asked for it
+    (``asked``: ``"<key> after 12..."``, read by ``parse``), in the order of the moves, else
+    its final position; a diagram after a move the game does not have is a warning."""
+    plies: list[int] = []
+    findings: list[Finding] = []
+    for d in asked:
+        dm = parse(d)
+        assert dm is not None  # (the [games] table checked it at load)
+        ply = 2 * int(dm.group("move")) - (1 if dm.group("side") == "." else 0)
+        if ply > len(g.moves.plies):
+            findings.append(Finding("event.toml", None, "games.diagrams", d, Severity.WARNING,
+                                    f"the game {key} has {len(g.moves.plies)} half-moves: "
+                                    "no diagram after this move"))
+        elif ply not in plies:
+            plies.append(ply)
+    return BulletinGame(g, tuple(sorted(plies)) or (len(g.moves.plies),)), findings

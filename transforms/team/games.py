@@ -50,6 +50,7 @@ from transforms.core.games import (
     GamesConfig,
     match_games,
     published_games,
+    with_diagrams,
 )
 from transforms.core.ingest import RawFile, visible
 from transforms.core.model import ResultCode
@@ -297,16 +298,7 @@ def team_bulletin_games(games: Sequence[GameRecord], chosen: GamesConfig | None,
             findings.append(Finding("event.toml", None, f"games.bulletin[{i}]", key, Severity.WARNING,
                                     f"{why}: the bulletin prints the others"))
         for g in found:
-            plies: list[int] = []
-            for d in wanted.get(key, []):
-                dm = DIAGRAM.fullmatch(d)
-                assert dm is not None
-                ply = 2 * int(dm.group("move")) - (1 if dm.group("side") == "." else 0)
-                if ply > len(g.moves.plies):
-                    findings.append(Finding("event.toml", None, "games.diagrams", d, Severity.WARNING,
-                                            f"the game {key} has {len(g.moves.plies)} half-moves: "
-                                            "no diagram after this move"))
-                elif ply not in plies:
-                    plies.append(ply)
-            out.append(BulletinGame(g, tuple(sorted(plies)) or (len(g.moves.plies),)))
+            chosen_game, more = with_diagrams(g, key, wanted.get(key, []), DIAGRAM.fullmatch)
+            out.append(chosen_game)
+            findings += more
     return tuple(out), findings

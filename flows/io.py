@@ -252,12 +252,19 @@ def _inside_lines() -> re.Pattern[str]:
     return re.compile("[" + "".join(f"\\u{ord(c):04x}" for c in chars) + "]")
 
 
+def is_pgn_name(name: str, suffix: str = "") -> bool:
+    """DESIGN.md Inputs (games) — whether a file of the games folder is a PGN file: its name
+    ends ``.pgn`` in any case (``Round1.PGN``), then ``suffix``."""
+    return name.endswith(suffix) and name.removesuffix(suffix).lower().endswith(".pgn")
+
+
 def read_pgn_folder(folder: Path, limits: ReadLimits | None = None,
                     suffix: str = "") -> tuple[pl.DataFrame, list[Finding]]:
     """DESIGN.md Inputs (games) — every ``*.pgn`` of an event's games folder as text, sorted by
     name (a file per round or one per event): a frame of ``file`` (``games/<name>.pgn``) and
     ``text``, and the findings of reading them; ``suffix``: what the files' names carry after
-    ``.pgn`` (a last good publication's copies: ``round-1.pgn.txt``). A file larger than
+    ``.pgn`` (a last good publication's copies: ``round-1.pgn.txt``); a file of another name
+    is not read, a warning (a hidden file, ``.DS_Store``, aside). A file larger than
     ``[limits] file_bytes`` is not read (an error). Decision: UTF-8 (a BOM accepted), else ISO 8859-1, the PGN
     standard's own character set (4.1), with a warning that says so (the names may then read
     wrong). Nothing raises on any bytes."""
@@ -267,7 +274,13 @@ def read_pgn_folder(folder: Path, limits: ReadLimits | None = None,
 
     limits = limits or ReadLimits()
     files, texts, findings = [], [], []
-    for path in sorted(p for p in folder.glob(f"*.pgn{suffix}") if p.is_file()):
+    for path in sorted(p for p in folder.iterdir() if p.is_file()):
+        if not is_pgn_name(path.name, suffix):
+            if not suffix and not path.name.startswith("."):  # (a system's hidden file aside)
+                findings.append(Finding(f"{folder.name}/{path.name}", None, "", path.name,
+                                        Severity.WARNING, "not read: the games folder holds PGN "
+                                        "files, names ending .pgn"))
+            continue
         name = f"{folder.name}/{path.name.removesuffix(suffix)}"
         size = path.stat().st_size
         if size > limits.file_bytes:

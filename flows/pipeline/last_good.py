@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from flows.io import is_pgn_name
 from flows.mail.letters import Block, Letter, address_problem
 from flows.pipeline.manifest import PUBLICATION, read_manifest
 from flows.site.names import file_part
@@ -83,7 +84,7 @@ def snapshot(event_dir: Path, names: list[str]) -> dict[str, bytes]:
     games = event_dir / GAMES.rstrip("/")
     if games.is_dir():
         kept.update({f"{INPUTS}{GAMES}{file_part(p.name)}{KEPT}": p.read_bytes()
-                     for p in sorted(games.glob("*.pgn")) if p.is_file()})  # (a name from input)
+                     for p in sorted(games.iterdir()) if p.is_file() and is_pgn_name(p.name)})  # (a name from input)
     return kept
 
 

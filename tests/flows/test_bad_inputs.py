@@ -249,6 +249,13 @@ KINDS = [
     Kind("pgn-latin1", "swiss", add(PGN, PGN_GAME.format(
         board=2, white="Nair, Esha", black="Iyer, Bala", result="0-1", moves="1. f3 e5 2. g4 Qh4# 0-1 {M\xfcller}"
     ).encode("latin-1")), ((PGN, 7, "", "byte 0xFC", W, "read as ISO 8859-1"),), same_as_clean=True),
+    Kind("pgn-other-file", "swiss", both(add("games/notes.txt", b"round 1 games to come"),
+                                         add("games/Round-1.PGN", PGN_GAME.format(
+        board=3, white="Das, Chitra", black="Rao, Arjun", result="1-0", moves="*").encode())),
+         (("games/Round-1.PGN", 1, "game 1, Round", "1.3", E, "results.csv has no game of Das, "
+           "Chitra and Rao, Arjun in round 1"),
+          ("games/notes.txt", None, "", "notes.txt", W, "not read: the games folder holds PGN files")),
+         same_as_clean=True),
     # players.csv: malformed values of every type (row 8: S7, who has no game yet)
     Kind("date", "swiss", cell(P, 8, "birth_date", "2008-02-30"),
          ((P, 8, "birth_date", "2008-02-30", E, "not a date (YYYY-MM-DD)"),), WITHOUT_S7),

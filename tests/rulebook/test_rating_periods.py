@@ -100,3 +100,37 @@ def test_a_list_in_force_from_a_later_round_rates_that_rounds_games_and_its_peri
     old = before.ratings["FIDE"].games
     early = lambda g: g.filter(g["round"] <= 5).sort("sno", "round")  # noqa: E731
     assert early(games).equals(early(old))
+
+
+def test_a_leagues_division_is_reported_month_by_month_with_its_players_games_only():
+    """The demo's league (rounds from 2 October 2025, a round a fortnight or three weeks) after
+    four rounds: October's two rounds and November's two, each a report of its own with its
+    rounds numbered from 1, every player with the points of those rounds; no team record (the
+    full report has them: they describe the whole event's rounds); the office keeps each."""
+    from flows.kinds.team.flow import publish
+    from flows.site.pages import Publication, event_context
+    from transforms.team.event import RULE_STEPS, prepare as team_prepare
+
+    league = ROOT / "inputs" / "district-league-2025"
+    cfg = parse_event_config((league / "event.toml").read_text(encoding="utf-8"))
+    raw = {n: io.read_csv_strings(league / n) for n in cfg.files if (league / n).exists()}
+    run = team_prepare(cfg, raw, cfg.event.as_of)
+    for _, rule in RULE_STEPS:
+        rule(run)
+    for g in run.groups:
+        assert g.done == 4 and [m for m, _ in g.period_reports] == [D(2025, 10, 1), D(2025, 11, 1)]
+        full = parse_trf(g.report)
+        assert "\n310 " in g.report
+        for (month, text), rounds in zip(g.period_reports, ((1, 2), (3, 4)), strict=True):
+            t = parse_trf(text)
+            assert "\n310 " not in text and "\n330 " not in text
+            assert t.total_rounds == 2 and t.header.start.startswith(f"{month:%Y/%m}")
+            assert sorted({r for r, *_ in t.card_rows}) <= [1, 2]
+            for p in t.players:
+                mine = [pts for rnd, sno, _, _, pts, _ in full.card_rows if sno == p.sno and rnd in rounds]
+                assert p.points == sum(mine)
+    pub = Publication(Path("league"), ctx=event_context(cfg, cfg.event.as_of))
+    publish(pub, cfg, run, cfg.event.as_of)
+    assert {r for r in pub.files if r.startswith("office/fide/team-report-premier")} == {
+        "office/fide/team-report-premier.trf", "office/fide/team-report-premier-2025-10.trf",
+        "office/fide/team-report-premier-2025-11.trf"}

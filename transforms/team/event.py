@@ -8,6 +8,7 @@ files in and publishes what comes out."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -23,11 +24,12 @@ from transforms.core.pgn import GAMES
 from transforms.core.results import Source
 from transforms.fide.norms import NormEvent, NormReport, NormsConfig, event_norms, norm_rules
 from transforms.fide.rating_list import ROSTER_TAKEN, take_from_list
-from transforms.fide.rating_report import RatingReportRules
+from transforms.fide.rating_report import RatingReportRules, period_report, rating_periods
 from transforms.fide.ratings import RatingChanges
 from transforms.fide.team_standings import rank_teams
 from transforms.fide.team_swiss.model import TeamRound
 from transforms.fide.team_tiebreaks import explain_team_tiebreaks, team_tiebreak_name
+from transforms.fide.trf import parse_trf, write_trf
 from transforms.round_robin.berger import BYE, berger_table, draw_start_numbers
 from transforms.team import games as tg
 from transforms.team import lineups as tl
@@ -95,6 +97,9 @@ class Group:
     report: str = ""
     """The TRF-2026 team report after :attr:`done` (:func:`transforms.team.report.team_report`);
     empty before the first complete round."""
+    period_reports: tuple[tuple[dt.date, str], ...] = ()
+    """A group whose rounds span more than 30 days: the rating report of each month whose
+    rounds are complete (:func:`period_reports`), by its month."""
     lineups: pl.DataFrame = field(default_factory=lambda: pl.DataFrame(schema=tl.LINEUP_SCHEMA))
     """Each team's line-up for :attr:`next_round` (:func:`transforms.team.lineups.expected_lineups`)."""
 
@@ -474,6 +479,44 @@ def reports(run: TeamRun) -> None:
     for g in run.groups:
         if g.done:
             g.report = team_report(run, g)
+            g.period_reports = period_reports(run, g)
+
+
+def period_reports(run: TeamRun, g: Group) -> tuple[tuple[dt.date, str], ...]:
+    """FIDE B.02 (an event longer than 30 days reports its results by rating period, as each
+    period's rounds are complete: a league is the usual one) — the group's rating report of
+    each month whose rounds are all complete, cut from its full report
+    (:func:`~transforms.fide.rating_report.period_report`: the month's rounds numbered from 1,
+    every player with the points of those rounds); none where the rounds span at most 30 days
+    or have no dates (``round_dates`` of ``[team_round_robin]``, ``[team_swiss]`` or
+    ``[fide_report]``).
+
+    Decision: a month's report carries the players' games only — the team records (``310``
+    standings, ``320`` byes, ``330`` forfeited matches, ``240`` absences) describe the whole
+    event's rounds and are in the full report; FIDE rates the players' games."""
+    dates = round_dates(run)[:g.rounds]
+    periods = rating_periods(dates)
+    if len(periods) <= 1 or not g.report:
+        return ()
+    full = parse_trf(g.report, source=f"team report {g.id}")
+    out = []
+    for month, part in periods:
+        if max(part) > g.done:
+            break
+        t = dataclasses.replace(period_report(full, part, month, dates), other_records=())
+        out.append((month, write_trf(t)))
+    return tuple(out)
+
+
+def round_dates(run: TeamRun) -> tuple[dt.date, ...]:
+    """Team regulations — the date of each round: the league's or the team Swiss's own
+    ``round_dates``, else ``[fide_report] round_dates``; () when none gives them."""
+    league = run.cfg.table(TeamRoundRobinConfig)
+    swiss = run.cfg.table(TeamSwissConfig)
+    report = run.cfg.table(RatingReportRules)
+    return ((league.round_dates if league is not None else ()) or
+            (swiss.round_dates if swiss is not None else ()) or
+            (report.round_dates if report is not None else ()))
 
 
 RULE_STEPS: tuple[tuple[str, Callable[[TeamRun], Any]], ...] = (

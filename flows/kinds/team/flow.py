@@ -75,6 +75,8 @@ def publish(pub: Publication, cfg: EventConfig, run: TeamRun, as_of: dt.date) ->
     for g in run.groups:
         if g.report:
             pub.files[f"{OFFICE}fide/team-report-{file_part(g.id)}.trf"] = g.report
+        for month, text in g.period_reports:  # rounds over more than 30 days: by rating period
+            pub.files[f"{OFFICE}fide/team-report-{file_part(g.id)}-{month:%Y-%m}.trf"] = text
     publish_validation(pub, cfg, run.findings, as_of)
     publish_games(pub, run)  # office/games.{csv,html}
     publish_bulletin(pub, bulletin, as_of)

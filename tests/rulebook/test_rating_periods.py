@@ -109,7 +109,8 @@ def test_a_leagues_division_is_reported_month_by_month_with_its_players_games_on
     full report has them: they describe the whole event's rounds); the office keeps each."""
     from flows.kinds.team.flow import publish
     from flows.site.pages import Publication, event_context
-    from transforms.team.event import RULE_STEPS, prepare as team_prepare
+    from transforms.team.event import RULE_STEPS
+    from transforms.team.event import prepare as team_prepare
 
     league = ROOT / "inputs" / "district-league-2025"
     cfg = parse_event_config((league / "event.toml").read_text(encoding="utf-8"))

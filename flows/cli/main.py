@@ -233,11 +233,34 @@ def _run(args: argparse.Namespace) -> int:
         print(f"chessfed run: no event folder {', '.join(unknown)} under {inputs} "
               f"(there are: {', '.join(known) or 'none'})", file=sys.stderr)
         return 2
+    progress = logging.getLogger("chessfed.progress")
+    handler = _ProgressHandler()
+    handler.setFormatter(logging.Formatter("%(message)s"))
     if not args.quiet:
-        handler = logging.StreamHandler(sys.stderr)
-        handler.setFormatter(logging.Formatter("%(message)s"))
-        progress = logging.getLogger("chessfed.progress")
         progress.addHandler(handler)  # (its records go on to Prefect's: its API and console)
+    try:
+        return _run_folders(args, inputs)
+    finally:  # (a caller that runs again in this process gets one handler, not two)
+        progress.removeHandler(handler)
+
+
+class _ProgressHandler(logging.StreamHandler):  # type: ignore[type-arg]
+    """The run's progress lines on the standard error of the moment (``sys.stderr`` when the
+    record is written, not when the run began: a caller may have replaced it since)."""
+
+    @property  # type: ignore[override]
+    def stream(self) -> IO[str]:
+        return sys.stderr
+
+    @stream.setter
+    def stream(self, value: IO[str]) -> None:
+        pass
+
+
+def _run_folders(args: argparse.Namespace, inputs: Path) -> int:
+    """:func:`_run` once its folder is checked: every event checked, the changed ones built."""
+    from flows.pipeline.run_index import event_folders
+
     folders = [f for f in event_folders(inputs) if not args.only or f.name in args.only]
     from flows.pipeline import unchanged
 

@@ -92,3 +92,32 @@ def test_flow_runs_on_the_runs_own_server_send_no_heartbeats_and_the_offices_kee
     assert get_current_settings().flows.heartbeat_frequency == configured
     with own_server_settings(None):  # the office's server (PREFECT_API_URL): as configured
         assert get_current_settings().flows.heartbeat_frequency == configured
+
+
+def test_the_progress_lines_go_to_the_standard_error_of_the_moment():
+    """``chessfed run`` called in a process whose standard error is replaced later (a test's
+    capture, a notebook) writes its progress to the one of the moment, never to a closed one
+    it kept from its start (under pytest-xdist that was a "Logging error" in a later test)."""
+    import io
+    import logging
+    import sys
+
+    from flows.cli.main import _ProgressHandler
+
+    handler = _ProgressHandler()
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    log = logging.getLogger("chessfed.test-progress")
+    log.addHandler(handler)
+    log.propagate = False
+    first, second = io.StringIO(), io.StringIO()
+    saved = sys.stderr
+    try:
+        sys.stderr = first
+        log.warning("one")
+        first.close()
+        sys.stderr = second
+        log.warning("two")
+    finally:
+        sys.stderr = saved
+        log.removeHandler(handler)
+    assert second.getvalue() == "two\n"

@@ -234,7 +234,7 @@ def _run(args: argparse.Namespace) -> int:
               f"(there are: {', '.join(known) or 'none'})", file=sys.stderr)
         return 2
     progress = logging.getLogger("chessfed.progress")
-    handler = _ProgressHandler()
+    handler = ProgressHandler()
     handler.setFormatter(logging.Formatter("%(message)s"))
     if not args.quiet:
         progress.addHandler(handler)  # (its records go on to Prefect's: its API and console)
@@ -244,7 +244,7 @@ def _run(args: argparse.Namespace) -> int:
         progress.removeHandler(handler)
 
 
-class _ProgressHandler(logging.StreamHandler):  # type: ignore[type-arg]
+class ProgressHandler(logging.StreamHandler):  # type: ignore[type-arg]
     """The run's progress lines on the standard error of the moment (``sys.stderr`` when the
     record is written, not when the run began: a caller may have replaced it since)."""
 

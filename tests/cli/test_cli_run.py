@@ -102,9 +102,9 @@ def test_the_progress_lines_go_to_the_standard_error_of_the_moment():
     import logging
     import sys
 
-    from flows.cli.main import _ProgressHandler
+    from flows.cli.main import ProgressHandler
 
-    handler = _ProgressHandler()
+    handler = ProgressHandler()
     handler.setFormatter(logging.Formatter("%(message)s"))
     log = logging.getLogger("chessfed.test-progress")
     log.addHandler(handler)

@@ -4,6 +4,7 @@ demo-inputs`` (``python -m flows.devtools.demo_inputs inputs``)."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import polars as pl
@@ -102,22 +103,22 @@ def write_demo_inputs(folder: Path) -> list[Path]:
 
 def write_demo_games(event: Path) -> Path:
     """``games/round-01.pgn`` of the event, from its results.csv and players.csv."""
-    cfg = parse_event_config((event / "event.toml").read_text(encoding="utf-8"))
-    text = demo_games(pl.read_csv(event / "results.csv", infer_schema_length=0).with_columns(
-                          pl.col("round").cast(pl.Int64), pl.col("board").cast(pl.Int64)),
-                      pl.read_csv(event / "players.csv", infer_schema_length=0),
-                      event=cfg.event.name, date=f"{cfg.event.start:%Y.%m.%d}")
-    (event / "games").mkdir(exist_ok=True)
-    return io.atomic_write(event / "games" / "round-01.pgn", text)
+    return write_round_one_games(event, "players.csv", demo_games)
 
 
 def write_demo_team_games(event: Path) -> Path:
     """``games/round-01.pgn`` of a team event, from its results.csv and rosters.csv."""
+    return write_round_one_games(event, "rosters.csv", demo_team_games)
+
+
+def write_round_one_games(event: Path, players: str, make: Callable[..., str]) -> Path:
+    """``games/round-01.pgn`` of the event as ``make`` writes it from its results.csv (rounds
+    and boards as numbers) and its players file (``players``), named and dated as the event."""
     cfg = parse_event_config((event / "event.toml").read_text(encoding="utf-8"))
-    text = demo_team_games(pl.read_csv(event / "results.csv", infer_schema_length=0).with_columns(
-                               pl.col("round").cast(pl.Int64), pl.col("board").cast(pl.Int64)),
-                           pl.read_csv(event / "rosters.csv", infer_schema_length=0),
-                           event=cfg.event.name, date=f"{cfg.event.start:%Y.%m.%d}")
+    text = make(pl.read_csv(event / "results.csv", infer_schema_length=0).with_columns(
+                    pl.col("round").cast(pl.Int64), pl.col("board").cast(pl.Int64)),
+                pl.read_csv(event / players, infer_schema_length=0),
+                event=cfg.event.name, date=f"{cfg.event.start:%Y.%m.%d}")
     (event / "games").mkdir(exist_ok=True)
     return io.atomic_write(event / "games" / "round-01.pgn", text)
 

@@ -550,11 +550,7 @@ def bulletin_games(games: tuple[GameRecord, ...], chosen: GamesConfig | None
         return (), []
     findings: list[Finding] = []
     out: list[BulletinGame] = []
-    wanted: dict[str, list[str]] = {}
-    for d in chosen.diagrams:
-        m = chosen.diagram(d)
-        assert m is not None  # (GamesConfig checked it)
-        wanted.setdefault(m.group("game"), []).append(d)
+    wanted = diagrams_asked(chosen.diagrams, chosen.diagram)
     for i, key in enumerate(chosen.bulletin):
         found = [g for g in games if chosen.names(key, g)]
         if not found:
@@ -567,6 +563,18 @@ def bulletin_games(games: tuple[GameRecord, ...], chosen: GamesConfig | None
             out.append(chosen_game)
             findings += more
     return tuple(out), findings
+
+
+def diagrams_asked(diagrams: Sequence[str], parse: Callable[[str], re.Match[str] | None]
+                   ) -> dict[str, list[str]]:
+    """DESIGN.md Inputs (games) — ``[games] diagrams`` by the game each names (its key as the
+    bulletin names it), in the office's order."""
+    wanted: dict[str, list[str]] = {}
+    for d in diagrams:
+        m = parse(d)
+        assert m is not None  # (the [games] table checked it at load)
+        wanted.setdefault(m.group("game"), []).append(d)
+    return wanted
 
 
 def with_diagrams(g: GameRecord, key: str, asked: Sequence[str],

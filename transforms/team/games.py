@@ -48,6 +48,7 @@ from transforms.core.games import (
     BulletinGame,
     GameRecord,
     GamesConfig,
+    diagrams_asked,
     match_games,
     published_games,
     with_diagrams,
@@ -280,11 +281,7 @@ def team_bulletin_games(games: Sequence[GameRecord], chosen: GamesConfig | None,
         return (), []
     findings: list[Finding] = []
     out: list[BulletinGame] = []
-    wanted: dict[str, list[str]] = {}
-    for d in chosen.diagrams:
-        dm = DIAGRAM.fullmatch(d)
-        assert dm is not None  # (GamesConfig checked it)
-        wanted.setdefault(dm.group("game"), []).append(d)
+    wanted = diagrams_asked(chosen.diagrams, DIAGRAM.fullmatch)
     for i, key in enumerate(chosen.bulletin):
         m = GAME_KEY.fullmatch(key)
         assert m is not None and m.group("category") is not None  # (checked at load)

@@ -290,6 +290,9 @@ def _run_folders(args: argparse.Namespace, inputs: Path) -> int:
     if local_renderers(args):  # they start while the server boots and the pipeline is imported
         from flows.pipeline import workers
 
+        if not args.quiet and (note := workers.slow_fonts_note()):
+            print(f"chessfed run: {note}", file=sys.stderr)
+
         threading.Thread(target=workers.warm_up, name="chessfed-renderers", daemon=True).start()
     return _run_events(args, inputs, server, [f for f in folders if f.name not in checked],
                        changed, checked)

@@ -119,3 +119,18 @@ def test_the_renderers_run_at_a_lower_priority_than_the_run():
     from flows.pipeline import workers
 
     assert workers.submit(os.nice, 0).result() == min(19, os.nice(0) + workers.PDF_NICENESS)
+
+
+def test_the_office_is_told_when_the_fast_font_subsetter_is_missing(monkeypatch):
+    """Without HarfBuzz's subsetter WeasyPrint subsets fonts with fontTools, two to four times
+    as slowly: ``chessfed run`` says so and what to install; with it, nothing is said."""
+    import ctypes.util
+
+    from flows.pipeline import workers
+
+    found = {workers.SUBSETTER: "libharfbuzz-subset.so.0"}
+    monkeypatch.setattr(ctypes.util, "find_library", lambda name: found.get(name))
+    assert workers.slow_fonts_note() == ""
+    found.clear()
+    note = workers.slow_fonts_note()
+    assert "libharfbuzz-subset0" in note and "fontTools" in note

@@ -399,7 +399,9 @@ def _run_events(args: argparse.Namespace, inputs: Path, server: OwnServer | None
         history_recorded(server, args.prefect_ephemeral, state.state_details.flow_run_id, [])
         print(f"chessfed run: {e}", file=sys.stderr)
         return 2
-    history_recorded(server, args.prefect_ephemeral, state.state_details.flow_run_id, list(status))
+    # the events this run built (a task run each); those its check found unchanged have none
+    history_recorded(server, args.prefect_ephemeral, state.state_details.flow_run_id,
+                     [name for name in status if name not in (found_unchanged or {})])
     t_end = time.perf_counter()
     from flows.pipeline.run_index import outcome
 

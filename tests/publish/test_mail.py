@@ -44,3 +44,23 @@ def test_the_message_that_goes_is_the_written_one_with_crlf_line_ends():
     sent = Outgoing.of("k", msg, digest, written)
     assert sent.data == msg.as_bytes(policy=msg.policy.clone(linesep="\r\n"))
     assert Outgoing.of("k", msg).data == sent.data and Outgoing.of("k", msg).digest == digest
+
+
+def test_the_kept_header_classes_give_the_default_policys_bytes(monkeypatch):
+    """The letters' policy keeps one class per header name (flows/mail/messages.py
+    ``KeptHeaderClasses``, for speed): a message is byte for byte the one the email library's
+    default policy makes — headers with non-ASCII names and a correction's threading included —
+    and the classes are made once."""
+    from flows.mail import messages
+
+    def made() -> bytes:
+        return messages.build_message(
+            sender="Fédération <o@x.example>", to_name="Müller, Jörg", to_email="j@x.example",
+            subject="Résultats — ronde 5 " * 6, html="<p>Grüße</p>", text="Grüße",
+            attachments=[("certificate.pdf", b"%PDF-1.7 x")], date="Tue, 24 Sep 2024 18:00:00 +0000",
+            key="k", in_reply_to="<a@x.example>", references="<z@x.example> <a@x.example>").as_bytes()
+
+    kept = made()
+    assert messages.POLICY.header_factory["Subject"] is messages.POLICY.header_factory["subject"]
+    monkeypatch.setattr(messages, "POLICY", policy.default)
+    assert kept == made()

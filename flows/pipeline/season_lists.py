@@ -26,8 +26,9 @@ from transforms.fide.rating_list import (
     read_fide_txt,
     read_fide_xml,
 )
-from transforms.fide.rating_report import RatingReportRules, rating_periods
+from transforms.fide.rating_report import rating_periods
 from transforms.fide.ratings import RatingsConfig
+from transforms.kinds import round_dates
 
 LISTS = "lists"
 """The season's rating lists: ``<inputs>/lists/``."""
@@ -64,14 +65,15 @@ def later_lists(event_dir: Path, cfg: EventConfig) -> list[tuple[int, Path]]:
     """FIDE B.02 (an event longer than 30 days: each game rated with the ratings in force in
     its round) — the season's lists of the event's rate that come into force while it is
     played, each with the first round it is in force for: the first round of each rating
-    period (``[fide_report] round_dates``, :func:`~transforms.fide.rating_report.
-    rating_periods`) whose list is not the one in force at the start."""
-    rules = cfg.table(RatingReportRules)
-    periods = rating_periods(rules.round_dates) if rules is not None else []
+    period (the rounds' dates: :func:`transforms.kinds.round_dates`, a league's own or
+    ``[fide_report] round_dates``; :func:`~transforms.fide.rating_report.rating_periods`)
+    whose list is not the one in force at the start."""
+    dates = round_dates(cfg)
+    periods = rating_periods(dates) if dates else []
     first = list_in_force(event_dir, cfg)
     out: list[tuple[int, Path]] = []
     for _, rounds in periods[1:]:
-        path = list_in_force(event_dir, cfg, day=rules.round_dates[rounds[0] - 1]) if rules else None
+        path = list_in_force(event_dir, cfg, day=dates[rounds[0] - 1])
         if path is not None and path != first and path not in [p for _, p in out]:
             out.append((rounds[0], path))
     return out

@@ -236,3 +236,26 @@ def test_a_team_events_rosters_take_the_list_in_force_too(tmp_path):
     assert players["RIV1-01"]["list_note"] == ("rating from FIDE standard, January 2023; federation "
                                                "BEL as entered (FIDE standard, January 2023: IND)")
     assert "rating 1999 as entered (FIDE standard, January 2023: 1876)" in players["RIV1-02"]["list_note"]
+
+
+def test_a_leagues_own_round_dates_bring_in_the_list_of_each_later_month(tmp_path):
+    """A league gives its rounds' dates in its own table (``[team_round_robin] round_dates``:
+    2 and 23 October, 13 and 27 November 2025, …), not in ``[fide_report]``: the November list
+    is in force from round 3, the December list from round 5, the January one from round 6
+    (transforms.kinds.round_dates), and the rosters' entries come with those rounds."""
+    event = tmp_path / "inputs" / "district-league-2025"
+    shutil.copytree(ROOT / "inputs" / "district-league-2025", event)
+    lines = (event / "rosters.csv").read_text(encoding="utf-8").splitlines()
+    lines[1] = lines[1].replace(",2286,2300017,", ",1671,5045886,")
+    (event / "rosters.csv").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    lists = tmp_path / "inputs" / "lists"
+    lists.mkdir()
+    for month in ("sep25", "nov25", "dec25", "jan26"):
+        with zipfile.ZipFile(lists / f"standard_{month}frl.zip", "w") as z:
+            z.write(LIST, f"standard_{month}frl.txt")
+    cfg, raw = read(event)
+    assert [(r, p.name) for r, p in season_lists.later_lists(event, cfg)] == [
+        (3, "standard_nov25frl.zip"), (5, "standard_dec25frl.zip"), (6, "standard_jan26frl.zip")]
+    frame, found = season_lists.season_ratings(event, cfg, raw)
+    assert found == []
+    assert sorted(frame.filter(pl.col("fide_id") == "5045886")["from_round"].to_list()) == ["", "3", "5", "6"]

@@ -135,3 +135,37 @@ def test_a_leagues_division_is_reported_month_by_month_with_its_players_games_on
     assert {r for r in pub.files if r.startswith("office/fide/team-report-premier")} == {
         "office/fide/team-report-premier.trf", "office/fide/team-report-premier-2025-10.trf",
         "office/fide/team-report-premier-2025-11.trf"}
+
+
+def test_a_leagues_list_in_force_from_a_later_round_rates_those_games_and_its_month(tmp_path):
+    """The demo league with a November list in force from round 3 (``ratings.csv``
+    ``from_round``, as the season's lists give it) for Dupont, Arthur (2286 at the start,
+    2320 on it): his games of rounds 3-4 are rated with 2320 (his own and his opponents'
+    expected scores), rounds 1-2 with 2286; October's report carries 2286, November's 2320; a
+    player the list does not name keeps the start's in both."""
+    from transforms.team.event import RULE_STEPS
+    from transforms.team.event import prepare as team_prepare
+
+    league = tmp_path / "league"
+    shutil.copytree(ROOT / "inputs" / "district-league-2025", league)
+    (league / "ratings.csv").write_text("fide_id,rating,from_round\n2300017,2320,3\n", encoding="utf-8")
+    cfg = parse_event_config((league / "event.toml").read_text(encoding="utf-8"))
+    raw = {n: io.read_csv_strings(league / n) for n in cfg.files if (league / n).exists()}
+    run = team_prepare(cfg, raw, cfg.event.as_of)
+    for _, rule in RULE_STEPS:
+        rule(run)
+    assert not [f for f in run.findings if f.file == "ratings.csv"]
+    g = next(g for g in run.groups if "RIV1-01" in g.players["player_id"].to_list())
+    pno = dict(zip(g.players["player_id"], g.players["pno"], strict=True))
+    arthur, other = pno["RIV1-01"], pno["RIV1-02"]
+    games = g.ratings.games
+    mine = games.filter(games["sno"] == arthur).sort("round")
+    assert mine["round"].to_list() == [1, 2, 3, 4]
+    assert mine["rating"].to_list() == [2286, 2286, 2320, 2320]
+    against = games.filter(games["opponent"] == arthur).sort("round")
+    assert against["opponent_rating"].to_list() == [2286, 2286, 2320, 2320]
+    (_, october), (_, november) = g.period_reports
+    rating = {m: {p.sno: p.rating for p in parse_trf(text).players}
+              for m, text in (("oct", october), ("nov", november))}
+    assert rating["oct"][arthur] == 2286 and rating["nov"][arthur] == 2320
+    assert rating["oct"][other] == rating["nov"][other] == 1999

@@ -459,6 +459,22 @@ def later_ratings(players: pl.DataFrame, listed: pl.DataFrame | None) -> pl.Data
     return ids.join(rows, on="fide_id").select(list(schema)).cast(schema)  # type: ignore[arg-type]
 
 
+def ratings_in_force(later: pl.DataFrame | None, players: pl.DataFrame, rnd: int, number: str = "sno"
+             ) -> dict[int, int]:
+    """FIDE B.02 (each game rated with the ratings in force in its round) — the player's
+    number (column ``number`` of ``players``: a start number, a team event's ``pno``) -> the
+    rating of the latest later list in force in round ``rnd`` (0: unrated on it), for the
+    players a later list names (``later``: player_id, from_round, rating)."""
+    if later is None or later.is_empty():
+        return {}
+    sno = dict(zip(players["player_id"].to_list(), players[number].to_list(), strict=True))
+    out: dict[int, tuple[int, int]] = {}
+    for pid, frm, rating in later.select("player_id", "from_round", "rating").iter_rows():
+        if pid in sno and frm <= rnd and frm >= out.get(sno[pid], (0, 0))[0]:
+            out[sno[pid]] = (frm, rating or 0)
+    return {k: v for k, (_, v) in out.items()}
+
+
 def take_from_national_list(players: pl.DataFrame, listed: pl.DataFrame | None,
                             file: str = "players.csv") -> tuple[pl.DataFrame, list[Finding]]:
     """DESIGN.md Inputs (the season's national list, issue 47) — the event's players with the

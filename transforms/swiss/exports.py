@@ -14,6 +14,7 @@ import polars as pl
 
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding, Severity
+from transforms.fide.rating_list import ratings_in_force
 from transforms.fide.rating_report import (
     RatingReportRules,
     check_rating_report,
@@ -106,20 +107,6 @@ def category_rating_report(cfg: EventConfig, cat: Category, players: pl.DataFram
     return RatingReport(t, text, rules.format, tuple(found))
 
 
-def in_force(later: pl.DataFrame | None, players: pl.DataFrame, rnd: int) -> dict[int, int]:
-    """FIDE B.02 (each game rated with the ratings in force in its round) — start number ->
-    the rating of the latest later list in force in round ``rnd`` (0: unrated on it), for
-    the players a later list names (``later``: player_id, from_round, rating)."""
-    if later is None or later.is_empty():
-        return {}
-    sno = dict(zip(players["player_id"].to_list(), players["sno"].to_list(), strict=True))
-    out: dict[int, tuple[int, int]] = {}
-    for pid, frm, rating in later.select("player_id", "from_round", "rating").iter_rows():
-        if pid in sno and frm <= rnd and frm >= out.get(sno[pid], (0, 0))[0]:
-            out[sno[pid]] = (frm, rating or 0)
-    return {k: v for k, (_, v) in out.items()}
-
-
 def period_rating_reports(cfg: EventConfig, cat: Category, players: pl.DataFrame,
                           card: pl.DataFrame, ranking: pl.DataFrame | None, *, rounds: int,
                           done: int,
@@ -144,7 +131,7 @@ def period_rating_reports(cfg: EventConfig, cat: Category, players: pl.DataFrame
     for month, part in periods:
         if max(part) > done:
             break
-        t = period_report(full, part, month, rules.round_dates, in_force(later, players, part[0]))
+        t = period_report(full, part, month, rules.round_dates, ratings_in_force(later, players, part[0]))
         text = write_trf(t)
         found = check_rating_report(parse_trf(text, source=f"rating report {cat.id} {month:%Y-%m}"))
         out.append((month, RatingReport(t, text, rules.format, tuple(found))))

@@ -23,7 +23,12 @@ from transforms.core.ingest import RawFile, limit_said, unusable, validate_files
 from transforms.core.pgn import GAMES
 from transforms.core.results import Source
 from transforms.fide.norms import NormEvent, NormReport, NormsConfig, event_norms, norm_rules
-from transforms.fide.rating_list import ROSTER_TAKEN, take_from_list
+from transforms.fide.rating_list import (
+    ROSTER_TAKEN,
+    later_ratings,
+    ratings_in_force,
+    take_from_list,
+)
 from transforms.fide.rating_report import RatingReportRules, period_report, rating_periods
 from transforms.fide.ratings import RatingChanges
 from transforms.fide.team_standings import rank_teams
@@ -130,6 +135,11 @@ class TeamRun:
     game_matches: dict[tuple[int, str], tg.GameMatch] = field(default_factory=dict)
     """The match of every fielded player of every round, by (round, player id)
     (:func:`transforms.team.games.game_matches`): where a game's page, Round tag and links go."""
+    later_ratings: pl.DataFrame | None = None
+    """The ratings of the FIDE lists that come into force while the event is played, each
+    from its round on (``ratings.csv`` ``from_round``, the season's later lists:
+    :func:`~transforms.fide.rating_list.later_ratings`): ``player_id``, ``from_round``,
+    ``rating``."""
 
     @property
     def rules(self) -> TeamRules:
@@ -224,7 +234,8 @@ def prepare(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date,
     if any(f.severity is Severity.ERROR and f.file == "results.csv" for f in findings):
         blocked = ("results.csv has errors (see the validation report): the standings and "
                    "pairings wait until they are corrected.")
-    run = TeamRun(cfg, as_of, typed, findings, groups, blocked=blocked)
+    run = TeamRun(cfg, as_of, typed, findings, groups, blocked=blocked,
+                  later_ratings=later_ratings(listed, typed.get("ratings.csv")))
     if GAMES in raw:
         team_games(run, raw[GAMES])
     return run
@@ -430,13 +441,15 @@ def standings(run: TeamRun) -> None:
 
 def individual_results(run: TeamRun) -> None:
     """FIDE B.02 8.1-8.3, team regulations (board prizes) — every player's games of the
-    finished matches, their rating change and performance, and each board's prize places."""
+    finished matches, their rating change (each game with the ratings in force in its round
+    where a later list comes into force during the event: :attr:`TeamRun.later_ratings`) and
+    performance, and each board's prize places."""
     if run.blocked:
         return
     rules = run.rules
     for g in run.groups:
         g.games = tp.player_games(g.boards, g.matches, g.players)
-        g.ratings = tp.player_rating_changes(g.games, g.players, run.as_of)
+        g.ratings = tp.player_rating_changes(g.games, g.players, run.as_of, run.later_ratings)
         g.board_prizes = tp.board_prizes(g.games, g.ratings, rules.board_prize_min_games)
 
 
@@ -493,7 +506,9 @@ def period_reports(run: TeamRun, g: Group) -> tuple[tuple[dt.date, str], ...]:
 
     Decision: a month's report carries the players' games only — the team records (``310``
     standings, ``320`` byes, ``330`` forfeited matches, ``240`` absences) describe the whole
-    event's rounds and are in the full report; FIDE rates the players' games."""
+    event's rounds and are in the full report; FIDE rates the players' games. Each month's
+    players carry the rating in force at its first round (a later list of the season:
+    :attr:`TeamRun.later_ratings`), else the start's."""
     dates = round_dates(run)[:g.rounds]
     periods = rating_periods(dates)
     if len(periods) <= 1 or not g.report:
@@ -503,20 +518,19 @@ def period_reports(run: TeamRun, g: Group) -> tuple[tuple[dt.date, str], ...]:
     for month, part in periods:
         if max(part) > g.done:
             break
-        t = dataclasses.replace(period_report(full, part, month, dates), other_records=())
+        ratings = ratings_in_force(run.later_ratings, g.players, part[0], number="pno")
+        t = dataclasses.replace(period_report(full, part, month, dates, ratings), other_records=())
         out.append((month, write_trf(t)))
     return tuple(out)
 
 
 def round_dates(run: TeamRun) -> tuple[dt.date, ...]:
     """Team regulations — the date of each round: the league's or the team Swiss's own
-    ``round_dates``, else ``[fide_report] round_dates``; () when none gives them."""
-    league = run.cfg.table(TeamRoundRobinConfig)
-    swiss = run.cfg.table(TeamSwissConfig)
-    report = run.cfg.table(RatingReportRules)
-    return ((league.round_dates if league is not None else ()) or
-            (swiss.round_dates if swiss is not None else ()) or
-            (report.round_dates if report is not None else ()))
+    ``round_dates``, else ``[fide_report] round_dates``; () when none gives them
+    (:func:`transforms.kinds.round_dates`)."""
+    from transforms.kinds import round_dates as configured  # (the registry imports this module)
+
+    return configured(run.cfg)
 
 
 RULE_STEPS: tuple[tuple[str, Callable[[TeamRun], Any]], ...] = (

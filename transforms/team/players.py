@@ -81,16 +81,22 @@ def player_games(boards: pl.DataFrame, matches: pl.DataFrame, players: pl.DataFr
     return pl.DataFrame(rows, schema=GAMES_SCHEMA).sort("pno", "round")
 
 
-def player_rating_changes(games: pl.DataFrame, players: pl.DataFrame, as_of: dt.date
-                          ) -> RatingChanges:
+def player_rating_changes(games: pl.DataFrame, players: pl.DataFrame, as_of: dt.date,
+                          later: pl.DataFrame | None = None) -> RatingChanges:
     """FIDE B.02 8.3 and 8.2 — each player's rating change over their games of the event, as
     in an individual event (:func:`transforms.fide.ratings.rating_changes`): games over the
-    board against rated opponents count; the ratings are the rosters'."""
+    board against rated opponents count; the ratings are the rosters', and from a round on
+    those of a list that comes into force during the event (``later``: player_id,
+    from_round, rating — a league over several rating periods)."""
     card = games.select(pl.col("round").cast(pl.Int32), pl.col("pno").alias("sno"),
                         pl.col("opponent_pno").alias("opponent"), "colour", "points", "kind"
                         ).cast(SCORECARD_SCHEMA)  # type: ignore[arg-type]  # polars#14468: cast() rejects a dict[str, DataType] variable
     people = players.select(pl.col("pno").alias("sno"), pl.col("rating").cast(pl.Int32))
-    return rating_changes(card, people, period_year=as_of.year)
+    by_round = None
+    if later is not None and not later.is_empty():
+        by_round = later.join(players.select("player_id", pl.col("pno").alias("sno")),
+                              on="player_id").select("sno", "from_round", "rating")
+    return rating_changes(card, people, period_year=as_of.year, later=by_round)
 
 
 def player_boards(games: pl.DataFrame) -> pl.DataFrame:

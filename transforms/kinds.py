@@ -376,18 +376,6 @@ def kind_of(cfg: EventConfig) -> KindSpec:
     return KINDS[EventKind(cfg.event.kind)]
 
 
-def round_dates(cfg: EventConfig) -> tuple[dt.date, ...]:
-    """FIDE B.02 (rating periods: the date of each round) — the dates of the event's rounds as
-    its configuration gives them: its kind's own table's ``round_dates`` (a league's, a team
-    Swiss's), else ``[fide_report] round_dates``; () where none gives them."""
-    for name in kind_of(cfg).tables:
-        dates = getattr(cfg.tables.get(name), "round_dates", None)
-        if dates:
-            return tuple(dates)
-    report = cfg.table(RatingReportRules)
-    return tuple(report.round_dates) if report is not None else ()
-
-
 def part_of(cfg: EventConfig) -> PartSpec | None:
     """DESIGN.md "Event kinds and rules parts" — the event's rules part, if it chose one."""
     chooser = cfg.tables.get(CHOOSER)

@@ -26,9 +26,8 @@ from transforms.fide.rating_list import (
     read_fide_txt,
     read_fide_xml,
 )
-from transforms.fide.rating_report import rating_periods
+from transforms.fide.rating_report import event_round_dates, rating_periods
 from transforms.fide.ratings import RatingsConfig
-from transforms.kinds import round_dates
 
 LISTS = "lists"
 """The season's rating lists: ``<inputs>/lists/``."""
@@ -65,10 +64,10 @@ def later_lists(event_dir: Path, cfg: EventConfig) -> list[tuple[int, Path]]:
     """FIDE B.02 (an event longer than 30 days: each game rated with the ratings in force in
     its round) — the season's lists of the event's rate that come into force while it is
     played, each with the first round it is in force for: the first round of each rating
-    period (the rounds' dates: :func:`transforms.kinds.round_dates`, a league's own or
+    period (the rounds' dates: :func:`~transforms.fide.rating_report.event_round_dates`, a league's own or
     ``[fide_report] round_dates``; :func:`~transforms.fide.rating_report.rating_periods`)
     whose list is not the one in force at the start."""
-    dates = round_dates(cfg)
+    dates = event_round_dates(cfg)
     periods = rating_periods(dates) if dates else []
     first = list_in_force(event_dir, cfg)
     out: list[tuple[int, Path]] = []

@@ -242,7 +242,7 @@ def test_a_leagues_own_round_dates_bring_in_the_list_of_each_later_month(tmp_pat
     """A league gives its rounds' dates in its own table (``[team_round_robin] round_dates``:
     2 and 23 October, 13 and 27 November 2025, …), not in ``[fide_report]``: the November list
     is in force from round 3, the December list from round 5, the January one from round 6
-    (transforms.kinds.round_dates), and the rosters' entries come with those rounds."""
+    (transforms.fide.rating_report.event_round_dates), and the rosters' entries come with those rounds."""
     event = tmp_path / "inputs" / "district-league-2025"
     shutil.copytree(ROOT / "inputs" / "district-league-2025", event)
     lines = (event / "rosters.csv").read_text(encoding="utf-8").splitlines()

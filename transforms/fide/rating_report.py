@@ -35,6 +35,7 @@ from dataclasses import dataclass, field, replace
 
 import polars as pl
 
+from transforms.core.config import EventConfig
 from transforms.core.errors import ConfigError, Finding, Severity
 from transforms.core.model import Colour, DutchEdition, Kind, Title
 from transforms.fide.trf import (
@@ -353,6 +354,18 @@ def _date(text: str, fmt: str) -> dt.date | None:
 LONG_EVENT_DAYS = 30
 """FIDE B.02 (2024) and the FIDE Technical Commission's manual: an event that lasts longer
 than 30 days reports its results by rating period, not once at its end."""
+
+
+def event_round_dates(cfg: EventConfig) -> tuple[dt.date, ...]:
+    """FIDE B.02 (rating periods: the date of each round) — the dates of the event's rounds as
+    its configuration gives them: its kind's own table's ``round_dates`` (a league's, a team
+    Swiss's), else ``[fide_report] round_dates``; () where none gives them."""
+    for table in cfg.tables.values():
+        dates = getattr(table, "round_dates", None)
+        if dates and not isinstance(table, RatingReportRules):
+            return tuple(dates)
+    report = cfg.table(RatingReportRules)
+    return tuple(report.round_dates) if report is not None else ()
 
 
 def rating_periods(round_dates: tuple[dt.date, ...]) -> list[tuple[dt.date, tuple[int, ...]]]:

@@ -29,7 +29,12 @@ from transforms.fide.rating_list import (
     ratings_in_force,
     take_from_list,
 )
-from transforms.fide.rating_report import RatingReportRules, period_report, rating_periods
+from transforms.fide.rating_report import (
+    RatingReportRules,
+    event_round_dates,
+    period_report,
+    rating_periods,
+)
 from transforms.fide.ratings import RatingChanges
 from transforms.fide.team_standings import rank_teams
 from transforms.fide.team_swiss.model import TeamRound
@@ -527,10 +532,8 @@ def period_reports(run: TeamRun, g: Group) -> tuple[tuple[dt.date, str], ...]:
 def round_dates(run: TeamRun) -> tuple[dt.date, ...]:
     """Team regulations — the date of each round: the league's or the team Swiss's own
     ``round_dates``, else ``[fide_report] round_dates``; () when none gives them
-    (:func:`transforms.kinds.round_dates`)."""
-    from transforms.kinds import round_dates as configured  # (the registry imports this module)
-
-    return configured(run.cfg)
+    (:func:`~transforms.fide.rating_report.event_round_dates`)."""
+    return event_round_dates(run.cfg)
 
 
 RULE_STEPS: tuple[tuple[str, Callable[[TeamRun], Any]], ...] = (

@@ -73,30 +73,53 @@ a landscape page); beyond, the printed one shows the totals and says where each 
 (1,771 members over 30 events: a table of 70,000 cells took 53 s to print)."""
 
 
+def score_cells(run: SeriesRun) -> pl.DataFrame:
+    """Each member's series points of each event as the standings print them (``member``,
+    ``event``, ``text``: in brackets where they do not count), made once for every standings
+    table of the run."""
+    assert run.scores is not None
+    texts = {p: points_text(p) for p in run.scores["points"].drop_nulls().unique().to_list()}
+    text = (pl.col("points").replace_strict(texts, default=None, return_dtype=pl.String)
+            .fill_null(points_text(None)))
+    return run.scores.select("member", "event", pl.when(pl.col("counted")).then(text)
+                             .otherwise(pl.format("({})", text)).alias("text"))
+
+
 def standings_section(run: SeriesRun, frame: pl.DataFrame, heading: str, page: str,
-                      anchor: str = "", per_event: bool = True) -> Section:
+                      anchor: str = "", per_event: bool = True,
+                      cells: pl.DataFrame | None = None) -> Section:
     """One standings table: place, member, federation, rating, each event's series points (in
     brackets where they do not count; ``–`` not played; not with ``per_event`` False), events
-    played, the total and the tie-breaks."""
+    played, the total and the tie-breaks (``cells``: :func:`score_cells`, made here if not
+    given). Its columns are made by frame (15,419 members over 167 events: 2.6 million cells)."""
     assert run.scores is not None
     counted = [i for i, e in enumerate(run.events) if e.counted] if per_event else []
-    cells: dict[tuple[str, int], str] = {}
-    for r in run.scores.iter_rows(named=True):
-        text = points_text(r["points"])
-        cells[(r["member"], r["event"])] = text if r["counted"] else f"({text})"
     codes = [c for c, _ in shown_tiebreaks(run)]
-    rows = []
-    for r in frame.iter_rows(named=True):
-        rows.append({"rank": r["rank_label"], "name": r["name"], "fed": r["federation"],
-                     "rating": r["rating"],
-                     **{event_label(i): cells.get((r["member"], i), "–") for i in counted},
-                     "played": r["played"], "points": points_text(r["points"]),
-                     **{c: points_text(r[c]) for c in codes},
-                     "_href": up(page) + member_rel(r["member"])})
-    shown = pl.DataFrame(rows, schema={
-        "rank": pl.String, "name": pl.String, "fed": pl.String, "rating": pl.Int64,
-        **{event_label(i): pl.String for i in counted}, "played": pl.Int64, "points": pl.String,
-        **{c: pl.String for c in codes}, "_href": pl.String})
+    totals = [*frame["points"].to_list(), *(v for c in codes for v in frame[c].to_list())]
+    texts = {v: points_text(v) for v in set(totals) if v is not None}
+
+    def printed(col: str) -> pl.Expr:
+        return (pl.col(col).replace_strict(texts, default=None, return_dtype=pl.String)
+                .fill_null(points_text(None)).alias(col))
+
+    shown = frame.select(pl.col("rank_label").cast(pl.String).alias("rank"), pl.col("name").cast(pl.String),
+                         pl.col("federation").cast(pl.String).alias("fed"),
+                         pl.col("rating").cast(pl.Int64), "member", pl.col("played").cast(pl.Int64),
+                         printed("points"), *(printed(c) for c in codes))
+    labels = {i: event_label(i) for i in counted}
+    if counted:
+        mine = (cells if cells is not None else score_cells(run)).filter(
+            pl.col("event").is_in(counted) & pl.col("member").is_in(shown["member"].implode()))
+        wide = pl.DataFrame({"member": shown["member"].unique()})
+        if mine.height:
+            wide = mine.pivot(on="event", index="member", values="text", aggregate_function="last")
+            wide = wide.rename({str(i): labels[i] for i in counted if str(i) in wide.columns})
+        shown = shown.join(wide, on="member", how="left", maintain_order="left").with_columns(
+            (pl.col(labels[i]).fill_null("–") if labels[i] in wide.columns
+             else pl.lit("–").alias(labels[i])) for i in counted)
+    hrefs = [up(page) + member_rel(m) for m in shown["member"].to_list()]
+    shown = shown.with_columns(pl.Series("_href", hrefs, dtype=pl.String)).select(
+        "rank", "name", "fed", "rating", *labels.values(), "played", "points", *codes, "_href")
     legend = "; ".join(f"{event_label(i)} {run.events[i].name}" for i in counted)
     notes = [f"Events: {legend}." if legend else
              f"Each event's points: on the web page ({page.rsplit('/', 1)[-1]})." if run.held
@@ -377,33 +400,36 @@ def publish_site(pub: Publication, run: SeriesRun) -> list[Section]:
     assert run.standings is not None
     rules = run.rules
     after = f"after {run.held} of {len(run.events)} events" if run.held else "no event complete yet"
-    overall = standings_section(run, run.standings, run.cfg.event.name, "standings.html", "series")
+    cells = score_cells(run)  # once for every standings table
+    overall = standings_section(run, run.standings, run.cfg.event.name, "standings.html", "series",
+                               cells=cells)
     overall.link = {"href": "explained.html", "label": "How the standings are made"}
     lean = run.held > PRINTED_EVENTS  # printed without each event's points
 
     def printed_pdf(frame: pl.DataFrame, heading: str, page: str, anchor: str) -> dict[str, Any] | bool:
-        return {"sections": [standings_section(run, frame, heading, page, anchor, per_event=False)]} \
+        return {"sections": [standings_section(run, frame, heading, page, anchor, per_event=False, cells=cells)]} \
             if lean else True
 
     pub.page("standings.html", title="Standings", subtitle=f"The series {after}.",
              sections=[overall], pdf=printed_pdf(run.standings, run.cfg.event.name, "standings.html", "series"))
     if lean:  # the bulletin prints it too
         bulletin = standings_section(run, run.standings, run.cfg.event.name, "standings.html",
-                                     "series", per_event=False)
+                                     "series", per_event=False, cells=cells)
         bulletin.link = overall.link
         sections = [bulletin]
     else:
         sections = [overall]
     for c in rules.categories:
         rel = category_rel(c.id)
-        section = standings_section(run, run.categories[c.id], c.name, rel, file_part(c.id))
+        section = standings_section(run, run.categories[c.id], c.name, rel, file_part(c.id),
+                                    cells=cells)
         section.source, section.printed_apart = rel, rel.removesuffix(".html") + ".pdf"
         section.link = {"href": up(rel) + "explained.html", "label": "How the standings are made"}
         pub.page(rel, title=f"Standings: {c.name}", subtitle=f"{category_words(c, run)[0].upper()}"
                  f"{category_words(c, run)[1:]}; the series {after}.", sections=[section],
                  pdf=printed_pdf(run.categories[c.id], c.name, rel, file_part(c.id)))
         printed = standings_section(run, run.categories[c.id], c.name, "bulletin.html",
-                                    file_part(c.id), per_event=not lean)  # links from its folder
+                                    file_part(c.id), per_event=not lean, cells=cells)  # links from its folder
         printed.source, printed.printed_apart = rel, section.printed_apart
         sections.append(printed)
     pub.files["standings.csv"] = standings_csv(run)

@@ -116,7 +116,8 @@ class Reuse:
     checksums: dict[str, tuple[bytes | str, str, int]] = field(default_factory=dict)
     """Files whose checksum is known: path -> (the content it is of, its sha256, its bytes);
     valid while ``files[path]`` is that same object (:func:`flows.pipeline.outputs.checksum`).
-    The files taken from the last run come with the checksums they were verified against."""
+    The files taken from the last run come with the checksums they were verified against, the
+    files of a group built this run with those recorded for it (:meth:`Publication.recording`)."""
     taken_files: set[str] = field(default_factory=set)
     """The files taken from the last run as they are on disk: not compared with the disk again
     when the outputs are written."""
@@ -224,10 +225,13 @@ class Publication:
         later, paged = set(self.later_parts), set(self.paged)
         yield
         files = _added(self.files, n_files)
+        for rel in files:  # hashed once: the manifest's checksum takes it from here
+            raw = as_bytes(self.files[rel])
+            self.reuse.checksums[rel] = (self.files[rel], hashlib.sha256(raw).hexdigest(), len(raw))
         self.reuse.cache.setdefault("groups", {})[name] = {
             "key": key,
-            "files": {rel: [hashlib.sha256(as_bytes(self.files[rel])).hexdigest(),
-                            isinstance(self.files[rel], str)] for rel in files},
+            "files": {rel: [self.reuse.checksums[rel][1], isinstance(self.files[rel], str)]
+                      for rel in files},
             "pdfs": {rel: render.digest(self.pdfs[rel]) for rel in _added(self.pdfs, n_pdfs)},
             "titles": {rel: self.titles[rel] for rel in _added(self.titles, n_titles)},
             "later_parts": sorted(self.later_parts - later),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -63,26 +64,58 @@ def read_inputs(event_dir: Path, names: list[str], suffix: str = "") -> dict[str
     return read_files(event_dir, names, suffix)
 
 
-def read_files(event_dir: Path, names: list[str], suffix: str = "") -> dict[str, RawFile]:
+def read_files(event_dir: Path, names: list[str], suffix: str = "",
+               cfg: EventConfig | None | ConfigError = None) -> dict[str, RawFile]:
     """Read every CSV the event has among ``names`` as strings (absent files are skipped),
     and, for a kind that reads games, its ``games/*.pgn`` (:func:`flows.io.read_pgn_folder`;
     a last good publication's copies too, ``games/*.pgn.txt``),
     each under the limits its event.toml sets (:func:`transforms.kinds.read_limits`; the
     defaults where event.toml cannot be used); ``suffix``: what the files' names carry after
-    the input's name (a last good publication's copies: ``players.csv.txt``)."""
-    try:
-        cfg: EventConfig | None = check_config(event_dir, suffix)
-    except ConfigError:
-        cfg = None
-    out = {}
-    for name in names:
-        path = event_dir / f"{name}{suffix}"
-        if path.exists():
-            out[name] = io.read_csv_strings(path, read_limits(cfg, name) if cfg else ReadLimits())
-    games = event_dir / GAMES.rstrip("/")
-    if cfg is not None and kind_of(cfg).games and games.is_dir():
-        out[GAMES] = io.read_pgn_folder(games, read_limits(cfg, GAMES), suffix)
-    return out
+    the input's name (a last good publication's copies: ``players.csv.txt``); ``cfg``: the
+    event.toml already read (else read here)."""
+    files = EventFiles(event_dir, names, suffix, cfg)
+    return {name: files[name] for name in files}
+
+
+class EventFiles(Mapping[str, RawFile]):
+    """An event folder's input files (:func:`read_files`), each read when it is first asked
+    for: a series over 334 events takes most of their results from its last run and reads
+    only their players.csv (the players' addresses), not every file of every event."""
+
+    def __init__(self, event_dir: Path, names: list[str], suffix: str = "",
+                 cfg: EventConfig | None | ConfigError = None) -> None:
+        if cfg is None:
+            try:
+                cfg = check_config(event_dir, suffix)
+            except ConfigError as e:
+                cfg = e
+        self.cfg = cfg if isinstance(cfg, EventConfig) else None
+        self.paths = {name: event_dir / f"{name}{suffix}" for name in names
+                      if (event_dir / f"{name}{suffix}").exists()}
+        games = event_dir / GAMES.rstrip("/")
+        self.games = (games if self.cfg is not None and kind_of(self.cfg).games and games.is_dir()
+                      else None)
+        self.suffix = suffix
+        self.read: dict[str, RawFile] = {}
+
+    def __getitem__(self, name: str) -> RawFile:
+        if name not in self.read:
+            limits = read_limits(self.cfg, name) if self.cfg is not None else ReadLimits()
+            if name in self.paths:
+                self.read[name] = io.read_csv_strings(self.paths[name], limits)
+            elif name == GAMES and self.games is not None:
+                self.read[name] = io.read_pgn_folder(self.games, limits, self.suffix)
+            else:
+                raise KeyError(name)
+        return self.read[name]
+
+    def __iter__(self) -> Iterator[str]:
+        yield from self.paths
+        if self.games is not None:
+            yield GAMES
+
+    def __len__(self) -> int:
+        return len(self.paths) + (self.games is not None)
 
 
 def read_sources(event_dir: Path, out_dir: Path, cfg: EventConfig) -> tuple[Source, ...]:
@@ -145,21 +178,20 @@ def read_source(event_dir: Path, out_dir: Path, name: str) -> Source:
         cfg = check_config(folder)
     except ConfigError as e:
         return Source(name, error=f"its event.toml cannot be used: {e}")
-    raw = read_files(folder, list(cfg.files))
+    raw = EventFiles(folder, list(cfg.files), cfg=cfg)  # each file read when first asked for
     digest = files_digest(folder, ["event.toml", *cfg.files])
     fallback = None
     last = last_good.find(out_dir.parent / name)
     if last is not None:
         try:
             good = check_config(last.folder, last.suffix)
-            fallback = Source(name, good, dict(read_files(last.folder, list(good.files),
-                                                              last.suffix)),
+            fallback = Source(name, good, EventFiles(last.folder, list(good.files), last.suffix, good),
                               published=last.as_of.isoformat(),
                               digest=files_digest(last.folder, [f"{n}{last.suffix}" for n in
                                                                 ["event.toml", *good.files]]))
         except ConfigError:
             fallback = None
-    return Source(name, cfg, dict(raw), fallback=fallback, digest=digest)
+    return Source(name, cfg, raw, fallback=fallback, digest=digest)
 
 
 def files_digest(folder: Path, names: list[str]) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 
@@ -141,8 +142,9 @@ class Source:
     """As the competition names it (``rapid-2024-07``, ``events/rapid-2024-07.trf``)."""
     config: object | None = None
     """The event's :class:`transforms.core.config.EventConfig` (an event folder)."""
-    raw: dict[str, object] = field(default_factory=dict)
-    """Its input files as read (:data:`transforms.core.ingest.RawFile`)."""
+    raw: Mapping[str, object] = field(default_factory=dict)
+    """Its input files as read (:data:`transforms.core.ingest.RawFile`; the pipeline reads each
+    when it is first asked for)."""
     text: str | None = None
     """A TRF file's text."""
     rows: tuple[tuple[str, ...], ...] | None = None

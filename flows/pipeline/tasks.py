@@ -109,6 +109,9 @@ class EventFiles(Mapping[str, RawFile]):
                 raise KeyError(name)
         return self.read[name]
 
+    def __contains__(self, name: object) -> bool:  # (Mapping's would read the file)
+        return name in self.paths or (name == GAMES and self.games is not None)
+
     def __iter__(self) -> Iterator[str]:
         yield from self.paths
         if self.games is not None:

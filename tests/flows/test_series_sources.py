@@ -33,3 +33,25 @@ def test_a_series_reads_a_crosstable_inside_its_folder_and_refuses_a_broken_one(
     assert bad.rows is None and "not an Excel workbook" in bad.error
     assert read_source(series, tmp_path / "out", "events/july.xlsx").missing
     assert source_name_ok("events/may.xlsx") and not source_name_ok("../may.xlsx")
+
+
+def test_an_event_folders_files_are_read_when_first_asked_for(tmp_path):
+    """read_source: a series' event folder comes with its files unread (``EventFiles``): a
+    result the series takes from its last run reads only players.csv (the addresses); what is
+    read is what ``read_files`` reads, file by file, under the event's limits."""
+    import shutil
+
+    from flows.pipeline.tasks import read_files, read_source
+
+    root = Path(__file__).resolve().parents[2] / "inputs"
+    shutil.copytree(root / "riverside-rapid-2026-03", tmp_path / "inputs" / "rapid")
+    got = read_source(tmp_path / "inputs" / "circuit", tmp_path / "out" / "circuit", "rapid")
+    assert got.digest and not got.error and got.config is not None
+    assert got.raw.read == {}  # type: ignore[attr-defined]
+    assert "players.csv" in got.raw and "results.csv" in got.raw
+    players = got.raw["players.csv"]
+    assert list(got.raw.read) == ["players.csv"]  # type: ignore[attr-defined]
+    whole = read_files(tmp_path / "inputs" / "rapid", list(got.config.files))
+    assert set(got.raw) == set(whole)
+    assert players[0].equals(whole["players.csv"][0])
+    assert all(got.raw[n][0].equals(whole[n][0]) for n in whole)

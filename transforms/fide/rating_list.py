@@ -459,8 +459,8 @@ def later_ratings(players: pl.DataFrame, listed: pl.DataFrame | None) -> pl.Data
     return ids.join(rows, on="fide_id").select(list(schema)).cast(schema)  # type: ignore[arg-type]
 
 
-def ratings_in_force(later: pl.DataFrame | None, players: pl.DataFrame, rnd: int, number: str = "sno"
-             ) -> dict[int, int]:
+def ratings_in_force(later: pl.DataFrame | None, players: pl.DataFrame, rnd: int,
+                     number: str = "sno") -> dict[int, int]:
     """FIDE B.02 (each game rated with the ratings in force in its round) — the player's
     number (column ``number`` of ``players``: a start number, a team event's ``pno``) -> the
     rating of the latest later list in force in round ``rnd`` (0: unrated on it), for the

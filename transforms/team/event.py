@@ -514,7 +514,7 @@ def period_reports(run: TeamRun, g: Group) -> tuple[tuple[dt.date, str], ...]:
     event's rounds and are in the full report; FIDE rates the players' games. Each month's
     players carry the rating in force at its first round (a later list of the season:
     :attr:`TeamRun.later_ratings`), else the start's."""
-    dates = round_dates(run)[:g.rounds]
+    dates = event_round_dates(run.cfg)[:g.rounds]
     periods = rating_periods(dates)
     if len(periods) <= 1 or not g.report:
         return ()
@@ -527,13 +527,6 @@ def period_reports(run: TeamRun, g: Group) -> tuple[tuple[dt.date, str], ...]:
         t = dataclasses.replace(period_report(full, part, month, dates, ratings), other_records=())
         out.append((month, write_trf(t)))
     return tuple(out)
-
-
-def round_dates(run: TeamRun) -> tuple[dt.date, ...]:
-    """Team regulations — the date of each round: the league's or the team Swiss's own
-    ``round_dates``, else ``[fide_report] round_dates``; () when none gives them
-    (:func:`~transforms.fide.rating_report.event_round_dates`)."""
-    return event_round_dates(run.cfg)
 
 
 RULE_STEPS: tuple[tuple[str, Callable[[TeamRun], Any]], ...] = (

@@ -73,14 +73,20 @@ a landscape page); beyond, the printed one shows the totals and says where each 
 (1,771 members over 30 events: a table of 70,000 cells took 53 s to print)."""
 
 
+def printed_points(frame: pl.DataFrame, col: str) -> pl.Expr:
+    """Column ``col`` of ``frame`` as :func:`points_text` prints each value (each distinct
+    value formatted once)."""
+    texts = {v: points_text(v) for v in frame[col].drop_nulls().unique().to_list()}
+    return (pl.col(col).replace_strict(texts, default=None, return_dtype=pl.String)
+            .fill_null(points_text(None)))
+
+
 def score_cells(run: SeriesRun) -> pl.DataFrame:
     """Each member's series points of each event as the standings print them (``member``,
     ``event``, ``text``: in brackets where they do not count), made once for every standings
     table of the run."""
     assert run.scores is not None
-    texts = {p: points_text(p) for p in run.scores["points"].drop_nulls().unique().to_list()}
-    text = (pl.col("points").replace_strict(texts, default=None, return_dtype=pl.String)
-            .fill_null(points_text(None)))
+    text = printed_points(run.scores, "points")
     return run.scores.select("member", "event", pl.when(pl.col("counted")).then(text)
                              .otherwise(pl.format("({})", text)).alias("text"))
 
@@ -95,17 +101,10 @@ def standings_section(run: SeriesRun, frame: pl.DataFrame, heading: str, page: s
     assert run.scores is not None
     counted = [i for i, e in enumerate(run.events) if e.counted] if per_event else []
     codes = [c for c, _ in shown_tiebreaks(run)]
-    totals = [*frame["points"].to_list(), *(v for c in codes for v in frame[c].to_list())]
-    texts = {v: points_text(v) for v in set(totals) if v is not None}
-
-    def printed(col: str) -> pl.Expr:
-        return (pl.col(col).replace_strict(texts, default=None, return_dtype=pl.String)
-                .fill_null(points_text(None)).alias(col))
-
     shown = frame.select(pl.col("rank_label").cast(pl.String).alias("rank"), pl.col("name").cast(pl.String),
                          pl.col("federation").cast(pl.String).alias("fed"),
                          pl.col("rating").cast(pl.Int64), "member", pl.col("played").cast(pl.Int64),
-                         printed("points"), *(printed(c) for c in codes))
+                         *(printed_points(frame, c).alias(c) for c in ("points", *codes)))
     labels = {i: event_label(i) for i in counted}
     if counted:
         mine = (cells if cells is not None else score_cells(run)).filter(

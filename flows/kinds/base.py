@@ -81,6 +81,10 @@ class Build:
     season: Mapping[str, RawFile] = field(default_factory=dict)
     """The season's files beside the event folders (``members.csv``, the member registry), for
     a kind that reads other events; by name."""
+    checksum_of: Callable[[Path], tuple[str, int]] | None = None
+    """The sha256 and size of a file of the last run's outputs, from the checksums the run
+    keeps by file (:class:`flows.pipeline.digests.Digests`): a kept group of pages is verified
+    with it, not read (:attr:`flows.site.pages.Reuse.checksum_of`)."""
 
     def publication(self, cfg: EventConfig, as_of: dt.date, *, keep: bool = False) -> Publication:
         """An empty publication of the event (its page context, timings, early PDFs; with
@@ -90,7 +94,8 @@ class Build:
         return Publication(self.out_dir, ctx={**event_context(cfg, as_of), "notice": self.notice,
                                               "counted_in": list(self.counted_in)},
                            timings=self.step.timings, on_pdf=self.on_pdf,
-                           reuse=Reuse(kept_groups=dict(self.kept_groups) if keep else {}))
+                           reuse=Reuse(kept_groups=dict(self.kept_groups) if keep else {},
+                                       checksum_of=self.checksum_of))
 
 
 Assemble = Callable[[EventConfig, dict[str, RawFile], dt.date, Build],

@@ -75,6 +75,12 @@ class Digests:
         self.changed = True
         return hx
 
+    def sized(self, path: Path | str) -> tuple[str, int]:
+        """:meth:`hexdigest` and the file's size in bytes (as it was when hashed)."""
+        hx = self.hexdigest(path)
+        key = os.fspath(path)
+        return hx, int(self.entries[key if os.path.isabs(key) else os.path.abspath(key)][1])
+
     def save(self) -> None:
         """Keep the checksums for the next run (only when one was read; those of files gone
         are dropped)."""

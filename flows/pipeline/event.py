@@ -96,7 +96,8 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
         date = unchanged.decide_run_date(as_of, cfg.event.as_of)
         pub, letters = kind.assemble(cfg, raw, date, build_for(kind, cfg, out_dir, renderer, step,
                                                                sources=sources, season=season,
-                                                               counted_in=counted_in))
+                                                               counted_in=counted_in,
+                                                               digests=digests))
     else:
         date = unchanged.run_date(event_dir, as_of) or unchanged.decide_run_date(as_of, None)
 
@@ -129,6 +130,7 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
         publish_task(quote(pub), cfg, event_dir, names, date, quote(pdfs),
                      {"messages": len(letters), "by_kind": by_kind(letters),
                       "state": "not sent yet", **unmade_report(unmade)})
+    digests.save()  # the kept files hashed again while taken (the next check need not)
 
     # mail: after the switch, so the ledger of what went is the published one
     with step("mail"):
@@ -163,7 +165,8 @@ def kind_flow(kind: FlowKind) -> Flow:
 def build_for(kind: FlowKind, cfg: EventConfig, out_dir: Path, renderer: str, step: Steps,
               notice: str = "", sources: tuple[Source, ...] = (),
               season: dict[str, RawFile] | None = None,
-              counted_in: tuple[tuple[str, str], ...] = ()) -> Build:
+              counted_in: tuple[tuple[str, str], ...] = (),
+              digests: unchanged.Digests | None = None) -> Build:
     """What a kind's build of the event gets from the run (:class:`flows.kinds.base.Build`):
     its step timer, the PDFs rendered as soon as their HTML is made (:func:`early_pdfs`), the
     pages and letters of the rules part the event chooses (:func:`flows.registry.rules_parts`),
@@ -171,13 +174,15 @@ def build_for(kind: FlowKind, cfg: EventConfig, out_dir: Path, renderer: str, st
     of this program made (:func:`kept_groups`, :func:`known_pairings`); ``sources``: the other
     events it reads (:func:`flows.pipeline.tasks.read_sources`), ``season`` the season's files
     (:func:`flows.pipeline.tasks.read_season`), ``counted_in`` the events that count it
-    (:func:`flows.pipeline.counted_in.series_naming`)."""
+    (:func:`flows.pipeline.counted_in.series_naming`); ``digests``: the checksums kept for the
+    event's outputs, with which the last run's groups are verified without reading them."""
     program = unchanged.program_fingerprint()
     return Build(out_dir, renderer, step, notice, program, early_pdfs(out_dir, renderer),
                  kept_groups(out_dir, program) if kind.uses_last_run else {},
                  known_pairings(out_dir) if kind.uses_last_run else {}, rules_parts(cfg),
                  lambda fn, items: workers.parallel_map(fn, list(items), renderer), sources,
-                 known_results(out_dir, program) if sources else {}, counted_in, season or {})
+                 known_results(out_dir, program) if sources else {}, counted_in, season or {},
+                 digests.sized if digests is not None and kind.uses_last_run else None)
 
 
 STATE_NAMES = {0: "Completed", 1: "Rejected rows", 3: "Held", 4: "Letters pending"}

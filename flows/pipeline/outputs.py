@@ -12,6 +12,7 @@ import datetime as dt
 import hashlib
 import platform
 import threading
+from collections.abc import Mapping
 from collections.abc import Set as AbstractSet
 from importlib.metadata import version
 from pathlib import Path
@@ -98,7 +99,7 @@ def discard_early_pdfs(out_dir: Path) -> None:
         early.discard()
 
 
-def write_files(out_dir: Path, files: dict[str, bytes | str], on_disk: AbstractSet[str] = frozenset()
+def write_files(out_dir: Path, files: Mapping[str, io.Content], on_disk: AbstractSet[str] = frozenset()
                 ) -> list[str]:
     """Write every output atomically; files that are byte-identical are left untouched, and so
     are those of ``on_disk`` (known to be on disk as they are: taken from there this run,

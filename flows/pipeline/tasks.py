@@ -232,7 +232,7 @@ def render_pdfs(htmls: dict[str, str], previous: dict[str, str],
 
 
 @task(name="write", retries=2, retry_delay_seconds=[1, 3], cache_policy=NO_CACHE)
-def write_outputs(out_dir: Path, files: dict[str, bytes | str]) -> list[str]:
+def write_outputs(out_dir: Path, files: Mapping[str, io.Content]) -> list[str]:
     """:func:`write_files` as a task of the flow that writes (retried: a disk may be busy)."""
     return write_files(out_dir, files)
 

@@ -19,7 +19,7 @@ from typing import Any
 import polars as pl
 import segno
 
-from flows.io import as_bytes, csv_text
+from flows.io import Content, OnDisk, as_bytes, csv_text
 from flows.site import paging, render
 from flows.site.names import file_part
 from flows.site.present import Section, Table, printed_sections, table_from_frame
@@ -113,7 +113,7 @@ class Reuse:
     """Why the groups built this run were not taken from the last one
     (:meth:`Publication.take`): "new" (the last run did not publish it, or was made by another
     program), "changed" (what it is made of), "files changed on disk" -> how many."""
-    checksums: dict[str, tuple[bytes | str, str, int]] = field(default_factory=dict)
+    checksums: dict[str, tuple[Content, str, int]] = field(default_factory=dict)
     """Files whose checksum is known: path -> (the content it is of, its sha256, its bytes);
     valid while ``files[path]`` is that same object (:func:`flows.pipeline.outputs.checksum`).
     The files taken from the last run come with the checksums they were verified against, the
@@ -121,6 +121,11 @@ class Reuse:
     taken_files: set[str] = field(default_factory=set)
     """The files taken from the last run as they are on disk: not compared with the disk again
     when the outputs are written."""
+    checksum_of: Callable[[Path], tuple[str, int]] | None = None
+    """The sha256 and size of a file on disk as the run knows them (the pipeline's checksums
+    kept by each file's inode, size and time: :class:`flows.pipeline.digests.Digests`): a kept
+    group's files are verified with it and taken as :class:`flows.io.OnDisk`, not read. None:
+    each is read and hashed, its content taken."""
     kept_pdfs: dict[str, str] = field(default_factory=dict)
     """The PDFs of groups taken from the last run (path -> sha256 of the HTML they were
     rendered from): not rendered again; their files stay as they are."""
@@ -140,8 +145,9 @@ class Publication:
     out_dir: Path
     ctx: dict[str, Any] = field(default_factory=dict)
     """The event context every page shows (:func:`event_context`)."""
-    files: dict[str, bytes | str] = field(default_factory=dict)
-    """Relative path -> content (CSV, HTML, TRF, JSON)."""
+    files: dict[str, Content] = field(default_factory=dict)
+    """Relative path -> content (CSV, HTML, TRF, JSON; a file taken from the last run:
+    :class:`flows.io.OnDisk`)."""
     pdfs: dict[str, str] = field(default_factory=dict)
     """Relative path of a PDF -> the HTML it is rendered from."""
     titles: dict[str, str] = field(default_factory=dict)
@@ -257,17 +263,25 @@ class Publication:
     def _take(self, record: dict[str, Any]) -> bool:
         """The files of a group the last run wrote (``record``: :meth:`group`), if each is
         still on disk with the checksum recorded; False (nothing taken) otherwise."""
-        taken: dict[str, bytes | str] = {}
+        taken: dict[str, Content] = {}
         sizes: dict[str, int] = {}
+        known = self.reuse.checksum_of
         for rel, (sha, text) in record["files"].items():
+            path = self.out_dir / rel
+            data: Content
             try:
-                raw = (self.out_dir / rel).read_bytes()
+                if known is not None:
+                    digest, sizes[rel] = known(path)
+                    data = OnDisk(path, text)
+                else:
+                    raw = path.read_bytes()
+                    digest, sizes[rel] = hashlib.sha256(raw).hexdigest(), len(raw)
+                    data = raw.decode("utf-8") if text else raw
             except OSError:
                 return False
-            if hashlib.sha256(raw).hexdigest() != sha:
+            if digest != sha:
                 return False
-            taken[rel] = raw.decode("utf-8") if text else raw
-            sizes[rel] = len(raw)
+            taken[rel] = data
         self.files.update(taken)
         self.reuse.taken_files.update(taken)
         self.reuse.checksums.update((rel, (data, record["files"][rel][0], sizes[rel]))

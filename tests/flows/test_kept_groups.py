@@ -118,6 +118,45 @@ def test_a_group_is_taken_from_the_last_run_only_with_its_key_and_its_files(tmp_
     assert other_key.reuse.rebuilt == {"changed": 1} and changed.reuse.rebuilt == {"files changed on disk": 1}
 
 
+def test_a_group_verified_by_the_kept_checksums_is_taken_without_reading_its_files(tmp_path, monkeypatch):
+    """With the run's checksums kept by file (Digests), a kept group is verified without
+    reading its files: each is taken as OnDisk, its bytes read only if asked for; a file
+    changed on disk still builds the group."""
+    from flows.io import OnDisk, as_bytes
+    from flows.pipeline.digests import Digests
+
+    first = Publication(tmp_path)
+    first.group("round-01", "k1", lambda: built(first, "one"))
+    for rel, data in first.files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_bytes(data.encode() if isinstance(data, str) else data)
+        old = time.time_ns() - 10**10  # written long enough ago for its checksum to be trusted
+        os.utime(tmp_path / rel, ns=(old, old))
+    digests = Digests()
+    for rel in first.files:
+        digests.hexdigest(tmp_path / rel)  # the check read them (this run's or the last)
+
+    def unread(self: Path) -> bytes:
+        raise AssertionError(f"{self} read")
+
+    monkeypatch.setattr(Path, "read_bytes", unread)
+    again = Publication(tmp_path, reuse=Reuse(kept_groups=first.reuse.cache["groups"],
+                                              checksum_of=digests.sized))
+    assert again.group("round-01", "k1", lambda: built(again, "built again"))
+    assert all(isinstance(again.files[rel], OnDisk) for rel in first.files)
+    assert {rel: again.reuse.checksums[rel][1:] for rel in first.files} == {
+        rel: first.reuse.checksums[rel][1:] for rel in first.files}
+    monkeypatch.undo()
+    assert {rel: as_bytes(again.files[rel]) for rel in first.files} == {
+        rel: as_bytes(first.files[rel]) for rel in first.files}
+
+    (tmp_path / "r" / "a.csv").write_bytes(b"x\n2\n")  # another time, size kept: hashed again
+    changed = Publication(tmp_path, reuse=Reuse(kept_groups=first.reuse.cache["groups"],
+                                                checksum_of=digests.sized))
+    assert not changed.group("round-01", "k1", lambda: built(changed, "one"))
+    assert changed.files["r/a.csv"] == b"x\n1\n" and changed.reuse.rebuilt == {"files changed on disk": 1}
+
+
 def test_the_same_html_makes_the_same_pdf_at_another_time():
     from flows.site import render
 

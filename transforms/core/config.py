@@ -10,6 +10,7 @@ from __future__ import annotations
 import collections.abc
 import dataclasses
 import datetime as dt
+import functools
 import re
 import types
 import typing
@@ -420,6 +421,14 @@ class _Dataclass(Protocol):
 _D = TypeVar("_D", bound=_Dataclass)
 
 
+@functools.cache
+def _type_hints(cls: type) -> dict[str, Any]:
+    """DESIGN.md (configuration is data) — the types of a configuration class's fields, read
+    once per class (``typing.get_type_hints`` resolves every annotation again at each call: a
+    check of 500 event folders spent 0.4 s in it)."""
+    return typing.get_type_hints(cls)
+
+
 def from_table(cls: type[_D], table: Mapping[str, Any], *, file: str, key: str) -> _D:
     """DESIGN.md (configuration is data) — build the frozen dataclass ``cls`` from a TOML table.
 
@@ -427,7 +436,7 @@ def from_table(cls: type[_D], table: Mapping[str, Any], *, file: str, key: str) 
     class's own ``__post_init__`` (which raise :class:`ConfigError` with an empty file and a
     key relative to the table) are errors naming ``file`` and the full key path.
     """
-    hints = typing.get_type_hints(cls)
+    hints = _type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}
     unknown = sorted(set(table) - set(fields))
     if unknown:

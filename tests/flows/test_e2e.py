@@ -70,7 +70,10 @@ def test_each_event_publishes_the_contract_files(demo_run, event):
 
 def test_rerun_is_idempotent(demo_run):
     _, _, _, first, _, second = demo_run
-    changed = sorted(str(p) for p in first if first[p] != second.get(p) and p.name != "manifest.json")
+    # (the run's checksums of the files it read are its own cache, not an output: a rerun
+    # that verifies the outputs the last run wrote keeps their checksums there)
+    changed = sorted(str(p) for p in first if first[p] != second.get(p) and p.name != "manifest.json"
+                     and p.parts[:2] != (".chessfed", "digests"))
     assert changed == []
     assert set(first) == set(second)
 

@@ -287,9 +287,11 @@ def _run_folders(args: argparse.Namespace, inputs: Path) -> int:
     # starts at the first event the check finds to build, so that a run with nothing changed
     # starts no Prefect at all, and the rest of the check runs while it boots.
     start()
-    if local_renderers(args):  # they start while the server boots and the pipeline is imported
-        from flows.pipeline import workers
+    from flows.pipeline import workers
 
+    if not args.quiet and (note := workers.slow_pairing_note()):
+        print(f"chessfed run: {note}", file=sys.stderr)
+    if local_renderers(args):  # they start while the server boots and the pipeline is imported
         if not args.quiet and (note := workers.slow_fonts_note()):
             print(f"chessfed run: {note}", file=sys.stderr)
 

@@ -99,6 +99,21 @@ def slow_fonts_note() -> str:
             "WeasyPrint subsets the PDFs' fonts with fontTools instead, two to four times as slowly")
 
 
+def slow_pairing_note() -> str:
+    """A line for the office when the Dutch engine's compiled matching core
+    (``transforms/fide/dutch/cmatching.c``, built by ``make install`` with gcc) is missing: the
+    pairings and their audit then run on the pure-Python core — the same pairings, several
+    times as slowly on large fields (the full-size season: audit and pairing 235 s summed over
+    its events without it, docs/benchmarks.md) — else ""."""
+    from transforms.fide.dutch.matching import CORES
+
+    if "compiled" in CORES:
+        return ""
+    return ("note: the pairing engine's compiled core is not built (make install builds it with "
+            "gcc): pairings and their audit run on the pure-Python core, the same pairings "
+            "several times as slowly on large fields")
+
+
 _WARMED = threading.Event()
 
 

@@ -134,3 +134,17 @@ def test_the_office_is_told_when_the_fast_font_subsetter_is_missing(monkeypatch)
     found.clear()
     note = workers.slow_fonts_note()
     assert "libharfbuzz-subset0" in note and "fontTools" in note
+
+
+def test_the_office_is_told_when_the_pairing_engines_compiled_core_is_missing(monkeypatch):
+    """Without the compiled matching core (cmatching.c, built by make install) the pairings
+    and their audit run on the pure-Python core, several times as slowly: ``chessfed run``
+    says so and how to build it; with it, nothing is said."""
+    from flows.pipeline import workers
+    from transforms.fide.dutch import matching
+
+    monkeypatch.setitem(matching.CORES, "compiled", matching.MatchingGraph)
+    assert workers.slow_pairing_note() == ""
+    monkeypatch.delitem(matching.CORES, "compiled")
+    note = workers.slow_pairing_note()
+    assert "compiled core is not built" in note and "make install" in note

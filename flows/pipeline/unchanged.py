@@ -43,7 +43,7 @@ from typing import Any
 from flows.mail import outbox
 from flows.pipeline.counted_in import series_naming
 from flows.pipeline.digests import Digests
-from flows.pipeline.manifest import REBUILD, read_manifest
+from flows.pipeline.manifest import REBUILD, manifest_entries, read_manifest
 from flows.site import render
 
 KEY = REBUILD
@@ -220,8 +220,8 @@ def stale(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool
 
 def _stale(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail: bool,
            today: dt.date | None, mail: bool, digests: Digests) -> str | None:
-    manifest = read_manifest(out_dir)  # (read only: parsed once for the check and the run)
-    if not manifest:
+    manifest = manifest_entries(out_dir, (KEY, "outputs"))  # (only these entries parsed)
+    if manifest is None:
         return "not published yet"
     key = manifest.get(KEY)
     if not isinstance(key, dict):

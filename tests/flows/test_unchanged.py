@@ -316,3 +316,34 @@ def test_the_run_waits_for_the_task_runs_of_the_events_it_built_only(built, monk
         shutil.rmtree(other)
         shutil.rmtree(out / "a-new-event", ignore_errors=True)
     assert waited == [["a-new-event"]]
+
+
+def test_the_check_parses_only_the_rebuild_key_and_the_outputs_of_a_manifest(tmp_path, monkeypatch):
+    """flows/pipeline/manifest.py ``manifest_entries``: the entries asked for, the same as the
+    whole manifest parsed; from a manifest as the run writes it (an entry a line) only their
+    lines are parsed — not its bulky cache; another layout (indented JSON) is parsed whole;
+    none, or not JSON: None."""
+    from flows.pipeline import manifest as mf
+
+    whole = {"event": "e", "outputs": [{"path": "a.html", "sha256": "0" * 64, "bytes": 3}],
+             "cache": {"groups": {"g": {"key": "k: v, \"x\""}}},
+             "rebuild_key": {"program": "p", "inputs": "i"}, "notes": ["a, b", "c\nd"]}
+    keys = ("rebuild_key", "outputs")
+    written = tmp_path / "written"
+    written.mkdir()
+    (written / "manifest.json").write_text(mf.manifest_text(whole), encoding="utf-8")
+    parsed: list[str] = []
+    loads = mf.json.loads
+    monkeypatch.setattr(mf.json, "loads", lambda s, *a, **k: (parsed.append(s), loads(s, *a, **k))[1])
+    assert mf.manifest_entries(written, keys) == {k: whole[k] for k in keys}
+    assert not any("groups" in p or "c\\nd" in p for p in parsed)  # the other entries' values not parsed
+
+    indented = tmp_path / "indented"
+    indented.mkdir()
+    (indented / "manifest.json").write_text(json.dumps(whole, indent=2), encoding="utf-8")
+    assert mf.manifest_entries(indented, keys) == {k: whole[k] for k in keys}
+    broken = tmp_path / "broken"
+    broken.mkdir()
+    (broken / "manifest.json").write_text("{\n\"outputs\": [\n}\n", encoding="utf-8")
+    assert mf.manifest_entries(broken, keys) is None
+    assert mf.manifest_entries(tmp_path / "none", keys) is None

@@ -60,6 +60,10 @@ class Digests:
 
     def hexdigest(self, path: Path | str) -> str:
         """The file's sha256 (hex); raises OSError as reading it would (a folder included)."""
+        return self.sized(path)[0]
+
+    def sized(self, path: Path | str) -> tuple[str, int]:
+        """:meth:`hexdigest` and the file's size in bytes (as it was when hashed)."""
         key = os.fspath(path)
         if not os.path.isabs(key):
             key = os.path.abspath(key)
@@ -67,19 +71,13 @@ class Digests:
         e = self.entries.get(key)
         if (e is not None and e[0] == st.st_ino and e[1] == st.st_size and e[2] == st.st_mtime_ns
                 and int(e[3]) - st.st_mtime_ns >= MARGIN_NS):
-            return str(e[4])
+            return str(e[4]), st.st_size
         read_at = time.time_ns()
         with open(key, "rb") as fh:
             hx = hashlib.file_digest(fh, "sha256").hexdigest()
         self.entries[key] = [st.st_ino, st.st_size, st.st_mtime_ns, read_at, hx]
         self.changed = True
-        return hx
-
-    def sized(self, path: Path | str) -> tuple[str, int]:
-        """:meth:`hexdigest` and the file's size in bytes (as it was when hashed)."""
-        hx = self.hexdigest(path)
-        key = os.fspath(path)
-        return hx, int(self.entries[key if os.path.isabs(key) else os.path.abspath(key)][1])
+        return hx, st.st_size
 
     def save(self) -> None:
         """Keep the checksums for the next run (only when one was read; those of files gone

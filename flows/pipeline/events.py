@@ -10,6 +10,7 @@ from pathlib import Path
 
 from prefect import Flow, flow, task
 from prefect.cache_policies import NO_CACHE
+from prefect.context import get_run_context
 from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
@@ -42,14 +43,21 @@ def event_runner(task_runner: str, jobs: int, dask_address: str | None = None) -
     """Where the events of a run execute: ``threads`` (this process, ``jobs`` events at once;
     their PDFs render in the run's process pool) or ``dask`` (prefect-dask: the cluster at
     ``dask_address``, else a ``LocalCluster`` of ``jobs`` single-threaded worker processes;
-    events and their PDFs are tasks of the cluster)."""
+    the events are tasks of the cluster, each worker rendering its event's PDFs in a renderer
+    process of its own, :func:`flows.pipeline.workers.renderer_processes`). The
+    ``LocalCluster``'s workers are started as processes that may start processes (Dask's
+    ``distributed.worker.daemon`` off); the workers of a cluster the office started have their
+    renderers when started so too (``DASK_DISTRIBUTED__WORKER__DAEMON=False dask worker …``),
+    else render their PDFs themselves."""
     if task_runner == "threads":
         return ThreadPoolTaskRunner(max_workers=jobs)
     if task_runner == "dask":
+        import dask
         from prefect_dask import DaskTaskRunner
 
         if dask_address:
             return DaskTaskRunner(address=dask_address)
+        dask.config.set({"distributed.worker.daemon": False})
         return DaskTaskRunner(cluster_kwargs={"n_workers": jobs, "threads_per_worker": 1,
                                               "processes": True, "dashboard_address": None})
     raise ValueError(f"task runner {task_runner!r}: expected one of {', '.join(TASK_RUNNERS)}")
@@ -138,6 +146,9 @@ def run_events(inputs: Path, out: Path, as_of: dt.date | None = None,
     folders = [f for f in event_folders(inputs) if not only or f.name in only]
     if renderer == "dask":
         share_prefect_api()
+        from flows.pipeline.cluster import register_renderers
+
+        register_renderers(get_run_context().task_runner)
     skip = found_unchanged or {}
     futures = {f.name: run_event.submit(f, out / f.name, as_of, send_mail, renderer, rebuild,
                                         f.name in (changed or ()))

@@ -78,16 +78,18 @@ EARLY: dict[str, workers.EarlyPDFs] = {}
 def early_pdfs(out_dir: Path, renderer: str) -> workers.EarlyPDFs | None:
     """What renders an event's PDFs as soon as their HTML is made (``Publication.on_pdf``):
     those :func:`render_pdfs` will render (their HTML changed since the published manifest),
-    in the run's process pool; None on a Dask cluster (the PDFs go to it together). The
-    pool's renderers start now, in a thread (``workers.warm_up``: each imports WeasyPrint
-    while the event's files are read and ranked). Started earlier, while the run's own
-    Prefect server boots and its flow run is created, they took the CPU those need: a changed
-    result at 3,000 players 17.0 s on average, 15.7 s started here (six runs each, same hour)."""
-    if renderer != "local":
+    in this process's renderers (the run's process pool, or a Dask worker's own renderer:
+    ``workers.renderer_processes``); None where this process renders its PDFs itself. The
+    renderers start now, in a thread (``workers.warm_up``: each imports WeasyPrint while the
+    event's files are read and ranked). Started earlier, while the run's own Prefect server
+    boots and its flow run is created, they took the CPU those need: a changed result at 3,000
+    players 17.0 s on average, 15.7 s started here (six runs each, same hour)."""
+    if not workers.renderer_processes(renderer):
         return None
-    threading.Thread(target=workers.warm_up, name="chessfed-renderers", daemon=True).start()
+    threading.Thread(target=workers.warm_up, args=(renderer,), name="chessfed-renderers",
+                     daemon=True).start()
     previous = previous_render_hashes(out_dir)
-    early = workers.EarlyPDFs(lambda rel, html: previous.get(rel) != render.digest(html))
+    early = workers.EarlyPDFs(lambda rel, html: previous.get(rel) != render.digest(html), renderer)
     EARLY[str(out_dir)] = early
     return early
 

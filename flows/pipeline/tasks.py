@@ -215,15 +215,16 @@ def render_pdfs(htmls: dict[str, str], previous: dict[str, str],
     """Render the PDFs whose HTML changed since the last run (``previous``: path -> sha256 of
     the HTML it was made from); unchanged ones come back as None and are kept. The longest
     documents go first, so that the parallel renderers finish close together. ``renderer``:
-    ``local`` (the run's process pool, one per core) or ``dask`` (in this process: a worker of
-    the Dask cluster the run executes on, one event at a time per worker). ``early``: the output folder whose PDFs :func:`early_pdfs` already
-    started (their results are taken, not rendered again)."""
+    ``local`` (the run's process pool, one per core) or ``dask`` (a worker of the Dask cluster
+    the run executes on, one event at a time per worker: its own renderer, and itself while it
+    waits; :func:`flows.pipeline.workers.htmls_to_pdfs`). ``early``: the output folder whose
+    PDFs :func:`early_pdfs` already started (their results are taken, not rendered again)."""
     todo = sorted((p for p, h in htmls.items()
                    if previous.get(p) != render.digest(h)),
                   key=lambda p: (-len(htmls[p]), p))
     batch = [htmls[p] for p in todo]
     started = EARLY.pop(early, None) if early else None
-    pdfs = workers.htmls_to_pdfs(batch, started, here=renderer == "dask")
+    pdfs = workers.htmls_to_pdfs(batch, started, renderer)
     if started is not None:
         started.discard()  # started but not asked for (a PDF whose HTML was made again)
     out: dict[str, bytes | None] = {p: None for p in htmls}

@@ -1,19 +1,21 @@
 """The run's worker processes (DESIGN.md "Orchestration"), which the pipeline owns: one per core
 (``CHESSFED_PDF_WORKERS`` to change it), started from a clean fork server with WeasyPrint
-already imported, shared by every event of the run, at a lower priority. They render the PDFs
-(:func:`flows.site.render.html_to_pdf`, each distinct document once, those of an event started
-as soon as their HTML is made: :class:`EarlyPDFs`) and carry other CPU-bound work whose parts
-are independent (the audit's rounds, handed to a kind's build as
-:attr:`flows.kinds.base.Build.parallel`). On a Dask cluster each worker process runs one event
-at a time and does that work itself (the cluster has one worker per core)."""
+already imported, shared by every event of the run, at a lower priority, and ended with the
+process that started them. They render the PDFs (:func:`flows.site.render.html_to_pdf`, each
+distinct document once, those of an event started as soon as their HTML is made:
+:class:`EarlyPDFs`) and carry other CPU-bound work whose parts are independent (the audit's
+rounds, handed to a kind's build as :attr:`flows.kinds.base.Build.parallel`). On a Dask cluster
+each worker process runs one event at a time and has one renderer of its own
+(:func:`renderer_processes`)."""
 
 from __future__ import annotations
 
 import atexit
+import functools
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
@@ -23,6 +25,8 @@ _POOL: ProcessPoolExecutor | None = None
 
 
 _POOL_LOCK = threading.Lock()
+
+_WARMED = threading.Event()
 
 
 def pdf_workers() -> int:
@@ -35,37 +39,72 @@ def pdf_workers() -> int:
         return os.cpu_count() or 1
 
 
-def pool() -> ProcessPoolExecutor:
-    """The run's renderers: processes started from a clean fork server with WeasyPrint
-    already imported (not forked from the run's process, whose Prefect threads may hold
-    locks), started once and shared by every event of the run, at a lower priority
-    (:data:`PDF_NICENESS`)."""
+def renderer_processes(renderer: str = "local") -> int:
+    """How many renderer processes this process hands its PDFs to; 0: it renders them itself.
+    ``local`` (the run's process, several events side by side): :func:`pdf_workers`, shared by
+    every event of the run (0 when that is one). ``dask`` (this process is a worker of the Dask
+    cluster the run executes on, which runs one event at a time, the cluster having one worker
+    per core): one renderer of its own (``CHESSFED_PDF_WORKERS`` to change it), so that its
+    event's PDFs render while the event's pages are made, as in a local run; 0 where the worker
+    may not start processes (a daemonic worker process, Dask's default
+    ``distributed.worker.daemon``; ``chessfed run --task-runner dask`` starts its
+    ``LocalCluster`` without it, :func:`flows.pipeline.events.event_runner`)."""
+    if renderer != "dask":
+        n = pdf_workers()
+        return n if n > 1 else 0
+    if multiprocessing.current_process().daemon:
+        return 0
+    try:
+        return max(1, int(os.environ.get("CHESSFED_PDF_WORKERS", "")))
+    except ValueError:
+        return 1
+
+
+def pool(renderer: str = "local") -> ProcessPoolExecutor:
+    """This process's renderers (:func:`renderer_processes`, at least one): processes started
+    from a clean fork server with WeasyPrint already imported (not forked from the run's
+    process, whose Prefect threads may hold locks), started once and shared by every event
+    this process runs, at a lower priority (:data:`PDF_NICENESS`); each ends when this process
+    does, killed or not (:func:`_start_renderer`)."""
     global _POOL
     with _POOL_LOCK:
         if _POOL is None:
             ctx = multiprocessing.get_context("forkserver")
             ctx.set_forkserver_preload(["weasyprint", "flows.site.render"])
-            _POOL = ProcessPoolExecutor(max_workers=pdf_workers(), mp_context=ctx,
-                                        initializer=_lower_priority)
+            _POOL = ProcessPoolExecutor(max_workers=max(1, renderer_processes(renderer)),
+                                        mp_context=ctx, initializer=_start_renderer)
             atexit.register(_POOL.shutdown, cancel_futures=True)
         return _POOL
 
 
-def submit(fn: Callable[..., Any], *args: Any) -> Future[Any]:
-    """``fn(*args)`` in one of the run's renderers (:func:`pool`)."""
-    return pool().submit(fn, *args)
+def shutdown() -> None:
+    """End this process's renderers now (a Dask worker closing, :mod:`flows.pipeline.cluster`);
+    the next PDF starts them again."""
+    global _POOL
+    with _POOL_LOCK:
+        if _POOL is not None:
+            _POOL.shutdown(cancel_futures=True)
+            _POOL = None
+        _WARMED.clear()
+
+
+def submit(fn: Callable[..., Any], *args: Any, renderer: str = "local") -> Future[Any]:
+    """``fn(*args)`` in one of this process's renderers (:func:`pool`)."""
+    return pool(renderer).submit(fn, *args)
 
 
 def parallel_map(fn: Callable[[Any], Any], items: list[Any], renderer: str = "local") -> list[Any]:
-    """``[fn(x) for x in items]`` computed in parallel in the run's renderers (``local``: one
-    process per core, :func:`pool`); in this process when there is one item or one worker, and
-    on a Dask worker (``dask``: each worker runs one event at a time and the cluster has one
-    worker per core, so the cores are already busy with events; see :func:`htmls_to_pdfs`).
-    ``fn`` and the items must pickle. Used for CPU-bound work whose parts are independent (the
-    audit's rounds)."""
-    if len(items) <= 1 or renderer == "dask" or pdf_workers() <= 1:
+    """``[fn(x) for x in items]`` computed in parallel in this process's renderers
+    (:func:`renderer_processes`: ``local``, the run's, one per core), on a Dask worker (``dask``)
+    by its renderer and by the worker itself while it waits (:func:`_help`); in this process
+    when there is one item or no renderer. ``fn`` and the items must pickle. Used for CPU-bound
+    work whose parts are independent (the audit's rounds, a series' events read)."""
+    if len(items) <= 1 or not renderer_processes(renderer):
         return [fn(x) for x in items]
-    return [f.result() for f in [submit(fn, x) for x in items]]
+    futures = {i: submit(fn, x, renderer=renderer) for i, x in enumerate(items)}
+    if renderer == "dask":
+        _help(futures, {i: functools.partial(fn, x) for i, x in enumerate(items)})
+    return [futures[i].result() for i in range(len(items))]
 
 
 PDF_NICENESS = 10
@@ -76,9 +115,24 @@ Measured on the demo (2 cores, same run A/B with the other changes of session 8)
 server answered 1-2 s sooner while the first PDFs rendered, and the run ended sooner."""
 
 
-def _lower_priority() -> None:
-    """A renderer's start: its priority lowered by :data:`PDF_NICENESS`."""
+def _start_renderer() -> None:
+    """A renderer's start: its priority lowered by :data:`PDF_NICENESS`, and a thread that
+    ends it as soon as the process that started it is gone (:func:`_end_with`)."""
     os.nice(PDF_NICENESS)
+    parent = multiprocessing.parent_process()
+    if parent is not None:
+        threading.Thread(target=_end_with, args=(parent,), name="chessfed-parent",
+                         daemon=True).start()
+
+
+def _end_with(parent: multiprocessing.process.BaseProcess) -> None:
+    """Wait until ``parent`` has ended, then end this renderer. A renderer holds the pipes of
+    its pool's queues and so never sees them close: without this, a run killed (``kill -9``,
+    the machine out of memory) or a Dask worker killed by its nanny on closing left its
+    renderers and their fork server running for good, and whatever read the run's output (a
+    shell pipe, a scheduler) waited for them."""
+    parent.join()
+    os._exit(0)
 
 
 SUBSETTER = "harfbuzz-subset"
@@ -114,20 +168,17 @@ def slow_pairing_note() -> str:
             "several times as slowly on large fields")
 
 
-_WARMED = threading.Event()
 
-
-def warm_up() -> None:
-    """Start the run's renderers now (each renders an empty page, which also loads its fonts),
-    e.g. when an event's flow starts (``flows/pipeline/outputs.py`` ``early_pdfs``): the first
-    PDFs then start at once. Once per process (a second call does nothing)."""
+def warm_up(renderer: str = "local") -> None:
+    """Start this process's renderers now (each renders an empty page, which also loads its
+    fonts), e.g. when an event's flow starts (``flows/pipeline/outputs.py`` ``early_pdfs``):
+    the first PDFs then start at once. Once per process (a second call does nothing)."""
     with _POOL_LOCK:
         if _WARMED.is_set():
             return
         _WARMED.set()
-    if pdf_workers() > 1:
-        for _ in range(pdf_workers()):
-            submit(html_to_pdf, "<p></p>")
+    for _ in range(renderer_processes(renderer)):
+        submit(html_to_pdf, "<p></p>", renderer=renderer)
 
 
 class EarlyPDFs:
@@ -135,17 +186,19 @@ class EarlyPDFs:
     render while the rest of the site is assembled (``Publication.on_pdf``), not after it;
     :func:`htmls_to_pdfs` then takes each result from here instead of rendering it again.
     ``wanted(path, html)`` says which to start: those the run will render (not the unchanged
-    ones, which are kept). Nothing starts where PDFs render in this process (one renderer)."""
+    ones, which are kept). Nothing starts where PDFs render in this process (no renderer:
+    :func:`renderer_processes`)."""
 
-    def __init__(self, wanted: Callable[[str, str], bool]) -> None:
+    def __init__(self, wanted: Callable[[str, str], bool], renderer: str = "local") -> None:
         self.wanted = wanted
+        self.renderer = renderer
         self.futures: dict[str, Future[bytes]] = {}
 
     def __call__(self, rel: str, html: str) -> None:
-        if pdf_workers() > 1 and self.wanted(rel, html):
+        if renderer_processes(self.renderer) and self.wanted(rel, html):
             key = digest(html)
             if key not in self.futures:
-                self.futures[key] = submit(html_to_pdf, html)
+                self.futures[key] = submit(html_to_pdf, html, renderer=self.renderer)
 
     def discard(self) -> None:
         """Forget what was not asked for (an event that failed before its PDFs)."""
@@ -154,17 +207,20 @@ class EarlyPDFs:
         self.futures.clear()
 
 
-def htmls_to_pdfs(htmls: list[str], early: EarlyPDFs | None = None, here: bool = False) -> list[bytes]:
-    """Render independent documents in parallel processes (WeasyPrint is CPU-bound); each
-    distinct HTML once, those already started (``early``) taken from there. ``here``: in this
-    process, one after another — on a Dask worker, which runs one event at a time on a cluster
-    of one worker per core. (Rendered as tasks of the cluster instead, the events waiting on
-    them had to leave the workers' thread pools, so every event of the season started at once:
-    at scale 1.0 the PDFs' time summed over the events was 10,771 s against 82 s in one
-    process, and the run took 561 s against 416 s and 3.9 GB against 1.0 GB.)"""
+def htmls_to_pdfs(htmls: list[str], early: EarlyPDFs | None = None,
+                  renderer: str = "local") -> list[bytes]:
+    """Render independent documents in this process's renderers (WeasyPrint is CPU-bound,
+    :func:`renderer_processes`); each distinct HTML once, those already started (``early``)
+    taken from there; in this process, one after another, where it has no renderer. On a Dask
+    worker (``dask``) this process renders too while it waits: the documents its renderer has
+    not begun, the shortest first (:func:`_help`). (Rendered as tasks of the cluster instead,
+    the events waiting on them had to leave the workers' thread pools, so every event of the
+    season started at once: at scale 1.0 the PDFs' time summed over the events was 10,771 s
+    against 82 s in one process, and the run took 561 s against 416 s and 3.9 GB against
+    1.0 GB.)"""
     started = early.futures if early is not None else {}
     keys = [digest(h) for h in htmls]
-    if here or pdf_workers() <= 1 or (len(htmls) <= 1 and not started):
+    if not renderer_processes(renderer) or (len(htmls) <= 1 and not started):
         done: dict[str, bytes] = {}
         for k, h in zip(keys, htmls):
             if k not in done:
@@ -173,5 +229,20 @@ def htmls_to_pdfs(htmls: list[str], early: EarlyPDFs | None = None, here: bool =
     futures: dict[str, Future[bytes]] = {}
     for k, h in zip(keys, htmls):
         if k not in futures:
-            futures[k] = started.pop(k) if k in started else submit(html_to_pdf, h)
+            futures[k] = started.pop(k) if k in started else submit(html_to_pdf, h, renderer=renderer)
+    if renderer == "dask":
+        _help(futures, {k: functools.partial(html_to_pdf, h) for k, h in zip(keys, htmls)})
     return [futures[k].result() for k in keys]
+
+
+def _help(futures: dict[Any, Future[Any]], work: Mapping[Any, Callable[[], Any]]) -> None:
+    """Do here each of ``futures`` (``work[key]()``) its renderer has not begun, from the last
+    (the shortest PDF: :func:`flows.pipeline.tasks.render_pdfs` orders the longest first) — a
+    Dask worker would otherwise wait idle for its one renderer, and the last event of a run has
+    the machine to itself. One begun meanwhile stays with the renderer (``Future.cancel``
+    fails)."""
+    for key in reversed(list(futures)):
+        if futures[key].cancel():
+            mine: Future[Any] = Future()
+            mine.set_result(work[key]())
+            futures[key] = mine

@@ -82,10 +82,13 @@ def test_events_run_side_by_side_with_the_same_outputs(one_by_one, season, tmp_p
 def test_a_dask_cluster_gives_the_same_outputs_byte_for_byte(one_by_one, season, tmp_path,
                                                              monkeypatch):
     """The events are tasks of a Dask LocalCluster (worker processes: the scheduler's task
-    list shows them), each worker one event at a time with its PDFs rendered in its own
-    process — no other task on the cluster, never more events at once than workers (when the
-    PDFs were tasks of the cluster, an event waiting on them left its worker's thread pool and
-    every event of a season ran at once); the outputs equal the local run's."""
+    list shows them; started as ``chessfed run --task-runner dask`` starts them, processes that
+    may start processes), each worker one event at a time with its PDFs rendered in a renderer
+    process of its own and by itself while it waits — no other task on the cluster, never more
+    events at once than workers (when the PDFs were tasks of the cluster, an event waiting on
+    them left its worker's thread pool and every event of a season ran at once); the outputs
+    equal the local run's."""
+    import dask
     import distributed
     from prefect.client.orchestration import get_client
 
@@ -94,8 +97,9 @@ def test_a_dask_cluster_gives_the_same_outputs_byte_for_byte(one_by_one, season,
     seq_out, seq_status = one_by_one
     # the workers, started below, find this session's Prefect server
     monkeypatch.setenv("PREFECT_API_URL", str(get_client(sync_client=True).api_url))
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster:
+    with dask.config.set({"distributed.worker.daemon": False}), \
+            distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                     dashboard_address=None) as cluster:
         out = tmp_path / "out"
         status = statuses(events_flow(dask_address=cluster.scheduler_address)(
             season, out, renderer="dask", return_state=True))

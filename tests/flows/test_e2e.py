@@ -352,6 +352,39 @@ def test_a_series_takes_the_results_of_its_unchanged_events_from_its_last_run(de
     assert changed.taken == 0
 
 
+def test_a_series_reads_the_events_its_last_run_does_not_give_side_by_side(demo_run, monkeypatch):
+    """A series' first build reads its events in the run's renderers, side by side
+    (``KnownResults.read_ahead``, through the build's ``parallel``), before its rulebook asks for
+    them: each result equals the event read in the series' own process; one whose results
+    cannot be read is left to the series, which says why."""
+    import datetime as dt
+
+    import pytest
+
+    from flows.kinds.series.flow import KnownResults
+    from flows.pipeline import workers
+    from flows.pipeline.tasks import read_source
+    from transforms.core.results import Source
+    from transforms.kinds import event_result
+
+    monkeypatch.setenv("CHESSFED_PDF_WORKERS", "2")
+    base, out, *_ = demo_run
+    as_of = dt.date(2026, 4, 15)
+    series = base / "inputs" / SERIES_EVENT
+    sources = [read_source(series, out / SERIES_EVENT, name)
+               for name in (*RAPIDS, "events/riverside-rapid-2026-01.trf")]
+    unreadable = Source("rapid-without-event-toml", digest="1")
+    reader = KnownResults({}, as_of)
+    side_by_side = reader.read_ahead([*sources, unreadable], as_of,
+                                     lambda fn, items: workers.parallel_map(fn, list(items)))
+    assert side_by_side == len(sources) == len(reader.ahead)
+    for source in sources:
+        assert reader(source, as_of) == event_result(source, as_of)
+    assert reader.ahead == {} and reader.taken == 0
+    with pytest.raises(ValueError, match="event.toml"):
+        reader(unreadable, as_of)
+
+
 def test_a_series_rerun_after_one_changed_result_keeps_the_other_members_pages(prefect_harness, tmp_path):
     """A series' member pages are groups kept from its last run (their key digests everything
     a member's pages show): built again with nothing changed, every one is kept; after one

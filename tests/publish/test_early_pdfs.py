@@ -41,6 +41,7 @@ def test_pdfs_started_early_are_taken_not_rendered_again(monkeypatch):
 
 
 def test_only_the_pdfs_the_run_renders_start_early_and_only_with_renderers(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHESSFED_PDF_WORKERS", "2")
     out = tmp_path / "event"
     (out / "standings").mkdir(parents=True)
     (out / "standings" / "round-01.pdf").write_bytes(b"%PDF old")
@@ -52,7 +53,7 @@ def test_only_the_pdfs_the_run_renders_start_early_and_only_with_renderers(tmp_p
     assert outputs.early_pdfs(out, "local").wanted("standings/round-01.pdf", kept) is True  # another renderer
     (out / "manifest.json").write_text(json.dumps({"renderer": render.renderer_id(), "outputs": recorded}))
     early = outputs.early_pdfs(out, "local")
-    assert early is not None and outputs.early_pdfs(out, "dask") is None
+    assert early is not None  # a daemonic Dask worker has none: tests/publish/test_renderers.py
     assert early.wanted("standings/round-01.pdf", kept) is False          # unchanged: kept
     assert early.wanted("standings/round-01.pdf", "<p>new</p>") is True
     assert early.wanted("standings/round-02.pdf", "<p>round 2</p>") is True
@@ -61,6 +62,8 @@ def test_only_the_pdfs_the_run_renders_start_early_and_only_with_renderers(tmp_p
     assert early.futures == {}  # one renderer: PDFs render in this process, at the end
     outputs.discard_early_pdfs(out)
     assert str(out) not in outputs.EARLY
+    assert outputs.early_pdfs(out, "local") is None  # and nothing is made to start them early
+    monkeypatch.setenv("CHESSFED_PDF_WORKERS", "2")
     (out / "standings" / "round-01.pdf").write_bytes(b"%PDF new")  # replaced since: not adopted
     assert outputs.early_pdfs(out, "local").wanted("standings/round-01.pdf", kept) is True
     outputs.discard_early_pdfs(out)

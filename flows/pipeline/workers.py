@@ -33,10 +33,15 @@ def pdf_workers() -> int:
     """How many PDFs render at once: one per core (``CHESSFED_PDF_WORKERS`` to change it),
     shared by every event of a run, so that events run side by side do not oversubscribe the
     machine."""
+    return _told() or os.cpu_count() or 1
+
+
+def _told() -> int | None:
+    """``CHESSFED_PDF_WORKERS`` (at least one), None when not set to a number."""
     try:
         return max(1, int(os.environ.get("CHESSFED_PDF_WORKERS", "")))
     except ValueError:
-        return os.cpu_count() or 1
+        return None
 
 
 def renderer_processes(renderer: str = "local") -> int:
@@ -54,10 +59,7 @@ def renderer_processes(renderer: str = "local") -> int:
         return n if n > 1 else 0
     if multiprocessing.current_process().daemon:
         return 0
-    try:
-        return max(1, int(os.environ.get("CHESSFED_PDF_WORKERS", "")))
-    except ValueError:
-        return 1
+    return _told() or 1
 
 
 def pool(renderer: str = "local") -> ProcessPoolExecutor:

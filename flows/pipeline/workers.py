@@ -11,15 +11,34 @@ each worker process runs one event at a time and has one renderer of its own
 from __future__ import annotations
 
 import atexit
+import copyreg
 import functools
 import multiprocessing
 import os
 import threading
+import types
 from collections.abc import Callable, Mapping
 from concurrent.futures import Future, ProcessPoolExecutor
 from typing import Any
 
 from flows.site.render import digest, html_to_pdf
+
+
+def _mapping_proxy(items: dict[Any, Any]) -> types.MappingProxyType[Any, Any]:
+    """A read-only mapping again, as pickled by :func:`_pickle_mapping_proxy`."""
+    return types.MappingProxyType(items)
+
+
+def _pickle_mapping_proxy(proxy: types.MappingProxyType[Any, Any]) -> tuple[Any, ...]:
+    """How a read-only mapping pickles on its way to a renderer (``copyreg``): as its items,
+    read-only again when unpickled. An event's configuration
+    (:class:`transforms.core.config.EventConfig`, whose tables and files are read-only
+    mappings) goes with its files to the renderers that read a series' events side by side, and
+    ``pickle`` cannot pickle a ``MappingProxyType`` by itself."""
+    return _mapping_proxy, (dict(proxy),)
+
+
+copyreg.pickle(types.MappingProxyType, _pickle_mapping_proxy)
 
 _POOL: ProcessPoolExecutor | None = None
 

@@ -8,7 +8,6 @@ the flow reads the file and hands the text in.
 from __future__ import annotations
 
 import collections.abc
-import copyreg
 import dataclasses
 import datetime as dt
 import functools
@@ -28,21 +27,6 @@ from transforms.core.model import EMAIL_ADDRESS
 
 T = TypeVar("T")
 
-
-def _mapping_proxy(items: dict[Any, Any]) -> types.MappingProxyType[Any, Any]:
-    """A read-only mapping again, as pickled by :func:`_pickle_mapping_proxy`."""
-    return types.MappingProxyType(items)
-
-
-def _pickle_mapping_proxy(proxy: types.MappingProxyType[Any, Any]) -> tuple[Any, ...]:
-    """How a configuration's read-only mappings pickle (``copyreg``): as their items, read-only
-    again when unpickled. An event's configuration is handed to other processes with its files
-    (the run's renderers read a series' events side by side), and ``pickle`` cannot pickle a
-    ``MappingProxyType`` by itself."""
-    return _mapping_proxy, (dict(proxy),)
-
-
-copyreg.pickle(types.MappingProxyType, _pickle_mapping_proxy)
 """A table's type (:meth:`EventConfig.table`)."""
 
 

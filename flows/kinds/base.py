@@ -36,6 +36,10 @@ class StepTimer(Protocol):
     def __call__(self, name: str) -> AbstractContextManager[dict[str, str]]: ...
 
 
+Parallel = Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]]
+"""How a build computes independent parts side by side (:attr:`Build.parallel`)."""
+
+
 @dataclass(frozen=True)
 class Build:
     """What the pipeline gives a kind's ``assemble`` for one build of one event."""
@@ -64,11 +68,10 @@ class Build:
     """The flows' side of the rules part the event chooses (its pages and letters, e.g.
     :class:`flows.kinds.swiss.parts.SwissPart`), from :mod:`flows.registry`: the kind takes
     those of its own type."""
-    parallel: Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]] = \
-        lambda fn, items: [fn(x) for x in items]
-    """``[fn(x) for x in items]`` computed in parallel by the run's worker processes (or its Dask
-    cluster): for CPU-bound work whose parts are independent (e.g. the audit's rounds); ``fn``
-    and the items must pickle."""
+    parallel: Parallel = lambda fn, items: [fn(x) for x in items]
+    """``[fn(x) for x in items]`` computed in parallel by the run's worker processes (on a Dask
+    worker: its renderer and the worker itself): for CPU-bound work whose parts are independent
+    (the audit's rounds, a series' events read); ``fn`` and the items must pickle."""
     sources: tuple[Source, ...] = ()
     """The other events the event reads (a series' events: :attr:`transforms.kinds.KindSpec.
     sources`), as the pipeline read them."""

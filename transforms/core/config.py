@@ -26,7 +26,6 @@ from transforms.core.errors import ConfigError, Finding, Severity
 from transforms.core.model import EMAIL_ADDRESS
 
 T = TypeVar("T")
-
 """A table's type (:meth:`EventConfig.table`)."""
 
 

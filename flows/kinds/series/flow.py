@@ -5,7 +5,7 @@ letter, in memory."""
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
@@ -13,7 +13,7 @@ from prefect import task
 from prefect.cache_policies import NO_CACHE
 from prefect.utilities.annotations import quote
 
-from flows.kinds.base import Build
+from flows.kinds.base import Build, Parallel
 from flows.kinds.series.letters import series_letters
 from flows.kinds.series.pages import home_groups, publish_site
 from flows.mail.letters import Letter, without_addresses
@@ -48,10 +48,6 @@ def assemble(cfg: EventConfig, raw: dict[str, RawFile], as_of: dt.date, build: B
         letters = pages_task(quote(pub), cfg, quote(run), as_of)
         info["detail"] = pub.groups_summary()
     return pub, letters
-
-
-Parallel = Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]]
-"""How a build computes independent parts side by side (:attr:`flows.kinds.base.Build.parallel`)."""
 
 
 class KnownResults:

@@ -3,9 +3,7 @@
 
 
 import datetime as dt
-from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any
 
 from prefect import task
 from prefect.cache_policies import NO_CACHE
@@ -13,7 +11,7 @@ from prefect.utilities.annotations import quote
 
 from flows.io import csv_text
 from flows.kinds import norms as title_norms
-from flows.kinds.base import Build
+from flows.kinds.base import Build, Parallel
 from flows.kinds.swiss import ratings as swiss_ratings
 from flows.kinds.swiss import site
 from flows.kinds.swiss.common import player_rel
@@ -79,11 +77,10 @@ task of the event's flow."""
 
 
 @task(name="audit", cache_policy=NO_CACHE)
-def audit_task(run: SwissRun, parallel: Callable[[Callable[[Any], Any], Sequence[Any]], list[Any]]
-               ) -> None:
+def audit_task(run: SwissRun, parallel: Parallel) -> None:
     """FIDE C.04.3 — the rulebook's audit (:func:`transforms.swiss.event.audit_rounds`) with
     the rounds to pair again paired in parallel (``parallel``: the run's worker processes, or
-    its Dask cluster, :attr:`flows.kinds.base.Build.parallel`): they are independent of each
+    a Dask worker's renderer and the worker, :attr:`flows.kinds.base.Build.parallel`): they are independent of each
     other."""
     audit_rounds(run, parallel)
 

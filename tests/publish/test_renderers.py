@@ -80,14 +80,15 @@ def test_a_dask_worker_renders_what_its_renderer_has_not_begun(monkeypatch):
     assert here == ["<p>c</p>", "<p>b</p>"]
 
 
-def test_a_renderer_ends_when_the_process_that_started_it_is_killed():
+def test_a_renderer_ends_when_the_process_that_started_it_is_killed(tmp_path):
     """A run killed (``kill -9``, out of memory) or a Dask worker killed by its nanny leaves no
     renderer behind: each holds its pool's pipes and would otherwise wait for work for good
-    (and whatever read the run's output with it)."""
+    (and whatever read the run's output with it). (The killed run's own temporary folder,
+    which no process is left to remove, goes to ``tmp_path``, not the machine's ``/tmp``.)"""
     script = ("import os, time\nfrom flows.pipeline import workers\n"
               "print(workers.submit(os.getpid).result(), flush=True)\ntime.sleep(600)\n")
     run = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stdout=subprocess.PIPE,
-                           env={**os.environ, "CHESSFED_PDF_WORKERS": "2"})
+                           env={**os.environ, "CHESSFED_PDF_WORKERS": "2", "TMPDIR": str(tmp_path)})
     try:
         renderer = int(run.stdout.readline())
         assert renderer != run.pid and alive(renderer)

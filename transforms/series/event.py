@@ -16,6 +16,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 import polars as pl
@@ -118,6 +119,9 @@ class SeriesRun:
     scores: pl.DataFrame | None = None
     """One row per member and event played: member, event (index), event name, section,
     place, of (players in the section), game_points, points (the series'), counted."""
+    exact: dict[tuple[str, int], Fraction] = field(default_factory=dict)
+    """(member, event index) -> the series points of ``scores``, exact (:func:`exact_points`):
+    what the standings add up and compare."""
     standings: pl.DataFrame | None = None
     """rank, rank_label, member, name, federation, rating, played, counted, points, one column
     per tie-break (its code), tied (equal after every tie-break)."""
@@ -468,7 +472,21 @@ def probable_same(run: SeriesRun) -> list[Finding]:
     return out
 
 
+POINTS_DECIMALS = 6
+"""The decimals series points are printed with (the standings, the CSVs)."""
+
+
+def shown(x: Fraction) -> float:
+    """An exact figure of the series as printed: :data:`POINTS_DECIMALS` decimals."""
+    return round(float(x), POINTS_DECIMALS)
+
+
 def event_points(rules: SeriesConfig, e: EventResult, f: Finish) -> float:
+    """:func:`exact_points` as printed (:func:`shown`)."""
+    return shown(exact_points(rules, e, f))
+
+
+def exact_points(rules: SeriesConfig, e: EventResult, f: Finish) -> Fraction:
     """Series regulations (``[series] points``, ``bonus``, ``shared_places``, ``min_played``,
     ``weights``) — what one event gives a member: game points, points by place
     (``place_points``), or the players of the section the member finished ahead of plus one;
@@ -480,25 +498,34 @@ def event_points(rules: SeriesConfig, e: EventResult, f: Finish) -> float:
     member with no place (no complete round) gets none but the bonus. Decision: an event read
     from a ranking without rounds (:attr:`EventResult.ranking_only`) gives every player it
     lists the bonus and is not held to ``min_played`` (its games are not known; a warning
-    says so where the series asks for it)."""
+    says so where the series asks for it).
+
+    Decision: series points are exact fractions (a place shared by three with ``"split"`` is
+    a third of the places' points), added up and compared exactly, and printed to
+    :data:`POINTS_DECIMALS` decimals (:func:`event_points`): the same total reached in
+    different ways (86/3 + 86/3 and 30 + 82/3) is a tie for the tie-breaks, where in floating
+    point it differed in the last digit and ranked the members apart."""
     if rules.min_played and not e.ranking_only and f.games < rules.min_played * e.rounds:
-        return 0.0
+        return Fraction(0)
+    base: Fraction
     if rules.points is SeriesPoints.GAME_POINTS:
-        base = f.points
+        base = Fraction(f.points)
     elif f.rank is None:
-        base = 0.0
+        base = Fraction(0)
     else:
         shared = (sum(x.section == f.section and x.rank == f.rank for x in e.finishes)
                   if rules.shared_places is SharedPlaces.SPLIT else 1)
         places = range(f.rank, f.rank + shared)
         if rules.points is SeriesPoints.PLACE:
             table = rules.place_points
-            base = sum(float(table[p - 1]) if p <= len(table) else 0.0 for p in places) / shared
+            base = sum((Fraction(table[p - 1]) for p in places if p <= len(table)),
+                       Fraction(0)) / shared
         else:
             n = e.section_size(f.section)
-            base = sum(float(n - p + 1) for p in places) / shared
+            base = Fraction(sum(n - p + 1 for p in places), shared)
     took_part = f.games > 0 or e.ranking_only  # a ranking lists the players who took part
-    return (base + (rules.bonus if took_part else 0.0)) * rules.weights.get(e.source, 1.0)
+    bonus = Fraction(rules.bonus) if took_part else Fraction(0)
+    return (base + bonus) * Fraction(rules.weights.get(e.source, 1.0))
 
 
 def counting(rules: SeriesConfig, held: int, most_played: int = 0) -> int | None:
@@ -525,17 +552,19 @@ def score(run: SeriesRun) -> None:
                default=0)
     n = counting(rules, run.held, most)
     rows = []
+    run.exact = {}
     for m in run.members.values():
         mine: list[dict[str, Any]] = []
         for i, f in m.finishes:
             e = run.events[i]
             if not e.counted or e.result is None:
                 continue
+            exact = run.exact[(m.key, i)] = exact_points(rules, e.result, f)
             mine.append({"member": m.key, "event": i, "event_name": e.name, "section": f.section,
                          "place": f.rank, "of": e.result.section_size(f.section),
-                         "game_points": f.points, "points": event_points(rules, e.result, f),
-                         "games": f.games})
-        order = sorted(range(len(mine)), key=lambda k: (-mine[k]["points"], mine[k]["event"]))
+                         "game_points": f.points, "points": shown(exact), "games": f.games})
+        order = sorted(range(len(mine)),
+                       key=lambda k: (-run.exact[(m.key, mine[k]["event"])], mine[k]["event"]))
         keep = set(order if n is None else order[:n])
         for k, row in enumerate(mine):
             row["counted"] = k in keep
@@ -594,13 +623,15 @@ def rank(run: SeriesRun) -> None:
     for key in run.members:
         rows = per.get(key, [])
         counted = [r for r in rows if r["counted"]]
-        pts = sum(r["points"] for r in counted)
+        exact = {r["event"]: run.exact[(key, r["event"])] for r in rows}
+        pts = sum((exact[r["event"]] for r in counted), Fraction(0))
         values[key] = {
             "points": pts, "played": len(rows), "counted": len(counted),
-            SeriesTiebreak.ALL_EVENTS: sum(r["points"] for r in rows),
-            SeriesTiebreak.GAME_POINTS: sum(r["game_points"] for r in counted),
-            SeriesTiebreak.AVERAGE: round(pts / len(counted), 4) if counted else 0.0,
-            SeriesTiebreak.BEST_SINGLE: tuple(sorted((r["points"] for r in rows), reverse=True)),
+            SeriesTiebreak.ALL_EVENTS: sum(exact.values(), Fraction(0)),
+            SeriesTiebreak.GAME_POINTS: sum((Fraction(r["game_points"]) for r in counted),
+                                            Fraction(0)),
+            SeriesTiebreak.AVERAGE: pts / len(counted) if counted else Fraction(0),
+            SeriesTiebreak.BEST_SINGLE: tuple(sorted(exact.values(), reverse=True)),
             SeriesTiebreak.EVENTS: len(rows)}
 
     def split(group: list[str], criteria: list[Any]) -> list[list[str]]:
@@ -638,15 +669,22 @@ def standings_frame(run: SeriesRun, groups: list[list[str]], values: dict[str, d
             best = v[SeriesTiebreak.BEST_SINGLE]
             rows.append({"rank": place, "rank_label": label, "member": k, "name": m.name,
                          "federation": m.latest("federation") or "", "rating": m.latest("rating"),
-                         "played": v["played"], "counted": v["counted"], "points": v["points"],
-                         **{c: (best[0] if best else 0.0) if c == SeriesTiebreak.BEST_SINGLE
-                            else v.get(c) for c in codes},
+                         "played": v["played"], "counted": v["counted"],
+                         "points": shown(v["points"]),
+                         **{c: shown(best[0] if best else Fraction(0))
+                            if c == SeriesTiebreak.BEST_SINGLE else _shown_value(v.get(c))
+                            for c in codes},
                          "tied": len(g) > 1})
         place += len(g)
     return pl.DataFrame(rows, schema={
         "rank": pl.Int64, "rank_label": pl.String, "member": pl.String, "name": pl.String,
         "federation": pl.String, "rating": pl.Int64, "played": pl.Int64, "counted": pl.Int64,
         "points": pl.Float64, **{c: pl.Float64 for c in codes}, "tied": pl.Boolean})
+
+
+def _shown_value(x: Any) -> Any:
+    """A tie-break's value as printed: an exact figure to :data:`POINTS_DECIMALS` decimals."""
+    return shown(x) if isinstance(x, Fraction) else x
 
 
 def series_year(run: SeriesRun) -> int:

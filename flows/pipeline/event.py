@@ -75,14 +75,8 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
     with step("read"):
         loaded = read_config(event_dir)
         names = (list(loaded.files) or kind.inputs) if isinstance(loaded, EventConfig) else kind.inputs
+        # (with what the season gives them: the rating lists in force, tasks.EventFiles)
         raw = read_inputs(event_dir, names) if isinstance(loaded, EventConfig) else {}
-        if isinstance(loaded, EventConfig):  # the season's rating list in force, if it has one
-            listed = season_lists.season_ratings(event_dir, loaded, raw)
-            if listed is not None:
-                raw[season_lists.RATINGS] = listed
-            national = season_lists.season_national(event_dir, loaded, raw)
-            if national is not None:
-                raw[season_lists.NATIONAL_RATINGS] = national
         sources = read_sources(event_dir, out_dir, loaded) if isinstance(loaded, EventConfig) else ()
         season = read_season(event_dir, loaded) if isinstance(loaded, EventConfig) else {}
         counted_in = series_naming(event_dir)

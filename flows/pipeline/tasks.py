@@ -21,7 +21,7 @@ from prefect.cache_policies import NO_CACHE
 from flows import io
 from flows.mail import outbox
 from flows.mail.letters import Letter
-from flows.pipeline import publish_folder, workers
+from flows.pipeline import publish_folder, season_lists, workers
 from flows.pipeline.mailing import Unmade, compose_letters, send_letters
 from flows.pipeline.manifest import (
     FILE,
@@ -72,7 +72,8 @@ def read_files(event_dir: Path, names: list[str], suffix: str = "",
     each under the limits its event.toml sets (:func:`transforms.kinds.read_limits`; the
     defaults where event.toml cannot be used); ``suffix``: what the files' names carry after
     the input's name (a last good publication's copies: ``players.csv.txt``); ``cfg``: the
-    event.toml already read (else read here)."""
+    event.toml already read (else read here). An event folder's own inputs (no ``suffix``)
+    come with what the season gives them (:class:`EventFiles`)."""
     files = EventFiles(event_dir, names, suffix, cfg)
     return {name: files[name] for name in files}
 
@@ -80,7 +81,13 @@ def read_files(event_dir: Path, names: list[str], suffix: str = "",
 class EventFiles(Mapping[str, RawFile]):
     """An event folder's input files (:func:`read_files`), each read when it is first asked
     for: a series over 334 events takes most of their results from its last run and reads
-    only their players.csv (the players' addresses), not every file of every event."""
+    only their players.csv (the players' addresses), not every file of every event.
+
+    An event folder's own inputs (no ``suffix``: not a last good publication's copies) come
+    with what the season beside it gives them, the same for the event's own run and for a
+    series or seed route that reads it: the entries of its players on the season's rating
+    lists in force, where it has no ``ratings.csv`` / ``national_ratings.csv`` of its own
+    (:mod:`flows.pipeline.season_lists`)."""
 
     def __init__(self, event_dir: Path, names: list[str], suffix: str = "",
                  cfg: EventConfig | None | ConfigError = None) -> None:
@@ -96,29 +103,52 @@ class EventFiles(Mapping[str, RawFile]):
         self.games = (games if self.cfg is not None and kind_of(self.cfg).games and games.is_dir()
                       else None)
         self.suffix = suffix
+        self.event_dir = event_dir
+        self.listed = [n for n in (season_lists.RATINGS, season_lists.NATIONAL_RATINGS)
+                       if n in names and n not in self.paths and not suffix and self.cfg is not None]
+        """The files the season's lists may stand in for (:meth:`_from_lists`)."""
         self.read: dict[str, RawFile] = {}
+        self.made: dict[str, RawFile | None] = {}
 
     def __getitem__(self, name: str) -> RawFile:
         if name not in self.read:
             limits = read_limits(self.cfg, name) if self.cfg is not None else ReadLimits()
+            made = self._from_lists(name)
             if name in self.paths:
                 self.read[name] = io.read_csv_strings(self.paths[name], limits)
             elif name == GAMES and self.games is not None:
                 self.read[name] = io.read_pgn_folder(self.games, limits, self.suffix)
+            elif made is not None:
+                self.read[name] = made
             else:
                 raise KeyError(name)
         return self.read[name]
 
+    def _from_lists(self, name: str) -> RawFile | None:
+        """The entries of the event's players on the season's list in force, for a file of
+        :attr:`listed` (None: no list for it)."""
+        if name not in self.listed:
+            return None
+        if name not in self.made:
+            assert self.cfg is not None
+            players = {n: self[n] for n in season_lists.PLAYER_FILES if n in self.paths}
+            make = (season_lists.season_ratings if name == season_lists.RATINGS
+                    else season_lists.season_national)
+            self.made[name] = make(self.event_dir, self.cfg, players)
+        return self.made[name]
+
     def __contains__(self, name: object) -> bool:  # (Mapping's would read the file)
-        return name in self.paths or (name == GAMES and self.games is not None)
+        return (name in self.paths or (name == GAMES and self.games is not None)
+                or (isinstance(name, str) and self._from_lists(name) is not None))
 
     def __iter__(self) -> Iterator[str]:
         yield from self.paths
         if self.games is not None:
             yield GAMES
+        yield from (n for n in self.listed if self._from_lists(n) is not None)
 
     def __len__(self) -> int:
-        return len(self.paths) + (self.games is not None)
+        return sum(1 for _ in self)
 
 
 def read_sources(event_dir: Path, out_dir: Path, cfg: EventConfig) -> tuple[Source, ...]:
@@ -182,7 +212,7 @@ def read_source(event_dir: Path, out_dir: Path, name: str) -> Source:
     except ConfigError as e:
         return Source(name, error=f"its event.toml cannot be used: {e}")
     raw = EventFiles(folder, list(cfg.files), cfg=cfg)  # each file read when first asked for
-    digest = files_digest(folder, ["event.toml", *cfg.files])
+    digest = files_digest(folder, ["event.toml", *cfg.files], season_lists.stamp(folder, cfg))
     fallback = None
     last = last_good.find(out_dir.parent / name)
     if last is not None:
@@ -197,9 +227,10 @@ def read_source(event_dir: Path, out_dir: Path, name: str) -> Source:
     return Source(name, cfg, raw, fallback=fallback, digest=digest)
 
 
-def files_digest(folder: Path, names: list[str]) -> str:
-    """The checksum of the files ``names`` of ``folder`` that are there, by name and content."""
-    h = hashlib.sha256()
+def files_digest(folder: Path, names: list[str], also: str = "") -> str:
+    """The checksum of the files ``names`` of ``folder`` that are there, by name and content
+    (and of ``also``: what else the event's results depend on, the season's lists it takes)."""
+    h = hashlib.sha256(also.encode())
     for n in names:
         path = folder / n
         if path.is_file():

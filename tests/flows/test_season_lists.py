@@ -259,3 +259,21 @@ def test_a_leagues_own_round_dates_bring_in_the_list_of_each_later_month(tmp_pat
     frame, found = season_lists.season_ratings(event, cfg, raw)
     assert found == []
     assert sorted(frame.filter(pl.col("fide_id") == "5045886")["from_round"].to_list()) == ["", "3", "5", "6"]
+
+
+def test_a_series_reads_an_event_with_the_ratings_its_own_run_takes_from_the_list(tmp_path):
+    """A series (or a seed route) that reads the event sees the players as the event's own
+    pages show them: the list's rating and federation where players.csv leaves them empty
+    (flows/pipeline/tasks.py EventFiles); and a new list changes what the series reads."""
+    from flows.pipeline.tasks import read_source
+    from transforms.kinds import event_result
+
+    event = season(tmp_path)
+    series = tmp_path / "inputs" / "circuit"
+    source = read_source(series, tmp_path / "outputs" / "circuit", event.name)
+    got = {f.name: (f.rating, f.federation) for f in event_result(source, dt.date(2023, 2, 1)).finishes}
+    assert got == {"A K, Kalshyan": (1671, "IND"), "A-Ali, Sali": (1800, "IRQ"),
+                   "Nobody, Listed": (1500, "")}
+    with zipfile.ZipFile(event.parent / "lists" / "standard_jan23frl.zip", "a") as z:
+        z.writestr("note.txt", "another download")
+    assert read_source(series, tmp_path / "outputs" / "circuit", event.name).digest != source.digest

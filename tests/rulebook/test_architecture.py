@@ -36,8 +36,8 @@ field's own library; pure — it reads the text the rulebook hands it, issue 48)
 STDLIB_OK = {"dataclasses", "datetime", "decimal", "enum", "typing", "types", "collections",
              "itertools", "functools", "math", "re", "random", "tomllib", "heapq", "bisect",
              "operator", "statistics", "string", "abc", "copy", "contextlib", "hashlib",
-             "unicodedata", "email", "xml"}
-"""The standard library's pure modules (hashlib: a checksum of values, e.g. a pairing's key;
+             "unicodedata", "email", "xml", "fractions"}
+"""The standard library's pure modules (fractions: exact series points; hashlib: a checksum of values, e.g. a pairing's key;
 unicodedata: a character's category; email: parsing an address, ``email.utils``; xml: parsing a
 document given as bytes, ``xml.etree.ElementTree.iterparse`` over them). Not ``os``, ``sys``, ``io``, ``pathlib``, ``time``,
 ``subprocess``, ``socket``, ``logging``: the flows do I/O, read the clock and the environment."""

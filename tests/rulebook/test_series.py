@@ -443,6 +443,21 @@ def test_the_registry_names_a_renamed_member_and_finds_players_without_ids():
     assert run.membership.filter(run.membership["member_id"] == "M2")["events_lapsed"][0] == "B"
 
 
+def test_categories_take_the_registrys_birth_date_and_sex_where_the_events_give_none():
+    """A member the registry knows is in the age and sex categories its birth date and sex
+    say, though the events' players.csv leave them empty (and the registry's win over an
+    event's that differs: that event's validation says so)."""
+    text = ("member_id,name,birth_date,sex\n"
+            "M1,\"Novak, Eva\",2012-05-05,F\n"
+            "M2,\"Berg, Tom\",1970-01-01,M\n")
+    cfg = config('events = ["a"]\n' + CATS)
+    a = event("a", f("1", "Novak, Eva", 1, 3.0, member="M1"),
+              f("2", "Berg, Tom", 2, 2.0, member="M2", born=2012, sex="F"))
+    run = run_series(cfg, [Source("a", text="")], AS_OF, lambda s, d: a, registry(text))
+    assert run.categories["u16"]["name"].to_list() == ["Novak, Eva"]
+    assert run.categories["women"]["name"].to_list() == ["Novak, Eva"]
+
+
 def test_a_bad_registry_row_is_a_row_of_the_series_validation_naming_the_file():
     bad = REGISTRY + "M3,,,,,\n"
     cfg = config('events = ["a"]')

@@ -99,6 +99,17 @@ class Member:
         return max(reversed(spellings), key=spellings.count)
 
     @property
+    def birth_year(self) -> int | None:
+        """The year of the registry's birth date, else the latest an event gives."""
+        born = (self.registered or {}).get("birth_date")
+        return born.year if born is not None else self.latest("birth_year")
+
+    @property
+    def sex(self) -> str | None:
+        """The registry's sex, else the latest an event gives."""
+        return (self.registered or {}).get("sex") or self.latest("sex")
+
+    @property
     def first_rating(self) -> int | None:
         """The rating of the first event of the series the member played (a category's band)."""
         return self.finishes[0][1].rating if self.finishes else None
@@ -477,12 +488,14 @@ POINTS_DECIMALS = 6
 
 
 def shown(x: Fraction) -> float:
-    """An exact figure of the series as printed: :data:`POINTS_DECIMALS` decimals."""
+    """Series regulations (the standings as printed) — an exact figure of the series to
+    :data:`POINTS_DECIMALS` decimals."""
     return round(float(x), POINTS_DECIMALS)
 
 
 def event_points(rules: SeriesConfig, e: EventResult, f: Finish) -> float:
-    """:func:`exact_points` as printed (:func:`shown`)."""
+    """Series regulations (``[series] points``) — :func:`exact_points` as printed
+    (:func:`shown`)."""
     return shown(exact_points(rules, e, f))
 
 
@@ -699,19 +712,22 @@ def in_category(run: SeriesRun, c: SeriesCategory, m: Member) -> bool:
     sex.
 
     Decision: an unrated member counts as rated 0 (in every band with a maximum, in none with
-    a minimum); a member of unknown birth year or sex is in no category that asks for it."""
+    a minimum); a member of unknown birth year or sex is in no category that asks for it.
+    Decision: the birth date and sex are the season's registry's (``members.csv``) where it
+    knows the member and gives them, else the latest an event of the series gives (an event's
+    that differs from the registry's is a row of that event's validation)."""
     rating = m.first_rating or 0
     if c.rating_max is not None and rating > c.rating_max:
         return False
     if c.rating_min is not None and rating < c.rating_min:
         return False
-    born = m.latest("birth_year")
+    born, sex = m.birth_year, m.sex
     year = run.year
     if c.under is not None and (born is None or born < year - c.under):
         return False
     if c.over is not None and (born is None or born > year - c.over):
         return False
-    return not (c.sex and m.latest("sex") != c.sex)
+    return not (c.sex and sex != c.sex)
 
 
 def category_standings(run: SeriesRun, c: SeriesCategory, groups: list[list[str]],

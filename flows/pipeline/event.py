@@ -21,7 +21,7 @@ from prefect.utilities.annotations import quote
 
 from flows.kinds.base import Build, FlowKind
 from flows.mail.letters import Letter
-from flows.pipeline import last_good, season_lists, unchanged, workers
+from flows.pipeline import last_good, season_lists, season_members, unchanged, workers
 from flows.pipeline.counted_in import series_naming
 from flows.pipeline.mailing import by_kind, unmade_report
 from flows.pipeline.manifest import (
@@ -97,11 +97,16 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
 
     # settle: what the public may see — this run's publication, or the last good one held
     pub, cfg, letters = settle(pub, cfg, letters, error, event_dir, out_dir, names, date, step)
+    current = pub.outcome.publication.get("status") == "current"
     for file in (season_lists.RATINGS, season_lists.NATIONAL_RATINGS):
         taken = raw.get(file) if not (event_dir / file).exists() else None
-        if taken is not None and pub.outcome.publication.get("status") == "current":
+        if taken is not None and current:
             # kept with the inputs: a later held publication is rebuilt from the same list entries
             pub.files[f"{last_good.INPUTS}{file}{last_good.KEPT}"] = season_lists.kept_copy(taken)
+    if current and season_members.registry(event_dir)[0] is not None:
+        for file in season_members.PLAYER_FILES:  # as the registry filled it (rebuilt without it)
+            if file in raw and (event_dir / file).exists():
+                pub.files[f"{last_good.INPUTS}{file}{last_good.KEPT}"] = season_lists.kept_copy(raw[file])
 
     # pdfs: those whose HTML changed since the last run (some started while pages were built)
     with step("pdfs") as info:

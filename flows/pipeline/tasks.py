@@ -21,7 +21,7 @@ from prefect.cache_policies import NO_CACHE
 from flows import io
 from flows.mail import outbox
 from flows.mail.letters import Letter
-from flows.pipeline import publish_folder, season_lists, workers
+from flows.pipeline import publish_folder, season_lists, season_members, workers
 from flows.pipeline.mailing import Unmade, compose_letters, send_letters
 from flows.pipeline.manifest import (
     FILE,
@@ -85,9 +85,11 @@ class EventFiles(Mapping[str, RawFile]):
 
     An event folder's own inputs (no ``suffix``: not a last good publication's copies) come
     with what the season beside it gives them, the same for the event's own run and for a
-    series or seed route that reads it: the entries of its players on the season's rating
-    lists in force, where it has no ``ratings.csv`` / ``national_ratings.csv`` of its own
-    (:mod:`flows.pipeline.season_lists`)."""
+    series or seed route that reads it: its players file with the season's member registry
+    (what an entry naming a member leaves empty, a row for each player the registry disagrees
+    with: :mod:`flows.pipeline.season_members`), and the entries of its players on the
+    season's rating lists in force, where it has no ``ratings.csv`` / ``national_ratings.csv``
+    of its own (:mod:`flows.pipeline.season_lists`)."""
 
     def __init__(self, event_dir: Path, names: list[str], suffix: str = "",
                  cfg: EventConfig | None | ConfigError = None) -> None:
@@ -116,6 +118,9 @@ class EventFiles(Mapping[str, RawFile]):
             made = self._from_lists(name)
             if name in self.paths:
                 self.read[name] = io.read_csv_strings(self.paths[name], limits)
+                if not self.suffix and self.cfg is not None:
+                    self.read[name] = season_members.with_registry(self.event_dir, self.cfg, name,
+                                                                   self.read[name])
             elif name == GAMES and self.games is not None:
                 self.read[name] = io.read_pgn_folder(self.games, limits, self.suffix)
             elif made is not None:

@@ -144,8 +144,9 @@ def season_list_stamp(event_dir: Path) -> str:
 def source_folders(event_dir: Path) -> list[tuple[str, Path]]:
     """The sibling event folders the event reads (``../<name>/``, by that prefix), as its
     event.toml names them (:attr:`transforms.kinds.KindSpec.sources`; a TRF file inside the
-    folder, a crosstable, is one of its own files), and the season's member registry beside them; none when
-    event.toml cannot be used or its kind reads no other event."""
+    folder, a crosstable, is one of its own files), and the season's member registry beside them
+    (for a series, and for an event whose players it checks and fills:
+    :mod:`flows.pipeline.season_members`); none when event.toml cannot be used."""
     from flows.io import load_event_config
     from transforms.core.errors import ConfigError
     from transforms.core.results import is_file
@@ -156,8 +157,10 @@ def source_folders(event_dir: Path) -> list[tuple[str, Path]]:
     except ConfigError:
         return []
     names = event_sources(cfg)
+    reads_registry = (kind_of(cfg).sources is not None  # a series; an event's players file
+                      or any(f in cfg.files for f in ("players.csv", "rosters.csv")))
     season = [("../", event_dir.parent / n) for n in ("members.csv",)
-              if (event_dir.parent / n).is_file() and kind_of(cfg).sources is not None]
+              if (event_dir.parent / n).is_file() and reads_registry]
     return season + [(f"../{n}/", event_dir.parent / n) for n in names  # tasks.SEASON_FILES
                      if not is_file(n) and (event_dir.parent / n).is_dir()]
 

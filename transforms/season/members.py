@@ -7,7 +7,8 @@ or who is no member, or whose membership has lapsed on the event's day, is a val
 |---|---|---|
 | members.csv: one row per member, the member id unique | DESIGN.md Inputs | :data:`MEMBERS` |
 | A probable duplicate member: the same birth date and the same name's words | DESIGN.md Inputs (issue 47) | :func:`probable_duplicates` |
-| An event's player against the registry: found by member id, else by FIDE id, else by name and birth date; a name, birth date, sex or FIDE id that differs; not a member; membership not valid on the event's day | DESIGN.md Inputs (issue 47) | :func:`players_against_members` |
+| An event's player against the registry: found by member id, else by FIDE id, else by name and birth date; a name, birth date, sex, federation or FIDE id that differs; not a member; membership not valid on the event's day | DESIGN.md Inputs (issue 47) | :func:`players_against_members` |
+| An event's entry that names a member (member id, else FIDE id) takes from the registry what it leaves empty | DESIGN.md Inputs (issue 47) | :func:`fill_from_registry` |
 
 Decisions (tests/rulebook/test_season_members.py):
 
@@ -17,6 +18,11 @@ Decisions (tests/rulebook/test_season_members.py):
 - A player is the member whose FIDE id they give; without a FIDE id, the one member with the
   same name's words and birth date (two such members: none is chosen, a warning says so).
 - Membership is valid from ``valid_from`` to ``valid_to`` included; an empty bound is open.
+- An event's run checks its players against the registry (the rows of
+  :func:`players_against_members` in its validation) but for "not a member": an open event
+  has guests; ``chessfed season-check`` lists those too.
+- An entry's own value wins over the registry's (a row says where they differ); the registry
+  fills only what the entry leaves empty, and only the columns the event's file has.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ from typing import Any
 import polars as pl
 
 from transforms.core.errors import Finding, Severity
-from transforms.core.ingest import FIDE_ID, GENDERS, ColType, Column, Schema
+from transforms.core.ingest import FEDERATION, FIDE_ID, GENDERS, ColType, Column, Schema
 
 MEMBERS = Schema("members.csv", (
     Column("member_id", nonempty=True, description="The member's id in the federation, unique."),
@@ -38,6 +44,8 @@ MEMBERS = Schema("members.csv", (
     Column("fide_id", required=False, pattern=FIDE_ID, description="FIDE ID, if any."),
     Column("birth_date", ColType.DATE, required=False, description="If known (never published)."),
     Column("sex", required=False, vocabulary=GENDERS, description="`M` or `F`, if known."),
+    Column("federation", required=False, pattern=FEDERATION, description=(
+        "FIDE federation code (three letters), if known.")),
     Column("club", required=False, description="The member's club."),
     Column("region", required=False, description="The member's region or state association."),
     Column("valid_from", ColType.DATE, required=False, description=(
@@ -98,26 +106,75 @@ def probable_duplicates(members: pl.DataFrame, file: str = "members.csv") -> lis
     return out
 
 
-def players_against_members(players: pl.DataFrame, members: pl.DataFrame, *, file: str,
-                            on: dt.date) -> list[Finding]:
+class Registry:
+    """The season's members (``members.csv`` as cast) indexed once: by member id, by FIDE id,
+    and by name words and birth date (an event's players are looked up in it, tens of
+    thousands of members, every event of a season)."""
+
+    def __init__(self, members: pl.DataFrame) -> None:
+        self.rows = list(members.iter_rows(named=True))
+        self.by_id = {str(r["member_id"]): r for r in self.rows}
+        self.by_fide = {str(r["fide_id"]): r for r in self.rows if r.get("fide_id")}
+        self.by_name: dict[tuple[tuple[str, ...], object], list[dict[str, Any]]] = defaultdict(list)
+        for r in self.rows:
+            self.by_name[(name_words(r["name"]), r.get("birth_date"))].append(r)
+
+    def named(self, member_id: str, fide_id: str) -> dict[str, Any] | None:
+        """The member an entry names: by its member id, else by its FIDE id (None: neither)."""
+        if member_id:
+            return self.by_id.get(member_id)
+        return self.by_fide.get(fide_id) if fide_id else None
+
+
+FILLED = ("name", "fide_id", "birth_date", "sex", "federation", "club", "email")
+"""The registry's columns an entry naming a member may leave empty (:func:`fill_from_registry`)."""
+
+
+def fill_from_registry(players: pl.DataFrame, registry: Registry, columns: Iterable[str]
+                       ) -> pl.DataFrame:
+    """DESIGN.md Inputs (issue 47: an event's entries may name a member and leave the rest to
+    the registry) — an event's players file as read (every cell a string) with each entry
+    that names a member (its ``member_id``, else its ``fide_id``) given the registry's value
+    of each of :data:`FILLED` it leaves empty, for the file's ``columns`` (those its schema
+    has; a column the file lacks is added). An entry's own value is kept (where it differs,
+    :func:`players_against_members` says so)."""
+    wanted = [c for c in FILLED if c in set(columns)]
+    if not wanted or players.height == 0:
+        return players
+    ids = (players["member_id"].to_list() if "member_id" in players.columns
+           else [None] * players.height)
+    fides = (players["fide_id"].to_list() if "fide_id" in players.columns
+             else [None] * players.height)
+    members = [registry.named((m or "").strip(), (f or "").strip()) for m, f in zip(ids, fides)]
+    if not any(members):
+        return players
+    out = []
+    for c in wanted:
+        mine = players[c].to_list() if c in players.columns else [None] * players.height
+        theirs = ["" if m is None or m.get(c) is None else str(m[c]) for m in members]
+        out.append(pl.Series(c, [t if (v is None or not v.strip()) and t else v
+                                 for v, t in zip(mine, theirs)], dtype=pl.String))
+    return players.with_columns(out)
+
+
+def players_against_members(players: pl.DataFrame, members: pl.DataFrame | Registry, *,
+                            file: str, on: dt.date, strangers: bool = True) -> list[Finding]:
     """DESIGN.md Inputs (issue 47) — an event's players (players.csv as cast: ``line``,
-    ``player_id``, ``name``, and any of ``member_id``, ``fide_id``, ``birth_date``, ``sex``)
-    against the registry: each player is the member of their member id (none such: a row), else
-    of their FIDE id, else the one member of the same name's words and birth date; a FIDE id
-    that differs from the member's; a name, birth date or sex that differs from the member's, a
-    player who is no member, a membership not valid on ``on`` (the event's first day) — one
-    warning row each, naming the player's line in ``file``."""
-    by_fide = {str(r["fide_id"]): r for r in members.iter_rows(named=True) if r.get("fide_id")}
-    by_name: dict[tuple[tuple[str, ...], object], list[dict[str, Any]]] = defaultdict(list)
-    for r in members.iter_rows(named=True):
-        by_name[(name_words(r["name"]), r.get("birth_date"))].append(r)
+    ``player_id``, ``name``, and any of ``member_id``, ``fide_id``, ``birth_date``, ``sex``,
+    ``federation``) against the registry: each player is the member of their member id (none
+    such: a row), else of their FIDE id, else the one member of the same name's words and
+    birth date; a FIDE id that differs from the member's; a name, birth date, sex or
+    federation that differs from the member's, a player who is no member (``strangers``: not
+    in an event's own run, whose guests are no members), a membership not valid on ``on``
+    (the event's first day) — one warning row each, naming the player's line in ``file``."""
+    registry = members if isinstance(members, Registry) else Registry(members)
+    by_id, by_fide, by_name = registry.by_id, registry.by_fide, registry.by_name
     out: list[Finding] = []
 
     def row(p: dict[str, Any], column: str, value: object, reason: str) -> None:
         out.append(Finding(file, p.get("line"), column, "" if value is None else str(value),
                            Severity.WARNING, reason))
 
-    by_id = {str(r["member_id"]): r for r in members.iter_rows(named=True)}
     for p in players.iter_rows(named=True):
         mid = str(p.get("member_id") or "").strip()
         if mid and mid not in by_id:
@@ -135,16 +192,17 @@ def players_against_members(players: pl.DataFrame, members: pl.DataFrame, *, fil
                 continue
             member = same[0] if same and p.get("birth_date") is not None else None
         if member is None:
-            row(p, "fide_id" if fid else "name", fid or p.get("name"),
-                "no member has this FIDE id (members.csv)" if fid else
-                "no FIDE id, and no member with this name and birth date (members.csv)")
+            if strangers:
+                row(p, "fide_id" if fid else "name", fid or p.get("name"),
+                    "no member has this FIDE id (members.csv)" if fid else
+                    "no FIDE id, and no member with this name and birth date (members.csv)")
             continue
         who = f"the member {member['member_id']}"
         if name_words(p.get("name")) != name_words(member["name"]):
             row(p, "name", p.get("name"), f"{who} is {member['name']!r}")
-        for col in ("birth_date", "sex"):
+        for col in ("birth_date", "sex", "federation"):
             mine, theirs = p.get(col), member.get(col)
-            if mine is not None and theirs is not None and str(mine) != str(theirs):
+            if mine and theirs and str(mine).upper() != str(theirs).upper():
                 row(p, col, mine, f"{who}'s {col.replace('_', ' ')} is {theirs}")
         start, end = member.get("valid_from"), member.get("valid_to")
         if (start is not None and on < start) or (end is not None and on > end):
@@ -158,6 +216,7 @@ def players_against_members(players: pl.DataFrame, members: pl.DataFrame, *, fil
 def members_frame(rows: Iterable[dict[str, Any]]) -> pl.DataFrame:
     """DESIGN.md Inputs — members as rows (tests, tools) in the cast schema of :data:`MEMBERS`."""
     schema = {"line": pl.Int64, "member_id": pl.String, "name": pl.String, "fide_id": pl.String,
-              "birth_date": pl.Date, "sex": pl.String, "club": pl.String, "region": pl.String,
+              "birth_date": pl.Date, "sex": pl.String, "federation": pl.String,
+              "club": pl.String, "region": pl.String,
               "valid_from": pl.Date, "valid_to": pl.Date, "email": pl.String}
     return pl.DataFrame(list(rows), schema=schema)

@@ -102,12 +102,14 @@ class Member:
     def birth_year(self) -> int | None:
         """The year of the registry's birth date, else the latest an event gives."""
         born = (self.registered or {}).get("birth_date")
-        return born.year if born is not None else self.latest("birth_year")
+        year: int | None = born.year if born is not None else self.latest("birth_year")
+        return year
 
     @property
     def sex(self) -> str | None:
         """The registry's sex, else the latest an event gives."""
-        return (self.registered or {}).get("sex") or self.latest("sex")
+        sex: str | None = (self.registered or {}).get("sex") or self.latest("sex")
+        return sex
 
     @property
     def first_rating(self) -> int | None:

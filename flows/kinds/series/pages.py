@@ -132,7 +132,9 @@ def standings_section(run: SeriesRun, frame: pl.DataFrame, heading: str, page: s
     return Section(heading, anchor=anchor, wide=len(counted) > 6, notes=[n for n in notes if n],
                    tables=[table_from_frame(shown, cols, numeric=["rating", "played"],
                                             links={"name": "_href"},
-                                            empty="No member has played a complete event yet.")],
+                                            empty=("No member of these standings has played "
+                                                   "a complete event yet." if run.held else
+                                                   "No event is complete yet."))],
                    source=f"standings.html#{anchor}" if anchor else "standings.html",
                    printed_apart="standings.pdf")
 

@@ -256,12 +256,35 @@ def htmls_to_pdfs(htmls: list[str], early: EarlyPDFs | None = None,
     return [futures[k].result() for k in keys]
 
 
+def _cluster_has_room() -> bool:
+    """Whether the Dask cluster this process works for runs fewer tasks than it has worker
+    threads (``Client.processing``, ``Client.nthreads``: the tasks are the run's events); true
+    outside a Dask worker (nothing to ask: a test, a worker of another kind)."""
+    try:
+        from distributed import get_client, get_worker
+
+        get_worker()
+        client = get_client()
+        processing: dict[str, Any] = client.processing()  # type: ignore[no-untyped-call]
+        nthreads: dict[str, int] = client.nthreads()  # type: ignore[no-untyped-call]
+        running = sum(len(keys) for keys in processing.values())
+        threads = sum(nthreads.values())
+    except (ImportError, ValueError, OSError):  # not on a worker; the scheduler gone
+        return True
+    return running < threads
+
+
 def _help(futures: dict[Any, Future[Any]], work: Mapping[Any, Callable[[], Any]]) -> None:
     """Do here each of ``futures`` (``work[key]()``) its renderer has not begun, from the last
     (the shortest PDF: :func:`flows.pipeline.tasks.render_pdfs` orders the longest first) — a
-    Dask worker would otherwise wait idle for its one renderer, and the last event of a run has
-    the machine to itself. One begun meanwhile stays with the renderer (``Future.cancel``
-    fails)."""
+    Dask worker would otherwise wait idle for its one renderer, and the last events of a run
+    have the machine to themselves. Only while the cluster has a worker thread with nothing
+    to do (:func:`_cluster_has_room`): while every worker runs an event, every core already
+    has a worker or a renderer, and a worker rendering too only made them share the cores
+    (measured: 10-25 CPU-s more for ten full-size events, and slower, docs/benchmarks.md).
+    One begun meanwhile stays with the renderer (``Future.cancel`` fails)."""
+    if not _cluster_has_room():
+        return
     for key in reversed(list(futures)):
         if futures[key].cancel():
             mine: Future[Any] = Future()

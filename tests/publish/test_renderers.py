@@ -80,6 +80,13 @@ def test_a_dask_worker_renders_what_its_renderer_has_not_begun(monkeypatch):
     assert here == ["<p>c</p>", "<p>b</p>"]
 
 
+def test_a_dask_worker_leaves_every_document_to_its_renderer_while_the_cluster_is_busy(monkeypatch):
+    monkeypatch.setattr(workers, "_cluster_has_room", lambda: False)
+    waiting = {"a": Future(), "b": Future()}
+    workers._help(waiting, {"a": lambda: b"here", "b": lambda: b"here"})
+    assert not any(f.done() or f.cancelled() for f in waiting.values())
+
+
 def test_a_renderer_ends_when_the_process_that_started_it_is_killed(tmp_path):
     """A run killed (``kill -9``, out of memory) or a Dask worker killed by its nanny leaves no
     renderer behind: each holds its pool's pipes and would otherwise wait for work for good
@@ -137,3 +144,25 @@ def test_a_dask_worker_has_a_renderer_of_its_own_ended_with_the_worker():
     assert len(pdfs) == 3 and all(p.startswith(b"%PDF") for p in pdfs)
     assert gone(renderer), "the worker's renderer outlived the worker"
     assert not [r for r in records if "killing" in r.getMessage()], [r.getMessage() for r in records]
+
+
+def test_a_dask_worker_renders_itself_only_while_the_cluster_has_an_idle_thread():
+    """While every worker thread of the cluster runs an event, a worker does not render for its
+    renderer (two workers and two renderers on two cores only shared them); with a thread
+    idle — the last events of a run — it does; outside a cluster it does."""
+    import distributed
+
+    assert workers._cluster_has_room()
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, \
+            distributed.Client(cluster) as client:
+        assert client.submit(workers._cluster_has_room, pure=False).result() is True
+        busy = distributed.Event(client=client)
+        other = client.submit(busy.wait, 30, pure=False)  # an event running on the other thread
+        try:
+            while not sum(len(k) for k in client.processing().values()):
+                time.sleep(0.05)
+            assert client.submit(workers._cluster_has_room, pure=False).result() is False
+        finally:
+            busy.set()
+        other.result()

@@ -256,7 +256,7 @@ def htmls_to_pdfs(htmls: list[str], early: EarlyPDFs | None = None,
     return [futures[k].result() for k in keys]
 
 
-def _cluster_has_room() -> bool:
+def cluster_has_room() -> bool:
     """Whether the Dask cluster this process works for runs fewer tasks than it has worker
     threads (``Client.processing``, ``Client.nthreads``: the tasks are the run's events); true
     outside a Dask worker (nothing to ask: a test, a worker of another kind)."""
@@ -279,11 +279,11 @@ def _help(futures: dict[Any, Future[Any]], work: Mapping[Any, Callable[[], Any]]
     (the shortest PDF: :func:`flows.pipeline.tasks.render_pdfs` orders the longest first) — a
     Dask worker would otherwise wait idle for its one renderer, and the last events of a run
     have the machine to themselves. Only while the cluster has a worker thread with nothing
-    to do (:func:`_cluster_has_room`): while every worker runs an event, every core already
+    to do (:func:`cluster_has_room`): while every worker runs an event, every core already
     has a worker or a renderer, and a worker rendering too only made them share the cores
     (measured: 10-25 CPU-s more for ten full-size events, and slower, docs/benchmarks.md).
     One begun meanwhile stays with the renderer (``Future.cancel`` fails)."""
-    if not _cluster_has_room():
+    if not cluster_has_room():
         return
     for key in reversed(list(futures)):
         if futures[key].cancel():

@@ -81,10 +81,17 @@ def test_a_dask_worker_renders_what_its_renderer_has_not_begun(monkeypatch):
 
 
 def test_a_dask_worker_leaves_every_document_to_its_renderer_while_the_cluster_is_busy(monkeypatch):
-    monkeypatch.setattr(workers, "_cluster_has_room", lambda: False)
-    waiting = {"a": Future(), "b": Future()}
-    workers._help(waiting, {"a": lambda: b"here", "b": lambda: b"here"})
-    assert not any(f.done() or f.cancelled() for f in waiting.values())
+    waiting = [Future(), Future()]
+    submitted = iter(waiting)
+    monkeypatch.setattr(workers, "cluster_has_room", lambda: False)
+    monkeypatch.setattr(workers, "renderer_processes", lambda renderer: 1)
+    monkeypatch.setattr(workers, "submit", lambda fn, html, renderer: next(submitted))
+    here: list[str] = []
+    monkeypatch.setattr(workers, "html_to_pdf", lambda h: here.append(h) or b"here")
+    for f in waiting:
+        threading.Timer(0.2, f.set_result, args=(b"renderer",)).start()
+    assert workers.htmls_to_pdfs(["<p>a</p>", "<p>b</p>"], renderer="dask") == [b"renderer"] * 2
+    assert here == []
 
 
 def test_a_renderer_ends_when_the_process_that_started_it_is_killed(tmp_path):
@@ -152,17 +159,17 @@ def test_a_dask_worker_renders_itself_only_while_the_cluster_has_an_idle_thread(
     idle — the last events of a run — it does; outside a cluster it does."""
     import distributed
 
-    assert workers._cluster_has_room()
+    assert workers.cluster_has_room()
     with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
                                   dashboard_address=None) as cluster, \
             distributed.Client(cluster) as client:
-        assert client.submit(workers._cluster_has_room, pure=False).result() is True
+        assert client.submit(workers.cluster_has_room, pure=False).result() is True
         busy = distributed.Event(client=client)
         other = client.submit(busy.wait, 30, pure=False)  # an event running on the other thread
         try:
             while not sum(len(k) for k in client.processing().values()):
                 time.sleep(0.05)
-            assert client.submit(workers._cluster_has_room, pure=False).result() is False
+            assert client.submit(workers.cluster_has_room, pure=False).result() is False
         finally:
             busy.set()
         other.result()

@@ -179,6 +179,18 @@ def test_an_event_missing_before_one_that_is_there_is_a_warning():
     assert [x.column for x in nothing.findings] == ["series.events"]
 
 
+def test_the_last_event_missing_after_the_series_ended_is_a_warning():
+    """A misspelt last event (``"rr-2026-3"``) would otherwise wait "to come" for good."""
+    ended = run_of('events = ["a", "b"]', event("a", f("1", "Lee, Ann", 1, 4.0)), missing=("b",))
+    assert [(x.column, x.value) for x in ended.findings] == []     # AS_OF 2026-06-30: not yet
+    cfg = config('events = ["a", "b"]')
+    cfg = dataclasses.replace(cfg, event=dataclasses.replace(cfg.event, end=dt.date(2026, 5, 31)))
+    run = run_series(cfg, [Source("a", text=""), Source("b", missing=True)], AS_OF,
+                     lambda s, d: event("a", f("1", "Lee, Ann", 1, 4.0)))
+    assert [(x.column, x.value) for x in run.findings] == [("series.events[1]", "b")]
+    assert "ended on 2026-05-31" in run.findings[0].reason
+
+
 # ---- identity -----------------------------------------------------------------------------
 
 def test_a_name_in_another_order_and_case_is_the_same_member():

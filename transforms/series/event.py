@@ -179,7 +179,8 @@ def prepare(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: R
 
     Decision: an event counts once its last round is complete; an event in play is listed,
     not counted; an event not there is to come — a warning when a later one is there (a
-    misspelt name?) or none is. An event whose current results cannot be read counts as its last good
+    misspelt name?), when the series has ended (its ``end`` before the run's date), or when
+    none is. An event whose current results cannot be read counts as its last good
     publication shows it (a warning), as the public sees it on its own pages. The season's
     member registry (``season["members.csv"]``), if there, is checked as every input (its rows
     named ``../members.csv``); an unusable one is not used (the rows say why)."""
@@ -214,11 +215,17 @@ def prepare(cfg: EventConfig, sources: Iterable[Source], as_of: dt.date, read: R
                                     "event's players (who played whom, and how many games, is not "
                                     "in it); every player it lists counts as having played"))
     there = [i for i, e in enumerate(events) if e.state != "to come"]
+    ended = as_of > cfg.event.end
     for i, e in enumerate(events):
         if e.state == "to come" and there and i < there[-1]:
             findings.append(Finding(CONFIG, None, f"series.events[{i}]", e.source, Severity.WARNING,
                                     "nothing of this name is there, though a later event of the "
                                     "series is: a misspelt name? (shown as to come)"))
+        elif e.state == "to come" and there and ended:
+            findings.append(Finding(CONFIG, None, f"series.events[{i}]", e.source, Severity.WARNING,
+                                    f"nothing of this name is there, and the series ended on "
+                                    f"{cfg.event.end}: a misspelt name? (shown as to come; the "
+                                    "prizes wait for every event)"))
     if not there:
         findings.append(Finding(CONFIG, None, "series.events", ", ".join(rules.events),
                                 Severity.WARNING, "none of the series' events is there yet (a "

@@ -16,6 +16,21 @@ os.environ.setdefault("PREFECT_HOME", str(ROOT / ".prefect"))
 os.environ.setdefault("PREFECT_SERVER_ANALYTICS_ENABLED", "false")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def temporary_files_under_pytests_folder(tmp_path_factory):
+    """The processes the tests start keep their temporary files under pytest's own folder
+    (which pytest removes after three sessions), not in the machine's /tmp for good: a run a
+    test kills leaves its fork server's folder (``pymp-*``) behind, no process being left to
+    remove it."""
+    old = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = str(tmp_path_factory.mktemp("tmpdir"))
+    yield
+    if old is None:
+        os.environ.pop("TMPDIR", None)
+    else:
+        os.environ["TMPDIR"] = old
+
+
 @pytest.fixture(scope="session")
 def prefect_harness():
     from prefect.testing.utilities import prefect_test_harness

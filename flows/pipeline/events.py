@@ -14,7 +14,7 @@ from prefect.context import get_run_context
 from prefect.states import Completed, Failed, State
 from prefect.task_runners import TaskRunner, ThreadPoolTaskRunner
 
-from flows.pipeline import last_good, progress, publish_folder, standing
+from flows.pipeline import last_good, progress, publish_folder, standing, workers
 from flows.pipeline.event import kind_flow
 from flows.pipeline.manifest import read_manifest
 from flows.pipeline.outputs import discard_early_pdfs, publish_config_error
@@ -113,6 +113,7 @@ def _run_event(folder: Path, out_dir: Path, as_of: dt.date | None, send_mail: bo
         cfg = check_config(last.folder, last.suffix)  # its flow holds the last good publication
     runner = EVENT_FLOWS[flow_kind_of(cfg.event.kind).kind]
     if renderer == "dask":
+        workers.note_cluster()  # (here, on the worker's thread: the flow's steps run in others)
         # On a Dask worker the event's flow is a flow run of its own (an empty context):
         # nested under the task's context rebuilt from the submitting process, it would
         # share that context's API client, which is not open in this process.

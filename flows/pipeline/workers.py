@@ -256,22 +256,38 @@ def htmls_to_pdfs(htmls: list[str], early: EarlyPDFs | None = None,
     return [futures[k].result() for k in keys]
 
 
-def cluster_has_room() -> bool:
-    """Whether the Dask cluster this process works for runs fewer tasks than it has worker
-    threads (``Client.processing``, ``Client.nthreads``: the tasks are the run's events); true
-    outside a Dask worker (nothing to ask: a test, a worker of another kind)."""
+_CLUSTER: list[Any] = []
+"""The client of the Dask cluster this worker process runs events for (:func:`note_cluster`)."""
+
+
+def note_cluster() -> None:
+    """Remember the Dask cluster this process is a worker of — called as an event starts, on
+    the worker's own thread, where Dask knows it (an event's steps run in threads of their own,
+    where ``distributed.get_worker`` finds none)."""
     try:
         from distributed import get_client, get_worker
 
         get_worker()
-        client = get_client()
-        processing: dict[str, Any] = client.processing()  # type: ignore[no-untyped-call]
-        nthreads: dict[str, int] = client.nthreads()  # type: ignore[no-untyped-call]
-        running = sum(len(keys) for keys in processing.values())
-        threads = sum(nthreads.values())
-    except (ImportError, ValueError, OSError):  # not on a worker; the scheduler gone
+        _CLUSTER[:] = [get_client()]
+    except (ImportError, ValueError):  # not on a Dask worker
+        _CLUSTER.clear()
+
+
+def cluster_has_room() -> bool:
+    """Whether the Dask cluster this process works for (:func:`note_cluster`) runs fewer tasks
+    than it has worker threads (``Client.processing``, ``Client.nthreads``: the tasks are the
+    run's events); true where there is no cluster to ask (not a Dask worker, the scheduler
+    gone)."""
+    if not _CLUSTER:
         return True
-    return running < threads
+    try:
+        client = _CLUSTER[0]
+        processing: dict[str, Any] = client.processing()
+        nthreads: dict[str, int] = client.nthreads()
+    except Exception:  # noqa: BLE001 - a closed client, a lost scheduler: as if alone
+        return True
+    running = sum(len(keys) for keys in processing.values())
+    return running < sum(nthreads.values())
 
 
 def _help(futures: dict[Any, Future[Any]], work: Mapping[Any, Callable[[], Any]]) -> None:

@@ -153,6 +153,17 @@ def test_a_dask_worker_has_a_renderer_of_its_own_ended_with_the_worker():
     assert not [r for r in records if "killing" in r.getMessage()], [r.getMessage() for r in records]
 
 
+def _room_seen_from_an_events_step() -> bool:
+    """As an event on a Dask worker: the cluster noted on the worker's thread, asked from a
+    step's thread of its own (where Dask finds no worker)."""
+    workers.note_cluster()
+    seen: list[bool] = []
+    step = threading.Thread(target=lambda: seen.append(workers.cluster_has_room()))
+    step.start()
+    step.join()
+    return seen[0]
+
+
 def test_a_dask_worker_renders_itself_only_while_the_cluster_has_an_idle_thread():
     """While every worker thread of the cluster runs an event, a worker does not render for its
     renderer (two workers and two renderers on two cores only shared them); with a thread
@@ -160,16 +171,20 @@ def test_a_dask_worker_renders_itself_only_while_the_cluster_has_an_idle_thread(
     import distributed
 
     assert workers.cluster_has_room()
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
-        assert client.submit(workers.cluster_has_room, pure=False).result() is True
-        busy = distributed.Event(client=client)
-        other = client.submit(busy.wait, 30, pure=False)  # an event running on the other thread
-        try:
-            while not sum(len(k) for k in client.processing().values()):
-                time.sleep(0.05)
-            assert client.submit(workers.cluster_has_room, pure=False).result() is False
-        finally:
-            busy.set()
-        other.result()
+    try:
+        with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                      dashboard_address=None) as cluster, \
+                distributed.Client(cluster) as client:
+            assert client.submit(_room_seen_from_an_events_step, pure=False).result() is True
+            busy = distributed.Event(client=client)
+            other = client.submit(busy.wait, 30, pure=False)  # an event on the other thread
+            try:
+                while not sum(len(k) for k in client.processing().values()):
+                    time.sleep(0.05)
+                assert client.submit(_room_seen_from_an_events_step, pure=False).result() is False
+            finally:
+                busy.set()
+            other.result()
+    finally:
+        workers.note_cluster()  # not a worker here: none noted
+    assert workers.cluster_has_room()

@@ -15,6 +15,7 @@ import importlib.util  # noqa: E402
 import json  # noqa: E402
 import logging  # noqa: E402
 import os  # noqa: E402
+import signal  # noqa: E402
 import socket  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
@@ -53,6 +54,26 @@ class OwnServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
         self.err.close()
+
+
+OWN_SERVERS: list[OwnServer] = []
+"""The servers this process started (stopped on SIGTERM too: :func:`stop_on_sigterm`)."""
+
+
+def stop_on_sigterm() -> None:
+    """``chessfed`` ended by SIGTERM (``kill``, a scheduler or service manager stopping it):
+    the run's own Prefect server (:data:`OWN_SERVERS`) is stopped before the process ends, as
+    after Ctrl-C — Python's default ends this process alone (no ``atexit``) and left the
+    server running for good (found: a benchmark stopped with ``pkill``). Nothing else needs
+    the exit: outputs are switched in one step (:mod:`flows.pipeline.publish_folder`), the
+    mail ledger survives a kill, the renderers end with this process
+    (tests/servers/test_crash_safety.py, tests/publish/test_renderers.py)."""
+    def stop(signum: int, frame: object) -> None:
+        for server in OWN_SERVERS:
+            server.stop()
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
 
 
 OWN_SERVER_SERVICES = {
@@ -102,6 +123,7 @@ def start_server(env: dict[str, str] | os._Environ) -> OwnServer | None:
         env={**env, **OWN_SERVER_SERVICES}, stdout=subprocess.DEVNULL, stderr=err)
     server = OwnServer(proc, err, f"http://127.0.0.1:{port}/api")
     atexit.register(server.stop)
+    OWN_SERVERS.append(server)
     env["PREFECT_API_URL"] = server.url
     return server
 
@@ -641,7 +663,9 @@ def console() -> int:
     (``gc.freeze``) before Python ends: its last collection then skips them and the system
     takes the memory back at once. Measured at 3,000 players, a changed result: the process
     ended 0.6 s after its work was done, most of it that collection of the run's 400 MB of
-    objects. (Not in :func:`main`, which tests call in their own process.)"""
+    objects. SIGTERM stops the run's own Prefect server too (:func:`stop_on_sigterm`). (Not
+    in :func:`main`, which tests call in their own process.)"""
+    stop_on_sigterm()
     code = main()
     gc.freeze()
     return code

@@ -219,3 +219,51 @@ def test_killed_while_sending_the_new_outputs_are_whole_and_nothing_goes_twice(a
         assert len(inbox.received) > sent_before
     finally:
         ctl.stop()
+
+
+def _children(pid: int) -> dict[int, str]:
+    """The processes ``pid`` started: pid -> command line."""
+    out = {}
+    for p in Path("/proc").iterdir():
+        try:
+            if p.name.isdigit() and (p / "stat").read_text().rsplit(")", 1)[1].split()[1] == str(pid):
+                out[int(p.name)] = (p / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+        except (OSError, IndexError):
+            continue
+    return out
+
+
+def test_a_run_stopped_by_sigterm_stops_its_own_prefect_server(tmp_path):
+    """``kill`` (SIGTERM: a scheduler or service manager stopping the job) ends the run and the
+    Prefect server it started for itself — not the run alone, leaving its server running for
+    good (flows/cli/main.py ``stop_on_sigterm``)."""
+    env = {k: v for k, v in os.environ.items() if k != "PREFECT_API_URL"}
+    proc = subprocess.Popen([str(BIN / "chessfed"), "run", str(Path(__file__).parents[2] / "inputs"),
+                             "--only", "club-open-2025", "--out", str(tmp_path / "out"), "-q",
+                             "--dry-run-mail"], env=env, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    server = None
+    while server is None and time.monotonic() < deadline and proc.poll() is None:
+        server = next((c for c, cmd in _children(proc.pid).items() if "prefect server start" in cmd),
+                      None)
+        time.sleep(0.05)
+    assert server is not None, "the run started no server of its own"
+    try:
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=60) == 128 + signal.SIGTERM
+        deadline = time.monotonic() + 30
+        while running(server) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not running(server), "the run's server outlived it"
+    finally:
+        if running(server):
+            os.kill(server, signal.SIGKILL)
+
+
+def running(pid: int) -> bool:
+    """Whether process ``pid`` is there and not a zombie."""
+    try:
+        return (Path(f"/proc/{pid}") / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False

@@ -151,6 +151,14 @@ def test_the_same_total_reached_by_shared_places_is_a_tie_for_the_tie_breaks():
     assert top["points"].to_list() == [57.333333] * 4
 
 
+def test_a_shared_place_in_an_event_is_shown_as_shared():
+    """A member's place in an event where players share it reads "1-2" (its pages and letters
+    say "1-2 of 3"), not "1"."""
+    run = run_of('events = ["a"]', event("a", f("1", "A", 1, 2.0), f("2", "B", 1, 2.0), f("3", "C", 3)))
+    got = dict(run.scores.select("member", "place_label").iter_rows())
+    assert sorted(got.values()) == ["1-2", "1-2", "3"]
+
+
 def test_min_played_and_weights():
     rules = config('events = ["a", "b"]\nmin_played = 0.5\nweights = { b = 2 }').tables["series"]
     a = event("a", f("1", "A", 1, 3.0, games=3), f("2", "B", 2, 2.0, games=2))  # of 5 rounds

@@ -12,7 +12,7 @@ from __future__ import annotations
 import dataclasses
 import datetime as dt
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -131,7 +131,8 @@ class SeriesRun:
     """How each event's player was recognised: event, section, player, name, member, how."""
     scores: pl.DataFrame | None = None
     """One row per member and event played: member, event (index), event name, section,
-    place, of (players in the section), game_points, points (the series'), counted."""
+    place, place_label (``3-4`` where the event's players share it), of (players in the
+    section), game_points, points (the series'), counted."""
     exact: dict[tuple[str, int], Fraction] = field(default_factory=dict)
     """(member, event index) -> the series points of ``scores``, exact (:func:`exact_points`):
     what the standings add up and compare."""
@@ -575,6 +576,8 @@ def score(run: SeriesRun) -> None:
     n = counting(rules, run.held, most)
     rows = []
     run.exact = {}
+    sharing = {i: Counter((x.section, x.rank) for x in e.result.finishes)
+               for i, e in enumerate(run.events) if e.counted and e.result is not None}
     for m in run.members.values():
         mine: list[dict[str, Any]] = []
         for i, f in m.finishes:
@@ -582,8 +585,11 @@ def score(run: SeriesRun) -> None:
             if not e.counted or e.result is None:
                 continue
             exact = run.exact[(m.key, i)] = exact_points(rules, e.result, f)
+            shared = sharing[i][(f.section, f.rank)] if f.rank is not None else 1
             mine.append({"member": m.key, "event": i, "event_name": e.name, "section": f.section,
-                         "place": f.rank, "of": e.result.section_size(f.section),
+                         "place": f.rank, "place_label": "" if f.rank is None else
+                         str(f.rank) if shared < 2 else f"{f.rank}-{f.rank + shared - 1}",
+                         "of": e.result.section_size(f.section),
                          "game_points": f.points, "points": shown(exact), "games": f.games})
         order = sorted(range(len(mine)),
                        key=lambda k: (-run.exact[(m.key, mine[k]["event"])], mine[k]["event"]))
@@ -593,8 +599,8 @@ def score(run: SeriesRun) -> None:
         rows += mine
     run.scores = pl.DataFrame(rows, schema={
         "member": pl.String, "event": pl.Int64, "event_name": pl.String, "section": pl.String,
-        "place": pl.Int64, "of": pl.Int64, "game_points": pl.Float64, "points": pl.Float64,
-        "games": pl.Int64, "counted": pl.Boolean})
+        "place": pl.Int64, "place_label": pl.String, "of": pl.Int64, "game_points": pl.Float64,
+        "points": pl.Float64, "games": pl.Int64, "counted": pl.Boolean})
 
 
 TIEBREAK_WORDS = {

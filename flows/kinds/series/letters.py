@@ -40,7 +40,7 @@ def series_letters(run: SeriesRun) -> tuple[list[Letter], list[tuple[str, str]]]
             skipped.append((f"member {key} ({m.name})", problem))
             continue
         mine = run.scores.filter(pl.col("member") == key).sort("event")
-        rows = tuple((r["event_name"], f"{r['place']} of {r['of']}" if r["place"] else "",
+        rows = tuple((r["event_name"], f"{r['place_label']} of {r['of']}" if r["place"] else "",
                       points_text(r["points"]), "yes" if r["counted"] else "no")
                      for r in mine.iter_rows(named=True))
         standing = tuple(f"{where}: place {label} with {points_text(pts)} points."

@@ -248,7 +248,7 @@ def member_page(pub: Publication, run: SeriesRun, key: str,
     finish = {i: f for i, f in m.finishes}
     changes = {i: f"{signed_tenths(f.rating_change)} {f.rating_list}" for i, f in m.finishes
                if f.rating_change is not None}
-    rows = [{"event": r["event_name"], "place": f"{r['place']} of {r['of']}" if r["place"] else "",
+    rows = [{"event": r["event_name"], "place": f"{r['place_label']} of {r['of']}" if r["place"] else "",
              "game_points": game_points(r["game_points"]), "points": points_text(r["points"]),
              "counts": "yes" if r["counted"] else "no",
              "rating": changes.get(r["event"], ""),

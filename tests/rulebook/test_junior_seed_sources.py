@@ -6,6 +6,7 @@ earned (transforms/national_junior/entries.py ``earned_seeds``)."""
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 from pathlib import Path
 
@@ -80,6 +81,25 @@ def test_a_seeded_entry_without_a_route_takes_the_one_it_earned():
     assert decision(run, "O083")["status"] == "accepted"
     listed = run.entries.entry_list.filter(pl.col("player_id") == "O083")
     assert listed["seed_reason"].to_list() == ["nj2023_top4_open"]
+
+
+def test_a_place_shared_at_the_edge_of_the_route_is_held_by_each_who_shares_it_with_a_warning():
+    cfg, raw = nj()
+    top = earlier_2023(("Chatterjee, Tanmay", "25633621"), ("Verma, Siddharth", "25641540"),
+                       ("Sharma, Karthik", "25649459"), ("Nair, Vikram", "98"))
+    result = top["national-junior-2023"]
+    shared = [*result.finishes[:3], dataclasses.replace(result.finishes[3], rank=3),
+              *result.finishes[4:]]   # 3rd place shared by two: five hold the top four
+    top = {"national-junior-2023": dataclasses.replace(result, finishes=tuple(shared))}
+    run = prepare(cfg, raw, cfg.event.as_of, earlier=top)
+    warned = [f for f in run.findings if f.column == "entries.seed_from.nj2023_top4_open"]
+    assert [f.severity.value for f in warned] == []   # the top four are four here
+    shared = [*shared[:4], dataclasses.replace(shared[4], rank=4)]
+    top = {"national-junior-2023": dataclasses.replace(result, finishes=tuple(shared))}
+    run = prepare(cfg, raw, cfg.event.as_of, earlier=top)
+    warned = [f for f in run.findings if f.column == "entries.seed_from.nj2023_top4_open"]
+    assert [f.severity.value for f in warned] == ["warning"]
+    assert "5 players hold the top 4 places" in warned[0].reason
 
 
 def test_a_route_whose_event_cannot_be_read_is_taken_as_typed_with_a_warning():

@@ -786,7 +786,9 @@ def earned_seeds(players: pl.DataFrame, rules: JuniorEntryRules,
     FIDE id where both have one, else by the name's words in any order.
 
     Decision: a route whose earlier event cannot be read, or is not complete, is taken as
-    typed, with a warning; the places are those of the event's own final standings."""
+    typed, with a warning; the places are those of the event's own final standings, and a
+    place shared after every tie-break is held by each who shares it (more players than
+    places earn the route: a warning says so, for the office to decide)."""
     notes: list[Finding] = []
     tops: dict[str, list[Finish]] = {}
     for route, src in rules.seed_from.items():
@@ -799,6 +801,12 @@ def earned_seeds(players: pl.DataFrame, rules: JuniorEntryRules,
             continue
         tops[route] = [f for f in result.finishes if (not src.section or f.section == src.section)
                        and f.rank is not None and f.rank <= src.places]
+        if len(tops[route]) > src.places:
+            notes.append(Finding("event.toml", None, f"entries.seed_from.{route}", src.event,
+                                 Severity.WARNING, (
+                                     f"{len(tops[route])} players hold the top {src.places} places "
+                                     f"of {result.name} (places shared after every tie-break): "
+                                     "each of them has earned the route")))
     if not tops:
         return players, {}, notes
 

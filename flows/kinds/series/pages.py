@@ -211,7 +211,8 @@ def category_words(c: SeriesCategory, run: SeriesRun) -> str:
     if c.sex:
         parts.append("women" if c.sex == "F" else "men")
     words = ", ".join(parts) or "every member"
-    return words + (" (the rating of the first event of the series they played)"
+    return words + (" (the rating of the first event of the series they played; the table's "
+                    "Rtg is their latest)"
                     if c.rating_max is not None or c.rating_min is not None else "")
 
 

@@ -478,6 +478,13 @@ def test_categories_take_the_registrys_birth_date_and_sex_where_the_events_give_
     assert run.categories["women"]["name"].to_list() == ["Novak, Eva"]
 
 
+def test_a_member_id_the_registry_does_not_have_is_shown_in_the_members_report():
+    cfg = config('events = ["a"]')
+    a = event("a", f("1", "Okafor, Chidi", 1, 3.0, member="M99"))
+    run = run_series(cfg, [Source("a", text="")], AS_OF, lambda s, d: a, registry())
+    assert run.membership.select("member_id", "status").rows() == [("M99", "unknown member id")]
+
+
 def test_a_bad_registry_row_is_a_row_of_the_series_validation_naming_the_file():
     bad = REGISTRY + "M3,,,,,\n"
     cfg = config('events = ["a"]')

@@ -428,7 +428,8 @@ def membership(run: SeriesRun) -> pl.DataFrame:
     """DESIGN.md Inputs (issue 47: the office's members report) — every member who played an
     event of the series against the registry: a member whose membership was valid on the first
     day of each event they played, a member whose membership was not (lapsed, those events
-    named), or no member of the registry."""
+    named), a player whose events give a member id the registry does not have (``unknown
+    member id``, that id shown), or no member of the registry."""
     rows = []
     for key, m in run.members.items():
         played = [run.events[i] for i, _ in m.finishes]
@@ -441,8 +442,11 @@ def membership(run: SeriesRun) -> pl.DataFrame:
                                         or (end is not None and day > end)):
                     lapsed.append(e.name)
             status = "lapsed" if lapsed else "member"
+        if m.registered is None and m.latest("member_id"):
+            status = "unknown member id"  # typed in an event, not in the registry
         rows.append({"member": key, "name": m.name,
-                     "member_id": str(m.registered["member_id"]) if m.registered else "",
+                     "member_id": (str(m.registered["member_id"]) if m.registered
+                                   else str(m.latest("member_id") or "")),
                      "events": len(played), "status": status,
                      "events_lapsed": "; ".join(lapsed)})
     return pl.DataFrame(rows, schema={"member": pl.String, "name": pl.String,

@@ -117,7 +117,8 @@ def submit(fn: Callable[..., Any], *args: Any, renderer: str = "local") -> Futur
 def parallel_map(fn: Callable[[Any], Any], items: list[Any], renderer: str = "local") -> list[Any]:
     """``[fn(x) for x in items]`` computed in parallel in this process's renderers
     (:func:`renderer_processes`: ``local``, the run's, one per core), on a Dask worker (``dask``)
-    by its renderer and by the worker itself while it waits (:func:`_help`); in this process
+    by its renderer and by the worker itself while it waits and the cluster has room
+    (:func:`_help`); in this process
     when there is one item or no renderer. ``fn`` and the items must pickle. Used for CPU-bound
     work whose parts are independent (the audit's rounds, a series' events read)."""
     if len(items) <= 1 or not renderer_processes(renderer):
@@ -233,8 +234,8 @@ def htmls_to_pdfs(htmls: list[str], early: EarlyPDFs | None = None,
     """Render independent documents in this process's renderers (WeasyPrint is CPU-bound,
     :func:`renderer_processes`); each distinct HTML once, those already started (``early``)
     taken from there; in this process, one after another, where it has no renderer. On a Dask
-    worker (``dask``) this process renders too while it waits: the documents its renderer has
-    not begun, the shortest first (:func:`_help`). (Rendered as tasks of the cluster instead,
+    worker (``dask``) this process renders too while it waits, if the cluster has room: the
+    documents its renderer has not begun, the shortest first (:func:`_help`). (Rendered as tasks of the cluster instead,
     the events waiting on them had to leave the workers' thread pools, so every event of the
     season started at once: at scale 1.0 the PDFs' time summed over the events was 10,771 s
     against 82 s in one process, and the run took 561 s against 416 s and 3.9 GB against

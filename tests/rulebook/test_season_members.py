@@ -90,6 +90,16 @@ def test_without_a_fide_id_the_member_of_the_same_name_and_birth_date():
     assert "two members have this name and birth date (M3, M4)" in row[3]
 
 
+def test_without_a_birth_date_the_one_member_of_the_same_name_as_a_series_finds_them():
+    """season-check and an event's run find a player who gives neither FIDE id nor birth date
+    as a series does: the one member of the name's words (two: none, a row)."""
+    assert check({"line": 2, "player_id": "P2", "name": "Meera Iyer"}, on=D(2024, 6, 1)) == []
+    (row,) = check({"line": 3, "player_id": "P3", "name": "Kiran Rao"})
+    assert "two members have this name (M3, M4)" in row[3]
+    (row,) = check({"line": 4, "player_id": "P4", "name": "Nobody, Known"})
+    assert row[3] == "no FIDE id, and no member with this name (members.csv)"
+
+
 def test_a_player_who_is_no_member_and_a_lapsed_membership():
     (row,) = check({"line": 4, "player_id": "P9", "name": "Nobody", "fide_id": "5000001"})
     assert row == (4, "fide_id", "5000001", "no member has this FIDE id (members.csv)")

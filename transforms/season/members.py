@@ -16,7 +16,8 @@ Decisions (tests/rulebook/test_season_members.py):
   "Sharma, Aarav"); a near-same name (one word a letter apart, or a word missing) of the same
   birth date is a probable duplicate, not the same member: the office decides (a warning).
 - A player is the member whose FIDE id they give; without a FIDE id, the one member with the
-  same name's words and birth date (two such members: none is chosen, a warning says so).
+  same name's words and birth date, or with the same name's words where the player gives no
+  birth date (as a series recognises them); two such members: none is chosen, a warning says so.
 - Membership is valid from ``valid_from`` to ``valid_to`` included; an empty bound is open.
 - An event's run checks its players against the registry (the rows of
   :func:`players_against_members` in its validation) but for "not a member": an open event
@@ -116,8 +117,10 @@ class Registry:
         self.by_id = {str(r["member_id"]): r for r in self.rows}
         self.by_fide = {str(r["fide_id"]): r for r in self.rows if r.get("fide_id")}
         self.by_name: dict[tuple[tuple[str, ...], object], list[dict[str, Any]]] = defaultdict(list)
+        self.by_words: dict[tuple[str, ...], list[dict[str, Any]]] = defaultdict(list)
         for r in self.rows:
             self.by_name[(name_words(r["name"]), r.get("birth_date"))].append(r)
+            self.by_words[name_words(r["name"])].append(r)
 
     def named(self, member_id: str, fide_id: str) -> dict[str, Any] | None:
         """The member an entry names: by its member id, else by its FIDE id (None: neither)."""
@@ -184,18 +187,22 @@ def players_against_members(players: pl.DataFrame, members: pl.DataFrame | Regis
         member = by_id.get(mid) if mid else by_fide.get(fid) if fid else None
         if mid and member is not None and fid and str(member.get("fide_id") or "") not in ("", fid):
             row(p, "fide_id", fid, f"the member {mid}'s FIDE id is {member['fide_id']}")
+        born = p.get("birth_date")
         if member is None:
-            same = by_name.get((name_words(p.get("name")), p.get("birth_date")), [])
+            words = name_words(p.get("name"))
+            same = by_name.get((words, born), []) if born is not None else registry.by_words.get(words, [])
+            same = [m for m in same if not (fid and m.get("fide_id"))]  # another FIDE id: another person
             if len(same) > 1:
-                row(p, "name", p.get("name"), "two members have this name and birth date ("
-                    + ", ".join(m["member_id"] for m in same) + "): give the player's FIDE id")
+                row(p, "name", p.get("name"), f"two members have this name{' and birth date' * (born is not None)} ("
+                    + ", ".join(m["member_id"] for m in same) + "): give the player's member id or FIDE id")
                 continue
-            member = same[0] if same and p.get("birth_date") is not None else None
+            member = same[0] if same else None
         if member is None:
             if strangers:
                 row(p, "fide_id" if fid else "name", fid or p.get("name"),
                     "no member has this FIDE id (members.csv)" if fid else
-                    "no FIDE id, and no member with this name and birth date (members.csv)")
+                    "no FIDE id, and no member with this name"
+                    f"{' and birth date' * (born is not None)} (members.csv)")
             continue
         who = f"the member {member['member_id']}"
         if name_words(p.get("name")) != name_words(member["name"]):

@@ -1,9 +1,11 @@
 """The season's member registry in an event's run (issue 47): ``members.csv`` beside the event
 folders. An event's players file (``players.csv``; a team event's ``rosters.csv``) is read with
 it: an entry that names a member (member id, else FIDE id) takes from the registry what it
-leaves empty, and each player against the registry is a row of the event's validation (a
-member id no member has, a name, birth date, sex, federation or FIDE id that differs, a
-membership not valid on the event's first day: :mod:`transforms.season.members`). The registry
+leaves empty, and each such entry the registry disagrees with is a row of the event's
+validation (a member id no member has, a name, birth date, sex, federation or FIDE id that
+differs, a membership not valid on the event's first day: :mod:`transforms.season.members`);
+players found by name alone are ``chessfed season-check``'s (a namesake in a past event is no
+row of that event). The registry
 is read once per process while its file is unchanged."""
 
 from __future__ import annotations
@@ -65,7 +67,8 @@ def with_registry(event_dir: Path, cfg: EventConfig, name: str, raw: RawFile) ->
     view = filled.with_columns(
         pl.col("birth_date").str.strip_chars().str.to_date("%Y-%m-%d", strict=False)
         if "birth_date" in filled.columns else pl.lit(None, pl.Date).alias("birth_date"))
-    rows = players_against_members(view, members, file=name, on=cfg.event.start, strangers=False)
+    rows = players_against_members(view, members, file=name, on=cfg.event.start,
+                                   strangers=False, by_name=False)
     if unusable:
         rows.append(Finding(f"../{FILE}", None, "", "", Severity.WARNING, (
             f"{unusable} row{'s' * (unusable != 1)} of the season's registry cannot be used "

@@ -27,6 +27,7 @@ R2,,"Leroy, Jonas",1866,2316018,NED,M,Riverside CC,
 R3,RCC-999,"Nobody, Known",1400,,BEL,M,Riverside CC,
 R4,RCC-104,"Van Damme, Lars",1243,,BEL,F,Riverside CC,lars@elsewhere.example
 R5,,"Guest, Visiting",1700,,FRA,M,Other CC,
+R6,,"Lise Pauwels",1650,,NED,M,Other CC,
 """
 
 
@@ -55,7 +56,8 @@ def test_an_entry_naming_a_member_takes_the_rest_from_the_registry_and_disagreem
                     (4, "member_id", "RCC-999"),    # no such member
                     (5, "sex", "F")]                # the member is M
     assert all(f.file == "players.csv" and f.severity.value == "warning" for f in found)
-    # the guest (no member id, no FIDE id) is no row in an event's run; the event is paired
+    # the guest (no member id, no FIDE id) is no row in an event's run, nor the namesake of a
+    # member found by name alone (R6: season-check's to list); the event is paired
     run = prepare(cfg, raw, dt.date(2026, 3, 10))
     assert not [f for f in run.findings if f.severity.value == "error"]
     assert "Pauwels, Lise" in run.categories[0].players["name"].to_list()

@@ -161,7 +161,8 @@ def fill_from_registry(players: pl.DataFrame, registry: Registry, columns: Itera
 
 
 def players_against_members(players: pl.DataFrame, members: pl.DataFrame | Registry, *,
-                            file: str, on: dt.date, strangers: bool = True) -> list[Finding]:
+                            file: str, on: dt.date, strangers: bool = True,
+                            by_name: bool = True) -> list[Finding]:
     """DESIGN.md Inputs (issue 47) — an event's players (players.csv as cast: ``line``,
     ``player_id``, ``name``, and any of ``member_id``, ``fide_id``, ``birth_date``, ``sex``,
     ``federation``) against the registry: each player is the member of their member id (none
@@ -169,9 +170,11 @@ def players_against_members(players: pl.DataFrame, members: pl.DataFrame | Regis
     birth date; a FIDE id that differs from the member's; a name, birth date, sex or
     federation that differs from the member's, a player who is no member (``strangers``: not
     in an event's own run, whose guests are no members), a membership not valid on ``on``
-    (the event's first day) — one warning row each, naming the player's line in ``file``."""
+    (the event's first day) — one warning row each, naming the player's line in ``file``.
+    ``by_name`` False (an event's own run): only the players whose entry names a member (member
+    id or FIDE id) are checked — a namesake found by name alone in a past event is no row there."""
     registry = members if isinstance(members, Registry) else Registry(members)
-    by_id, by_fide, by_name = registry.by_id, registry.by_fide, registry.by_name
+    by_id, by_fide, by_name_born = registry.by_id, registry.by_fide, registry.by_name
     out: list[Finding] = []
 
     def row(p: dict[str, Any], column: str, value: object, reason: str) -> None:
@@ -188,13 +191,20 @@ def players_against_members(players: pl.DataFrame, members: pl.DataFrame | Regis
         if mid and member is not None and fid and str(member.get("fide_id") or "") not in ("", fid):
             row(p, "fide_id", fid, f"the member {mid}'s FIDE id is {member['fide_id']}")
         born = p.get("birth_date")
+        if member is None and not by_name:
+            if fid and strangers:
+                row(p, "fide_id", fid, "no member has this FIDE id (members.csv)")
+            continue
         if member is None:
             words = name_words(p.get("name"))
-            same = by_name.get((words, born), []) if born is not None else registry.by_words.get(words, [])
+            same = (by_name_born.get((words, born), []) if born is not None
+                    else registry.by_words.get(words, []))
             same = [m for m in same if not (fid and m.get("fide_id"))]  # another FIDE id: another person
             if len(same) > 1:
-                row(p, "name", p.get("name"), f"two members have this name{' and birth date' * (born is not None)} ("
-                    + ", ".join(m["member_id"] for m in same) + "): give the player's member id or FIDE id")
+                row(p, "name", p.get("name"),
+                    f"two members have this name{' and birth date' * (born is not None)} ("
+                    + ", ".join(m["member_id"] for m in same)
+                    + "): give the player's member id or FIDE id")
                 continue
             member = same[0] if same else None
         if member is None:

@@ -20,14 +20,12 @@ from pathlib import Path
 
 from flows import io
 from flows.io import atomic_write, csv_text
+from flows.pipeline.season_lists import PLAYER_FILES
 from flows.site.pages import findings_frame
 from transforms.core.errors import ChessfedError, Finding, Severity
 from transforms.core.ingest import validate_files
 from transforms.kinds import parse_event_config
 from transforms.season.members import MEMBERS, players_against_members, probable_duplicates
-
-PLAYER_FILES = ("players.csv", "rosters.csv")
-"""The files of an event that name its players (a team event: its rosters)."""
 
 
 def add_parser(subparsers) -> None:

@@ -104,7 +104,7 @@ def event_flow(event_dir: Path, out_dir: Path, as_of: dt.date | None, send_mail:
             # kept with the inputs: a later held publication is rebuilt from the same list entries
             pub.files[f"{last_good.INPUTS}{file}{last_good.KEPT}"] = season_lists.kept_copy(taken)
     if current and season_members.registry(event_dir)[0] is not None:
-        for file in season_members.PLAYER_FILES:  # as the registry filled it (rebuilt without it)
+        for file in season_lists.PLAYER_FILES:  # as the registry filled it (rebuilt without it)
             if file in raw and (event_dir / file).exists():
                 pub.files[f"{last_good.INPUTS}{file}{last_good.KEPT}"] = season_lists.kept_copy(raw[file])
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import polars as pl
 
 from flows.io import read_csv_strings
+from flows.pipeline.season_lists import PLAYER_FILES
 from transforms.core.config import EventConfig
 from transforms.core.errors import Finding, Severity
 from transforms.core.ingest import RawFile, ReadLimits, validate_files
@@ -28,8 +29,6 @@ from transforms.season.members import (
 
 FILE = "members.csv"
 """The season's member registry: ``<inputs>/members.csv``."""
-PLAYER_FILES = ("players.csv", "rosters.csv")
-"""The files that name an event's players (an individual event's, a team event's)."""
 
 
 @functools.lru_cache(maxsize=2)

@@ -148,6 +148,7 @@ def source_folders(event_dir: Path) -> list[tuple[str, Path]]:
     (for a series, and for an event whose players it checks and fills:
     :mod:`flows.pipeline.season_members`); none when event.toml cannot be used."""
     from flows.io import load_event_config
+    from flows.pipeline.season_lists import PLAYER_FILES
     from transforms.core.errors import ConfigError
     from transforms.core.results import is_file
     from transforms.kinds import event_sources, kind_of
@@ -158,7 +159,7 @@ def source_folders(event_dir: Path) -> list[tuple[str, Path]]:
         return []
     names = event_sources(cfg)
     reads_registry = (kind_of(cfg).sources is not None  # a series; an event's players file
-                      or any(f in cfg.files for f in ("players.csv", "rosters.csv")))
+                      or any(f in cfg.files for f in PLAYER_FILES))
     season = [("../", event_dir.parent / n) for n in ("members.csv",)
               if (event_dir.parent / n).is_file() and reads_registry]
     return season + [(f"../{n}/", event_dir.parent / n) for n in names  # tasks.SEASON_FILES

@@ -257,7 +257,7 @@ def htmls_to_pdfs(htmls: list[str], early: EarlyPDFs | None = None,
     return [futures[k].result() for k in keys]
 
 
-_CLUSTER: list[Any] = []
+_CLUSTER: Any = None
 """The client of the Dask cluster this worker process runs events for (:func:`note_cluster`)."""
 
 
@@ -265,13 +265,14 @@ def note_cluster() -> None:
     """Remember the Dask cluster this process is a worker of — called as an event starts, on
     the worker's own thread, where Dask knows it (an event's steps run in threads of their own,
     where ``distributed.get_worker`` finds none)."""
+    global _CLUSTER
     try:
         from distributed import get_client, get_worker
 
         get_worker()
-        _CLUSTER[:] = [get_client()]
+        _CLUSTER = get_client()
     except (ImportError, ValueError):  # not on a Dask worker
-        _CLUSTER.clear()
+        _CLUSTER = None
 
 
 def cluster_has_room() -> bool:
@@ -279,12 +280,11 @@ def cluster_has_room() -> bool:
     than it has worker threads (``Client.processing``, ``Client.nthreads``: the tasks are the
     run's events); true where there is no cluster to ask (not a Dask worker, the scheduler
     gone)."""
-    if not _CLUSTER:
+    if _CLUSTER is None:
         return True
     try:
-        client = _CLUSTER[0]
-        processing: dict[str, Any] = client.processing()
-        nthreads: dict[str, int] = client.nthreads()
+        processing: dict[str, Any] = _CLUSTER.processing()
+        nthreads: dict[str, int] = _CLUSTER.nthreads()
     except Exception:  # noqa: BLE001 - a closed client, a lost scheduler: as if alone
         return True
     running = sum(len(keys) for keys in processing.values())

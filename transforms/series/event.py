@@ -507,13 +507,38 @@ def shown(x: Fraction) -> float:
     return round(float(x), POINTS_DECIMALS)
 
 
+@dataclass(frozen=True)
+class Places:
+    """An event's finishes counted once, by section and by place in it: what each member's
+    points and place there ask (counted again for every finish, quadratic in the players)."""
+
+    sizes: Counter[str]
+    """Players per section."""
+    shared: Counter[tuple[str, int | None]]
+    """Players per (section, place): more than one where a place is shared."""
+
+    @classmethod
+    def of(cls, e: EventResult) -> Places:
+        return cls(Counter(f.section for f in e.finishes),
+                   Counter((f.section, f.rank) for f in e.finishes))
+
+    def label(self, f: Finish) -> str:
+        """Series regulations (a member's place in an event, as printed) — ``3``, or ``3-4``
+        where players share it; "" without a place."""
+        if f.rank is None:
+            return ""
+        n = self.shared[(f.section, f.rank)]
+        return str(f.rank) if n < 2 else f"{f.rank}-{f.rank + n - 1}"
+
+
 def event_points(rules: SeriesConfig, e: EventResult, f: Finish) -> float:
     """Series regulations (``[series] points``) — :func:`exact_points` as printed
     (:func:`shown`)."""
     return shown(exact_points(rules, e, f))
 
 
-def exact_points(rules: SeriesConfig, e: EventResult, f: Finish) -> Fraction:
+def exact_points(rules: SeriesConfig, e: EventResult, f: Finish,
+                 places: Places | None = None) -> Fraction:
     """Series regulations (``[series] points``, ``bonus``, ``shared_places``, ``min_played``,
     ``weights``) — what one event gives a member: game points, points by place
     (``place_points``), or the players of the section the member finished ahead of plus one;
@@ -531,7 +556,8 @@ def exact_points(rules: SeriesConfig, e: EventResult, f: Finish) -> Fraction:
     a third of the places' points), added up and compared exactly, and printed to
     :data:`POINTS_DECIMALS` decimals (:func:`event_points`): the same total reached in
     different ways (86/3 + 86/3 and 30 + 82/3) is a tie for the tie-breaks, where in floating
-    point it differed in the last digit and ranked the members apart."""
+    point it differed in the last digit and ranked the members apart. (``places``: the event's
+    :class:`Places`, counted here when not given.)"""
     if rules.min_played and not e.ranking_only and f.games < rules.min_played * e.rounds:
         return Fraction(0)
     base: Fraction
@@ -540,16 +566,17 @@ def exact_points(rules: SeriesConfig, e: EventResult, f: Finish) -> Fraction:
     elif f.rank is None:
         base = Fraction(0)
     else:
-        shared = (sum(x.section == f.section and x.rank == f.rank for x in e.finishes)
+        places = places if places is not None else Places.of(e)
+        shared = (places.shared[(f.section, f.rank)]
                   if rules.shared_places is SharedPlaces.SPLIT else 1)
-        places = range(f.rank, f.rank + shared)
+        spots = range(f.rank, f.rank + shared)
         if rules.points is SeriesPoints.PLACE:
             table = rules.place_points
-            base = sum((Fraction(table[p - 1]) for p in places if p <= len(table)),
+            base = sum((Fraction(table[p - 1]) for p in spots if p <= len(table)),
                        Fraction(0)) / shared
         else:
-            n = e.section_size(f.section)
-            base = Fraction(sum(n - p + 1 for p in places), shared)
+            n = places.sizes[f.section]
+            base = Fraction(sum(n - p + 1 for p in spots), shared)
     took_part = f.games > 0 or e.ranking_only  # a ranking lists the players who took part
     bonus = Fraction(rules.bonus) if took_part else Fraction(0)
     return (base + bonus) * Fraction(rules.weights.get(e.source, 1.0))
@@ -580,20 +607,18 @@ def score(run: SeriesRun) -> None:
     n = counting(rules, run.held, most)
     rows = []
     run.exact = {}
-    sharing = {i: Counter((x.section, x.rank) for x in e.result.finishes)
-               for i, e in enumerate(run.events) if e.counted and e.result is not None}
+    places = {i: Places.of(e.result) for i, e in enumerate(run.events)
+              if e.counted and e.result is not None}
     for m in run.members.values():
         mine: list[dict[str, Any]] = []
         for i, f in m.finishes:
             e = run.events[i]
             if not e.counted or e.result is None:
                 continue
-            exact = run.exact[(m.key, i)] = exact_points(rules, e.result, f)
-            shared = sharing[i][(f.section, f.rank)] if f.rank is not None else 1
+            exact = run.exact[(m.key, i)] = exact_points(rules, e.result, f, places[i])
             mine.append({"member": m.key, "event": i, "event_name": e.name, "section": f.section,
-                         "place": f.rank, "place_label": "" if f.rank is None else
-                         str(f.rank) if shared < 2 else f"{f.rank}-{f.rank + shared - 1}",
-                         "of": e.result.section_size(f.section),
+                         "place": f.rank, "place_label": places[i].label(f),
+                         "of": places[i].sizes[f.section],
                          "game_points": f.points, "points": shown(exact), "games": f.games})
         order = sorted(range(len(mine)),
                        key=lambda k: (-run.exact[(m.key, mine[k]["event"])], mine[k]["event"]))
